@@ -1,0 +1,70 @@
+/**
+ * photon-gen: generate and check the typed client, server stubs and validators.
+ * Exit codes: 0 done, 1 stale (check), 2 bad input (unreadable or invalid spec, usage).
+ */
+import { Command, CommanderError } from "commander";
+import { GenError } from "./errors.js";
+import { generate } from "./generate.js";
+import { packageVersion } from "./paths.js";
+import { compareOutput, writeOutput } from "./write.js";
+
+const DEFAULT_SPEC = "spec/photon-indexer.yaml";
+const DEFAULT_OUT = "generated";
+
+function report(err: unknown): number {
+  if (err instanceof GenError) {
+    process.stderr.write(`photon-gen: ${err.toString()}\n`);
+    return 2;
+  }
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+  process.stderr.write(`photon-gen: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return 2;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command("photon-gen")
+    .description("Generate a typed client, server stubs and validators from a JSON-RPC OpenAPI spec")
+    .version(packageVersion)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  let code = 0;
+  program
+    .command("generate")
+    .description("write generated/ from the spec (atomically: a failure leaves it untouched)")
+    .option("--spec <file|dir|url>", "OpenAPI 3.0 spec: a file, a folder of per-method files, or an http(s) URL", DEFAULT_SPEC)
+    .option("--out <dir>", "output folder", DEFAULT_OUT)
+    .action(async (opts: { spec: string; out: string }) => {
+      const started = performance.now();
+      const { model, files } = await generate(opts.spec);
+      await writeOutput(opts.out, files);
+      process.stdout.write(
+        `photon-gen: wrote ${files.size} files to ${opts.out} from ${model.title} ${model.version} (${model.methods.length} methods, sha256 ${model.sha256.slice(0, 12)}…) in ${Math.round(performance.now() - started)} ms\n`,
+      );
+    });
+  program
+    .command("check")
+    .description("exit 1 if the output folder differs from what the spec produces")
+    .option("--spec <file|dir|url>", "OpenAPI 3.0 spec", DEFAULT_SPEC)
+    .option("--out <dir>", "output folder", DEFAULT_OUT)
+    .action(async (opts: { spec: string; out: string }) => {
+      const { model, files } = await generate(opts.spec);
+      const stale = await compareOutput(opts.out, files);
+      const lines = [
+        ...stale.changed.map((f) => `  changed: ${opts.out}/${f}`),
+        ...stale.missing.map((f) => `  missing: ${opts.out}/${f}`),
+        ...stale.extra.map((f) => `  not generated: ${opts.out}/${f}`),
+      ];
+      if (lines.length > 0) {
+        process.stderr.write(`photon-gen: ${opts.out} is stale for ${model.source} (${model.version}); run \`photon-gen generate\`:\n${lines.join("\n")}\n`);
+        code = 1;
+      } else {
+        process.stdout.write(`photon-gen: ${opts.out} is up to date with ${model.source} (${model.version}, sha256 ${model.sha256.slice(0, 12)}…)\n`);
+      }
+    });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return code;
+  } catch (err) {
+    return report(err);
+  }
+}

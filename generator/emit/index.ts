@@ -1,0 +1,115 @@
+/**
+ * Runs every emitter over one model and returns the files of generated/, formatted and
+ * bannered. Pure: the same model always yields the same bytes.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Handlebars from "handlebars";
+import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
+import type { SpecModel } from "../model.js";
+import { templatesDir } from "../paths.js";
+import { addClient } from "./client.js";
+import { addMethodTable } from "./methods.js";
+import { addServer } from "./server.js";
+import { addMethodTypes, renderSchemaTypes } from "./types.js";
+import { emitValidators } from "./validators.js";
+
+
+function template(name: string): Handlebars.TemplateDelegate {
+  return Handlebars.compile(readFileSync(join(templatesDir, `${name}.hbs`), "utf8"), { noEscape: true, strict: true });
+}
+
+const PURPOSES: Record<string, string> = {
+  "types.ts": "schema types (openapi-typescript) and the per-method maps Params<M>, Result<M>, Item<M>",
+  "methods.ts": "the method table read by client, server and conformance runner, and the spec's identity",
+  "validators.js": "precompiled ajv standalone validators for every method's params and result and the envelopes",
+  "validators.d.ts": "types of validators.js",
+  "client.ts": "the typed JSON-RPC client over undici",
+  "server.ts": "typed Handlers and the node:http request listener",
+  "index.ts": "re-exports of every generated module",
+  "README.md": "this page",
+};
+
+export interface EmitOptions {
+  readonly generatorVersion: string;
+}
+
+export async function emitAll(model: SpecModel, options: EmitOptions): Promise<Map<string, string>> {
+  const banner = template("banner");
+  const bannerFor = (file: string) =>
+    banner({ file, purpose: PURPOSES[file], generatorVersion: options.generatorVersion, title: model.title, version: model.version, source: model.source, sha256: model.sha256 });
+
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double, newLineKind: NewLineKind.LineFeed, useTrailingCommas: true },
+  });
+  const files = new Map<string, string>();
+  const finish = (name: string, sf: SourceFile) => {
+    sf.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureUpdateOrderedImports: false } as never);
+    files.set(name, `${bannerFor(name)}\n${sf.getFullText().trim()}\n`);
+  };
+
+  const types = project.createSourceFile("types.ts", await renderSchemaTypes(model));
+  addMethodTypes(types, model);
+  finish("types.ts", types);
+
+  const table = project.createSourceFile("methods.ts", "");
+  addMethodTable(table, model);
+  finish("methods.ts", table);
+
+  const { code, layout } = emitValidators(model);
+  const validatorsJs = project.createSourceFile("validators.js", [
+    `import { formats } from "photon-indexer-kit/runtime";`,
+    code,
+    "",
+    "/** The params and result validator of each method. */",
+    `export const methodValidators = {\n${layout.methods.map((m) => `  ${JSON.stringify(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
+    "",
+    "/** The JSON-RPC envelope validators. */",
+    "export const envelopeValidators = { request: requestEnvelope, response: responseEnvelope, error: errorObject };",
+  ].join("\n"));
+  finish("validators.js", validatorsJs);
+
+  const validatorsDts = project.createSourceFile("validators.d.ts", "");
+  validatorsDts.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["EnvelopeValidators", "MethodValidators", "StandaloneValidate"], isTypeOnly: true });
+  validatorsDts.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName"], isTypeOnly: true });
+  validatorsDts.addStatements([
+    "export declare const methodValidators: { readonly [M in MethodName]: MethodValidators };",
+    "export declare const envelopeValidators: EnvelopeValidators;",
+    ...Object.keys(layout.exports).map((name) => `export declare const ${name}: StandaloneValidate;`),
+  ]);
+  finish("validators.d.ts", validatorsDts);
+
+  const client = project.createSourceFile("client.ts", "");
+  addClient(client, model);
+  finish("client.ts", client);
+
+  const server = project.createSourceFile("server.ts", "");
+  addServer(server, model);
+  finish("server.ts", server);
+
+  const index = project.createSourceFile("index.ts", "");
+  for (const m of ["./types.js", "./methods.js", "./validators.js", "./client.js", "./server.js"]) {
+    index.addExportDeclaration({ moduleSpecifier: m, isTypeOnly: m === "./types.js" });
+  }
+  finish("index.ts", index);
+
+  files.set(
+    "README.md",
+    template("readme")({
+      generatorVersion: options.generatorVersion,
+      title: model.title,
+      version: model.version,
+      source: model.source,
+      sha256: model.sha256,
+      files: Object.entries(PURPOSES).map(([name, purpose]) => ({ name, purpose })),
+      methods: model.methods.map((m) => ({
+        name: m.name,
+        params: m.hasParams ? [...m.requiredParams.map((p) => `**${p}**`), ...m.optionalParams].join(", ") || "(object)" : "none",
+        pagination: m.pagination,
+      })),
+    }),
+  );
+  return new Map([...files.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}

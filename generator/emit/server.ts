@@ -1,0 +1,61 @@
+/**
+ * Server stubs: a `Handlers` interface with one typed function per method, and a
+ * `createListener(handlers)` for node:http that routes, validates and answers as the real
+ * indexer does (the behaviour lives in the runtime's `createRequestListener`).
+ */
+import type { SourceFile } from "ts-morph";
+import type { SpecModel } from "../model.js";
+import { docLines, quoteKey } from "./names.js";
+
+export function addServer(file: SourceFile, model: SpecModel): void {
+  file.addImportDeclaration({ moduleSpecifier: "node:http", namedImports: ["IncomingMessage", "ServerResponse"], isTypeOnly: true });
+  file.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["createRequestListener"] });
+  file.addImportDeclaration({
+    moduleSpecifier: "photon-indexer-kit/runtime",
+    namedImports: ["CallContext", "Handler", "ListenerOptions"],
+    isTypeOnly: true,
+  });
+  file.addImportDeclaration({ moduleSpecifier: "./methods.js", namedImports: ["methods"] });
+  file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["Params", "Result"], isTypeOnly: true });
+  file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: ["methodValidators"] });
+
+  file.addInterface({
+    name: "Handlers",
+    isExported: true,
+    docs: [
+      "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)` for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
+    ],
+    methods: model.methods.map((m) => {
+      const name = JSON.stringify(m.name);
+      return {
+        name: quoteKey(m.name),
+        docs: docLines(m.summary !== m.name ? m.summary : null),
+        parameters: [
+          { name: "params", type: m.hasParams ? `Params<${name}>` : "undefined" },
+          { name: "context", type: "CallContext" },
+        ],
+        returnType: `Result<${name}> | Promise<Result<${name}>>`,
+      };
+    }),
+  });
+  file.addTypeAlias({
+    name: "ServerOptions",
+    isExported: true,
+    type: `Omit<ListenerOptions, "methods" | "validators" | "handlers">`,
+  });
+  file.addFunction({
+    name: "createListener",
+    isExported: true,
+    docs: ["A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches, notifications, health checks and the real indexer's error codes."],
+    parameters: [
+      { name: "handlers", type: "Handlers" },
+      { name: "options", type: "ServerOptions", initializer: "{}" },
+    ],
+    returnType: "(request: IncomingMessage, response: ServerResponse) => void",
+    statements: [
+      "const table: Record<string, Handler> = {};",
+      "for (const name of Object.keys(methods) as (keyof Handlers)[]) table[name] = handlers[name].bind(handlers) as Handler;",
+      "return createRequestListener({ ...options, methods, validators: methodValidators, handlers: table });",
+    ],
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * Types: openapi-typescript renders the spec's component schemas (plus a synthetic one for
+ * each inline params/result schema); ts-morph adds the per-method maps `Params<M>`,
+ * `Result<M>` and `Item<M>` that client, server and runner are typed by.
+ * uint64/int64 values surface as `number | bigint` (bigint above 2^53 - 1).
+ */
+import openapiTS, { astToString, NULL } from "openapi-typescript";
+import ts from "typescript";
+import type { SourceFile } from "ts-morph";
+import { GenError, GenErrorCode } from "../errors.js";
+import type { JsonObject } from "../load.js";
+import type { SpecModel } from "../model.js";
+
+const BIG_INTEGER = ts.factory.createUnionTypeNode([
+  ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
+  ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword),
+]);
+
+/** Renders the schemas with openapi-typescript; returns TypeScript source text. */
+export async function renderSchemaTypes(model: SpecModel): Promise<string> {
+  const document = {
+    openapi: "3.0.3",
+    info: { title: model.title, version: model.version },
+    paths: {},
+    components: { schemas: model.sourceComponents as JsonObject },
+  };
+  try {
+    const nodes = await openapiTS(document as never, {
+      silent: true,
+      defaultNonNullable: false,
+      transform(schema) {
+        if (schema.type === "integer" && (schema.format === "uint64" || schema.format === "int64")) {
+          return "nullable" in schema && schema.nullable ? ts.factory.createUnionTypeNode([BIG_INTEGER, NULL]) : BIG_INTEGER;
+        }
+        return undefined;
+      },
+    });
+    return astToString(nodes);
+  } catch (err) {
+    throw new GenError(GenErrorCode.SCHEMA, `openapi-typescript cannot render the schemas: ${(err as Error).message}`, { file: model.source });
+  }
+}
+
+function schemaRef(typeName: string): string {
+  return `components["schemas"][${JSON.stringify(typeName)}]`;
+}
+
+/** Adds the method maps under the openapi-typescript output. */
+export function addMethodTypes(file: SourceFile, model: SpecModel): void {
+  const doc = (m: SpecModel["methods"][number]) => (m.summary && m.summary !== m.name ? [m.summary] : []);
+  file.addInterface({
+    name: "MethodParams",
+    isExported: true,
+    docs: ["The params object of each method (`undefined` for methods that take none)."],
+    properties: model.methods.map((m) => ({ name: JSON.stringify(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
+  });
+  file.addInterface({
+    name: "MethodResults",
+    isExported: true,
+    docs: ["The `result` of each method's success response."],
+    properties: model.methods.map((m) => ({ name: JSON.stringify(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
+  });
+  const paginated = model.methods.filter((m) => m.pagination && m.hasContext);
+  file.addInterface({
+    name: "MethodItems",
+    isExported: true,
+    docs: ["The item type of each paginated method's pages."],
+    properties: paginated.map((m) => ({
+      name: JSON.stringify(m.name),
+      type: `NonNullable<MethodResults[${JSON.stringify(m.name)}]["value"]>[${JSON.stringify(m.pagination!.items)}][number]`,
+    })),
+  });
+  file.addTypeAliases([
+    { name: "Schemas", isExported: true, type: `components["schemas"]` },
+    { name: "MethodName", isExported: true, type: "keyof MethodResults", docs: ["Every method of the spec."] },
+    { name: "PaginatedMethodName", isExported: true, type: "keyof MethodItems", docs: ["Methods that return `{ items, cursor }` pages."] },
+    { name: "Params", isExported: true, typeParameters: [{ name: "M", constraint: "MethodName" }], type: "MethodParams[M]" },
+    { name: "Result", isExported: true, typeParameters: [{ name: "M", constraint: "MethodName" }], type: "MethodResults[M]" },
+    { name: "Item", isExported: true, typeParameters: [{ name: "M", constraint: "PaginatedMethodName" }], type: "MethodItems[M]" },
+  ]);
+}

@@ -1,0 +1,172 @@
+/**
+ * Reads spec documents: a YAML or JSON file, a directory of per-method files (the 0.44.0
+ * upstream layout), or an http(s) URL. Checks that each is an OpenAPI 3.0 document whose
+ * `$ref`s all resolve inside it, so later stages can assume a well-formed graph.
+ */
+import { createHash } from "node:crypto";
+import { readFile, readdir, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { request } from "undici";
+import { parseDocument } from "yaml";
+import { GenError, GenErrorCode, pointerOf, unescapePointer } from "./errors.js";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface SpecDocument {
+  /** The path or redacted URL the document came from, as shown in messages. */
+  readonly file: string;
+  readonly text: string;
+  readonly doc: JsonObject;
+  readonly sha256: string;
+}
+
+export interface LoadedSpec {
+  readonly source: string;
+  readonly documents: readonly SpecDocument[];
+  /** sha256 of the single document, or of the sorted per-file hashes for a directory. */
+  readonly sha256: string;
+}
+
+const MAX_SPEC_BYTES = 50 * 1024 * 1024;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "<invalid url>";
+  }
+}
+
+async function readUrl(url: string): Promise<{ file: string; text: string }> {
+  const file = displayUrl(url);
+  try {
+    const res = await request(url, { method: "GET", headersTimeout: 30_000, bodyTimeout: 30_000 });
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new GenError(GenErrorCode.READ, `HTTP ${res.statusCode} fetching the spec`, { file });
+    }
+    const text = await res.body.text();
+    if (text.length > MAX_SPEC_BYTES) throw new GenError(GenErrorCode.READ, "spec is larger than 50 MiB", { file });
+    return { file, text };
+  } catch (err) {
+    if (err instanceof GenError) throw err;
+    throw new GenError(GenErrorCode.READ, `cannot fetch the spec: ${(err as Error).message}`, { file });
+  }
+}
+
+/** Parses YAML (a superset of JSON) into plain data; errors name the file and line. */
+export function parseSpecText(file: string, text: string): JsonObject {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    const e = document.errors[0]!;
+    const line = e.linePos?.[0];
+    const where = line ? ` at line ${line.line}, column ${line.col}` : "";
+    throw new GenError(GenErrorCode.YAML, `invalid YAML${where}: ${e.message.split("\n")[0]}`, { file });
+  }
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 1000 });
+  } catch (err) {
+    throw new GenError(GenErrorCode.YAML, `invalid YAML: ${(err as Error).message}`, { file });
+  }
+  if (!isObject(data)) throw new GenError(GenErrorCode.NOT_OPENAPI, "the document is not a mapping", { file, pointer: "" });
+  const version = data.openapi;
+  if (typeof version !== "string" || !/^3\.0\.\d+$/.test(version)) {
+    throw new GenError(GenErrorCode.NOT_OPENAPI, `expected \`openapi: 3.0.x\`, found ${JSON.stringify(version ?? null)}`, {
+      file,
+      pointer: "/openapi",
+    });
+  }
+  if (!isObject(data.info) || typeof data.info.title !== "string" || typeof data.info.version !== "string") {
+    throw new GenError(GenErrorCode.NOT_OPENAPI, "`info.title` and `info.version` must be strings", { file, pointer: "/info" });
+  }
+  if (!isObject(data.paths)) throw new GenError(GenErrorCode.NOT_OPENAPI, "`paths` must be a mapping", { file, pointer: "/paths" });
+  return data;
+}
+
+/** Resolves a local JSON pointer (`#/a/b`) inside a document, or returns undefined. */
+export function resolvePointer(doc: Json, ref: string): Json | undefined {
+  if (!ref.startsWith("#")) return undefined;
+  const path = ref.slice(1);
+  if (path === "") return doc;
+  if (!path.startsWith("/")) return undefined;
+  let node: Json | undefined = doc;
+  for (const raw of path.slice(1).split("/")) {
+    const key = unescapePointer(decodeURIComponent(raw));
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node)) node = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** Every `$ref` must be local and resolve; a chain of refs must reach a non-ref node. */
+export function checkRefs(file: string, doc: JsonObject): void {
+  const walk = (node: Json, path: (string | number)[]): void => {
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => walk(child, [...path, i]));
+      return;
+    }
+    if (!isObject(node)) return;
+    const ref = node.$ref;
+    if (ref !== undefined) {
+      const pointer = pointerOf([...path, "$ref"]);
+      if (typeof ref !== "string") throw new GenError(GenErrorCode.SCHEMA, "`$ref` must be a string", { file, pointer });
+      if (!ref.startsWith("#")) {
+        throw new GenError(GenErrorCode.REF_EXTERNAL, `external $ref ${JSON.stringify(ref)} is not supported; bundle the spec first`, { file, pointer });
+      }
+      const seen = new Set<string>();
+      let current: string = ref;
+      for (;;) {
+        if (seen.has(current)) throw new GenError(GenErrorCode.REF_CYCLE, `$ref ${JSON.stringify(ref)} is a cycle of references`, { file, pointer });
+        seen.add(current);
+        const target = resolvePointer(doc, current);
+        if (target === undefined) throw new GenError(GenErrorCode.REF_UNKNOWN, `$ref ${JSON.stringify(current)} does not resolve`, { file, pointer });
+        if (isObject(target) && typeof target.$ref === "string" && target.$ref.startsWith("#")) current = target.$ref;
+        else break;
+      }
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== "$ref") walk(child, [...path, key]);
+  };
+  walk(doc, []);
+}
+
+async function readLocal(path: string): Promise<{ file: string; text: string }[]> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    throw new GenError(GenErrorCode.READ, `cannot read the spec: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: path });
+  }
+  if (info.isDirectory()) {
+    const names = (await readdir(path)).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort();
+    if (names.length === 0) throw new GenError(GenErrorCode.READ, "the directory holds no .yaml, .yml or .json files", { file: path });
+    return Promise.all(names.map(async (n) => ({ file: join(path, n), text: await readFile(join(path, n), "utf8") })));
+  }
+  if (info.size > MAX_SPEC_BYTES) throw new GenError(GenErrorCode.READ, "spec is larger than 50 MiB", { file: path });
+  return [{ file: path, text: await readFile(path, "utf8") }];
+}
+
+/** Loads one spec: a file, a directory of per-method files, or an http(s) URL. */
+export async function loadSpec(source: string, cwd = process.cwd()): Promise<LoadedSpec> {
+  const raw = /^https?:\/\//i.test(source) ? [await readUrl(source)] : await readLocal(source);
+  const documents = raw.map(({ file, text }) => {
+    const shown = /^https?:/.test(file) ? file : relative(cwd, file) || file;
+    const doc = parseSpecText(shown, text);
+    checkRefs(shown, doc);
+    return { file: shown, text, doc, sha256: sha256(text) };
+  });
+  const digest = documents.length === 1 ? documents[0]!.sha256 : sha256(documents.map((d) => d.sha256).join("\n"));
+  return { source: /^https?:/i.test(source) ? displayUrl(source) : relative(cwd, source) || source, documents, sha256: digest };
+}

@@ -1,0 +1,257 @@
+/**
+ * Builds one model of a JSON-RPC-over-OpenAPI spec: its methods (name, params, result,
+ * pagination) and its component schemas, each in two forms: the OpenAPI source (for
+ * openapi-typescript) and normalised JSON Schema (for ajv). Nothing here knows a method
+ * name: everything is read from the documents.
+ */
+import type { MethodInfo, OrderKey, PaginationInfo } from "../runtime/contracts.js";
+import { GenError, GenErrorCode, pointerOf } from "./errors.js";
+import type { Json, JsonObject, LoadedSpec, SpecDocument } from "./load.js";
+import { isObject, resolvePointer } from "./load.js";
+import { normalizeSchema } from "./normalize/index.js";
+
+export const COMPONENTS_ID = "components.json";
+
+export interface SchemaPair {
+  /** The OpenAPI form, refs as `#/components/schemas/X` (for openapi-typescript). */
+  readonly source: Json;
+  /** The normalised JSON Schema, refs as `components#/definitions/X` (for ajv). */
+  readonly normalized: JsonObject | boolean;
+  /** The TypeScript name under `components["schemas"]`. */
+  readonly typeName: string;
+}
+
+export interface MethodModel extends MethodInfo {
+  readonly file: string;
+  readonly pointer: string;
+  readonly description: string | null;
+  /** Whether the envelope lists `params` as required. */
+  readonly paramsRequired: boolean;
+  readonly params: SchemaPair | null;
+  readonly result: SchemaPair;
+}
+
+export interface SpecModel {
+  readonly title: string;
+  readonly version: string;
+  readonly sha256: string;
+  readonly source: string;
+  readonly files: readonly { file: string; sha256: string }[];
+  readonly methods: readonly MethodModel[];
+  /** Component schemas by name, OpenAPI form, including synthetic params/result types. */
+  readonly sourceComponents: Readonly<Record<string, Json>>;
+  /** Component schemas by name, normalised. */
+  readonly components: Readonly<Record<string, JsonObject | boolean>>;
+}
+
+const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
+
+function fail(code: (typeof GenErrorCode)[keyof typeof GenErrorCode], message: string, file: string, path: readonly (string | number)[]): never {
+  throw new GenError(code, message, { file, pointer: pointerOf(path) });
+}
+
+/** Follows `$ref` chains (already checked to terminate) to the node they name. */
+function deref(doc: JsonObject, node: Json | undefined): Json | undefined {
+  let current = node;
+  for (let i = 0; i < 64 && isObject(current) && typeof current.$ref === "string"; i++) current = resolvePointer(doc, current.$ref);
+  return current;
+}
+
+/** The object schema under `allOf: [X]` + nullable wrappers, for reading property names. */
+function objectView(doc: JsonObject, node: Json | undefined): JsonObject | undefined {
+  let current = deref(doc, node);
+  for (let i = 0; i < 16 && isObject(current); i++) {
+    if (isObject(current.properties)) return current;
+    if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc, current.allOf[0]);
+    else return undefined;
+  }
+  return undefined;
+}
+
+function pascal(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
+}
+
+function methodName(doc: SpecDocument, envelope: JsonObject, operation: JsonObject, path: (string | number)[], route: string): string {
+  const props = envelope.properties as JsonObject;
+  const method = deref(doc.doc, props.method);
+  if (isObject(method) && Array.isArray(method.enum) && method.enum.length === 1 && typeof method.enum[0] === "string") return method.enum[0];
+  if (typeof operation.operationId === "string") return operation.operationId;
+  const segment = route.split("/").filter(Boolean).pop();
+  if (segment && /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) return segment;
+  return fail(GenErrorCode.NOT_JSONRPC, "cannot tell the JSON-RPC method name: give `method` a one-value enum or the operation an operationId", doc.file, [...path, "requestBody"]);
+}
+
+function readOrder(value: Json | undefined, file: string, path: (string | number)[]): OrderKey[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) return fail(GenErrorCode.SCHEMA, "`order` must be a list", file, path);
+  return value.map((entry, i) => {
+    if (!isObject(entry) || typeof entry.field !== "string") return fail(GenErrorCode.SCHEMA, "an order key needs a `field`", file, [...path, i]);
+    const direction = entry.direction ?? "asc";
+    const compare = entry.compare ?? "string";
+    if (direction !== "asc" && direction !== "desc") return fail(GenErrorCode.SCHEMA, "`direction` must be asc or desc", file, [...path, i, "direction"]);
+    if (compare !== "integer" && compare !== "base58-bytes" && compare !== "string") {
+      return fail(GenErrorCode.SCHEMA, "`compare` must be integer, base58-bytes or string", file, [...path, i, "compare"]);
+    }
+    return { field: entry.field, direction, compare };
+  });
+}
+
+function pagination(doc: SpecDocument, operation: JsonObject, params: JsonObject | undefined, result: Json | undefined, path: (string | number)[]): PaginationInfo | null {
+  const declared = operation["x-pagination"];
+  const paramNames = params && isObject(params.properties) ? Object.keys(params.properties) : [];
+  if (declared !== undefined) {
+    const at = [...path, "x-pagination"];
+    if (!isObject(declared) || typeof declared.items !== "string" || typeof declared.cursor !== "string") {
+      return fail(GenErrorCode.SCHEMA, "`x-pagination` needs string `items` and `cursor`", doc.file, at);
+    }
+    const limit = typeof declared.limit === "string" ? declared.limit : paramNames.includes("limit") ? "limit" : null;
+    return { items: declared.items, cursor: declared.cursor, limit, order: readOrder(declared.order, doc.file, [...at, "order"]) };
+  }
+  // Inferred: a `cursor` param, and a result value holding `cursor` plus exactly one array.
+  if (!paramNames.includes("cursor")) return null;
+  const resultView = objectView(doc.doc, result);
+  const value = objectView(doc.doc, resultView && isObject(resultView.properties) ? resultView.properties.value : undefined);
+  if (!value || !isObject(value.properties) || !("cursor" in value.properties)) return null;
+  const arrays = Object.entries(value.properties).filter(([, s]) => {
+    const v = deref(doc.doc, s);
+    return isObject(v) && (v.type === "array" || "items" in v);
+  });
+  if (arrays.length !== 1) return null;
+  return { items: arrays[0]![0], cursor: "cursor", limit: paramNames.includes("limit") ? "limit" : null, order: null };
+}
+
+interface Builder {
+  readonly sourceComponents: Record<string, Json>;
+  readonly components: Record<string, JsonObject | boolean>;
+  readonly componentOrigin: Map<string, string>;
+}
+
+function rewriteRef(file: string) {
+  return (ref: string, path: readonly (string | number)[]): string => {
+    const m = SCHEMA_REF.exec(ref);
+    if (!m) throw new GenError(GenErrorCode.REF_UNKNOWN, `schema $ref ${JSON.stringify(ref)} must point into #/components/schemas`, { file, pointer: pointerOf([...path, "$ref"]) });
+    return `${COMPONENTS_ID}#/definitions/${m[1]}`;
+  };
+}
+
+function addComponents(b: Builder, doc: SpecDocument): void {
+  const schemas = isObject(doc.doc.components) ? doc.doc.components.schemas : undefined;
+  if (schemas === undefined) return;
+  if (!isObject(schemas)) fail(GenErrorCode.SCHEMA, "`components.schemas` must be a mapping", doc.file, ["components", "schemas"]);
+  for (const [name, schema] of Object.entries(schemas)) {
+    const path = ["components", "schemas", name];
+    const normalized = normalizeSchema(schema, { file: doc.file, path, rewriteRef: rewriteRef(doc.file) });
+    if (name in b.sourceComponents) {
+      // Per-method files repeat shared components; examples may differ, meaning may not.
+      if (JSON.stringify(b.components[name]) !== JSON.stringify(normalized)) {
+        fail(GenErrorCode.COMPONENT_CONFLICT, `component schema ${name} differs from the one in ${b.componentOrigin.get(name)}`, doc.file, path);
+      }
+      continue;
+    }
+    b.sourceComponents[name] = schema;
+    b.componentOrigin.set(name, doc.file);
+    b.components[name] = normalized;
+  }
+}
+
+function schemaPair(b: Builder, doc: SpecDocument, source: Json, path: (string | number)[], syntheticName: string): SchemaPair {
+  const normalized = normalizeSchema(source, { file: doc.file, path, rewriteRef: rewriteRef(doc.file) });
+  const ref = isObject(source) && typeof source.$ref === "string" && Object.keys(source).length === 1 ? SCHEMA_REF.exec(source.$ref) : null;
+  if (ref) return { source, normalized, typeName: ref[1]! };
+  let typeName = syntheticName;
+  while (typeName in b.sourceComponents) typeName += "_";
+  b.sourceComponents[typeName] = source;
+  b.components[typeName] = normalized;
+  return { source, normalized, typeName };
+}
+
+function content(doc: SpecDocument, holder: Json | undefined, path: (string | number)[], what: string): { schema: Json; path: (string | number)[] } {
+  const resolved = deref(doc.doc, holder);
+  const media = isObject(resolved) && isObject(resolved.content) ? resolved.content["application/json"] : undefined;
+  if (!isObject(media) || media.schema === undefined) {
+    return fail(GenErrorCode.NOT_JSONRPC, `${what} has no application/json schema`, doc.file, path);
+  }
+  return { schema: media.schema, path: [...path, "content", "application/json", "schema"] };
+}
+
+function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: JsonObject, path: (string | number)[]): MethodModel {
+  const request = content(doc, operation.requestBody, [...path, "requestBody"], "the request body");
+  const envelope = deref(doc.doc, request.schema);
+  if (!isObject(envelope) || !isObject(envelope.properties) || !("method" in envelope.properties) || !("jsonrpc" in envelope.properties)) {
+    return fail(GenErrorCode.NOT_JSONRPC, "the request body is not a JSON-RPC envelope (needs `jsonrpc` and `method` properties)", doc.file, request.path);
+  }
+  const name = methodName(doc, envelope, operation, path, route);
+  const envelopeRequired = Array.isArray(envelope.required) ? envelope.required : [];
+  const paramsSource = envelope.properties.params;
+  const paramsView = paramsSource === undefined ? undefined : objectView(doc.doc, paramsSource);
+  const required = paramsView && Array.isArray(paramsView.required) ? paramsView.required.filter((r): r is string => typeof r === "string") : [];
+  const names = paramsView && isObject(paramsView.properties) ? Object.keys(paramsView.properties) : [];
+
+  const responses = operation.responses;
+  if (!isObject(responses) || responses["200"] === undefined) return fail(GenErrorCode.NOT_JSONRPC, "the operation has no 200 response", doc.file, [...path, "responses"]);
+  const response = content(doc, responses["200"], [...path, "responses", "200"], "the 200 response");
+  const body = deref(doc.doc, response.schema);
+  // 0.50.0 style: a JSON-RPC envelope whose `result` is the result. 0.44.0 style: the result itself.
+  const isEnvelope = isObject(body) && isObject(body.properties) && "result" in body.properties && ("jsonrpc" in body.properties || "id" in body.properties);
+  const resultSource: Json = isEnvelope ? (body.properties as JsonObject).result! : response.schema;
+  const resultPath = isEnvelope ? [...response.path, "properties", "result"] : response.path;
+  const resultView = objectView(doc.doc, resultSource);
+  const Name = pascal(name);
+
+  return {
+    name,
+    path: route,
+    summary: typeof operation.summary === "string" ? operation.summary : null,
+    description: typeof operation.description === "string" ? operation.description : null,
+    file: doc.file,
+    pointer: pointerOf(path),
+    hasParams: paramsSource !== undefined,
+    paramsRequired: envelopeRequired.includes("params"),
+    requiredParams: required,
+    optionalParams: names.filter((n) => !required.includes(n)),
+    hasContext: !!resultView && isObject(resultView.properties) && "context" in resultView.properties && "value" in resultView.properties,
+    pagination: pagination(doc, operation, paramsView, resultSource, path),
+    extensions: Object.fromEntries(Object.entries(operation).filter(([k]) => k.startsWith("x-"))),
+    params: paramsSource === undefined ? null : schemaPair(b, doc, paramsSource, [...request.path, "properties", "params"], `${Name}Params`),
+    result: schemaPair(b, doc, resultSource, resultPath, `${Name}Result`),
+  };
+}
+
+const VERBS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+export function buildModel(spec: LoadedSpec): SpecModel {
+  const b: Builder = { sourceComponents: {}, components: {}, componentOrigin: new Map() };
+  for (const doc of spec.documents) addComponents(b, doc);
+  const methods: MethodModel[] = [];
+  const seen = new Map<string, string>();
+  for (const doc of spec.documents) {
+    for (const [route, item] of Object.entries(doc.doc.paths as JsonObject)) {
+      const itemPath = ["paths", route];
+      const pathItem = deref(doc.doc, item);
+      if (!isObject(pathItem)) fail(GenErrorCode.SCHEMA, "a path item must be a mapping", doc.file, itemPath);
+      const verbs = VERBS.filter((v) => v in pathItem);
+      if (!verbs.includes("post")) fail(GenErrorCode.NOT_JSONRPC, "a JSON-RPC path needs a `post` operation", doc.file, itemPath);
+      const operation = pathItem.post;
+      if (!isObject(operation)) fail(GenErrorCode.SCHEMA, "the `post` operation must be a mapping", doc.file, [...itemPath, "post"]);
+      const method = buildMethod(b, doc, route, operation, [...itemPath, "post"]);
+      const where = `${doc.file}#${method.pointer}`;
+      if (seen.has(method.name)) fail(GenErrorCode.DUPLICATE_METHOD, `method ${method.name} is also defined at ${seen.get(method.name)}`, doc.file, [...itemPath, "post"]);
+      seen.set(method.name, where);
+      methods.push(method);
+    }
+  }
+  if (methods.length === 0) throw new GenError(GenErrorCode.NO_METHODS, "the spec defines no methods", { file: spec.source, pointer: "/paths" });
+  const first = spec.documents[0]!.doc.info as JsonObject;
+  return {
+    title: String(first.title),
+    version: String(first.version),
+    sha256: spec.sha256,
+    source: spec.source,
+    files: spec.documents.map((d) => ({ file: d.file, sha256: d.sha256 })),
+    methods,
+    sourceComponents: b.sourceComponents,
+    components: b.components,
+  };
+}

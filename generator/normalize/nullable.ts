@@ -1,0 +1,29 @@
+/**
+ * OpenAPI 3.0 `nullable: true` → JSON Schema. With a plain `type`, null joins the type
+ * (and the enum). Without one, as in upstream's `allOf: [$ref] + nullable: true`, or on a
+ * uint64 keyword schema, the schema becomes `anyOf: [schema, {type: null}]`.
+ */
+import type { Json, JsonObject } from "../load.js";
+import type { KeywordTransform } from "./context.js";
+import { omit } from "./context.js";
+
+const DOC_KEYS = ["description", "title"];
+
+export const nullable: KeywordTransform = (schema) => {
+  if (!("nullable" in schema)) return schema;
+  const rest = omit(schema, ["nullable"]);
+  if (schema.nullable !== true) return rest;
+  if (typeof rest.type === "string") {
+    const out: JsonObject = { ...rest, type: [rest.type, "null"] };
+    if (Array.isArray(rest.enum) && !rest.enum.includes(null)) out.enum = [...rest.enum, null];
+    return out;
+  }
+  if (Array.isArray(rest.type)) {
+    return rest.type.includes("null") ? rest : { ...rest, type: [...rest.type, "null"] as Json };
+  }
+  const docs: JsonObject = {};
+  for (const k of DOC_KEYS) if (k in rest) docs[k] = rest[k]!;
+  const inner = omit(rest, DOC_KEYS);
+  if (Object.keys(inner).length === 0) return rest; // `{nullable: true}` alone accepts anything already
+  return { ...docs, anyOf: [inner, { type: "null" }] };
+};

@@ -1,0 +1,110 @@
+/**
+ * The shapes that generated code hands to the runtime: the method table and the
+ * precompiled validators. Client, server and conformance runner all read these.
+ */
+
+/** One key of a method's documented item order (from the spec's `x-pagination.order`). */
+export interface OrderKey {
+  /** Dotted path inside an item, e.g. `tokenData.mint`. */
+  readonly field: string;
+  readonly direction: "asc" | "desc";
+  /** How values compare: as integers, or as the bytes a base58 string decodes to. */
+  readonly compare: "integer" | "base58-bytes" | "string";
+}
+
+export interface PaginationInfo {
+  /** The array field of the result's `value` holding the page's items. */
+  readonly items: string;
+  /** The params field taking the cursor, which is also the `value` field returning it. */
+  readonly cursor: string;
+  /** The params field taking the page size, if any. */
+  readonly limit: string | null;
+  /** The documented order of items, when the spec states one. */
+  readonly order: readonly OrderKey[] | null;
+}
+
+export interface MethodInfo {
+  readonly name: string;
+  /** The documented HTTP path (`/<method>`); the real indexer routes by the body. */
+  readonly path: string;
+  readonly summary: string | null;
+  /** Whether the method takes a `params` object at all. */
+  readonly hasParams: boolean;
+  readonly requiredParams: readonly string[];
+  readonly optionalParams: readonly string[];
+  /** Whether the result is `{ context, value }` (else a bare value). */
+  readonly hasContext: boolean;
+  readonly pagination: PaginationInfo | null;
+  /** Extension values (`x-…`) of the operation, passed through. */
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+/** An ajv error object, as standalone validators report them. */
+export interface AjvErrorObject {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A precompiled (ajv standalone) validation function. */
+export interface StandaloneValidate {
+  (data: unknown): boolean;
+  errors?: AjvErrorObject[] | null;
+}
+
+export interface MethodValidators {
+  readonly params: StandaloneValidate;
+  readonly result: StandaloneValidate;
+}
+
+export interface EnvelopeValidators {
+  readonly request: StandaloneValidate;
+  readonly response: StandaloneValidate;
+  readonly error: StandaloneValidate;
+}
+
+/** Where a value failed validation: a JSON pointer into the validated value, and why. */
+export interface ValidationIssue {
+  readonly pointer: string;
+  readonly keyword: string;
+  readonly message: string;
+  readonly params: Record<string, unknown>;
+}
+
+function describe(e: AjvErrorObject): string {
+  switch (e.keyword) {
+    case "additionalProperties":
+      return `unknown field \`${String(e.params.additionalProperty)}\``;
+    case "required":
+      return `missing field \`${String(e.params.missingProperty)}\``;
+    case "format":
+      return `must be a valid ${String(e.params.format)}`;
+    case "uint64":
+      return "must be an unsigned 64-bit integer (0..18446744073709551615)";
+    case "enum":
+      return `must be one of ${JSON.stringify(e.params.allowedValues)}`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+/** Runs a standalone validator and turns its errors into pointer-named issues. */
+export function validate(fn: StandaloneValidate, value: unknown): ValidationIssue[] {
+  if (fn(value)) return [];
+  return (fn.errors ?? []).map((e) => {
+    const pointer =
+      e.keyword === "required"
+        ? `${e.instancePath}/${String(e.params.missingProperty)}`
+        : e.keyword === "additionalProperties"
+          ? `${e.instancePath}/${String(e.params.additionalProperty)}`
+          : e.instancePath;
+    return { pointer, keyword: e.keyword, message: describe(e), params: e.params };
+  });
+}
+
+/** One line per issue: `/value/items/0/hash must be a valid hash`. */
+export function formatIssues(issues: readonly ValidationIssue[], root = ""): string {
+  return issues.map((i) => `${root}${i.pointer || "/"} ${i.message}`).join("; ");
+}

@@ -1,0 +1,47 @@
+/**
+ * String and integer formats shared by the generated validators, the client, the
+ * reference indexer and the conformance runner. Validators reference `formats` by name,
+ * so each function here is the single definition of its format.
+ */
+import bs58 from "bs58";
+
+export const UINT64_MAX = 18446744073709551615n;
+
+function base58Length(value: string): number {
+  // bs58.decodeUnsafe returns undefined for characters outside the alphabet.
+  const bytes = bs58.decodeUnsafe(value);
+  return bytes === undefined ? -1 : bytes.length;
+}
+
+/** Decodes base58, or returns undefined when the text is not base58. */
+export function decodeBase58(value: string): Uint8Array | undefined {
+  return bs58.decodeUnsafe(value);
+}
+
+export function encodeBase58(bytes: Uint8Array): string {
+  return bs58.encode(bytes);
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Format checks by name, as referenced by `format:` in the spec. */
+export const formats = {
+  /** A base58 public key of exactly 32 bytes (at most 44 characters). */
+  pubkey: (value: string): boolean => value.length <= 44 && base58Length(value) === 32,
+  /** A base58 hash of exactly 32 bytes. */
+  hash: (value: string): boolean => value.length <= 44 && base58Length(value) === 32,
+  /** A base58 transaction signature of exactly 64 bytes. */
+  signature: (value: string): boolean => value.length <= 88 && base58Length(value) === 64,
+  /** Any base58 text (the empty string decodes to no bytes). */
+  base58: (value: string): boolean => base58Length(value) >= 0,
+  /** Standard base64 with `=` padding. */
+  base64: (value: string): boolean => value.length % 4 === 0 && BASE64.test(value),
+} as const;
+
+export type FormatName = keyof typeof formats;
+
+/** True for a uint64: a safe non-negative integer number, or a bigint in 0..2^64-1. */
+export function isUint64(value: unknown): value is number | bigint {
+  if (typeof value === "bigint") return value >= 0n && value <= UINT64_MAX;
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
