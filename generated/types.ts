@@ -528,45 +528,45 @@ export type operations = Record<string, never>;
 /** The params object of each method (`undefined` for methods that take none). */
 export interface MethodParams {
   /** Returns one compressed account, looked up by address or by hash. */
-  "getCompressedAccount": components["schemas"]["GetCompressedAccountParams"];
+  getCompressedAccount: components["schemas"]["GetCompressedAccountParams"];
   /** Returns several compressed accounts, looked up by addresses or by hashes. */
-  "getMultipleCompressedAccounts": components["schemas"]["GetMultipleCompressedAccountsParams"];
+  getMultipleCompressedAccounts: components["schemas"]["GetMultipleCompressedAccountsParams"];
   /** Returns all compressed accounts owned by an address. */
-  "getCompressedAccountsByOwner": components["schemas"]["GetCompressedAccountsByOwnerParams"];
+  getCompressedAccountsByOwner: components["schemas"]["GetCompressedAccountsByOwnerParams"];
   /** Returns compressed token accounts owned by an address. */
-  "getCompressedTokenAccountsByOwner": components["schemas"]["GetCompressedTokenAccountsByOwnerParams"];
+  getCompressedTokenAccountsByOwner: components["schemas"]["GetCompressedTokenAccountsByOwnerParams"];
   /** Returns token balances for compressed accounts owned by an address. */
-  "getCompressedTokenBalancesByOwner": components["schemas"]["GetCompressedTokenBalancesByOwnerParams"];
+  getCompressedTokenBalancesByOwner: components["schemas"]["GetCompressedTokenBalancesByOwnerParams"];
   /** Returns the signatures of transactions that modified an owner's compressed token accounts. */
-  "getCompressionSignaturesForTokenOwner": components["schemas"]["GetCompressionSignaturesForTokenOwnerParams"];
+  getCompressionSignaturesForTokenOwner: components["schemas"]["GetCompressionSignaturesForTokenOwnerParams"];
   /** Returns the slot of the last block indexed. */
-  "getIndexerSlot": undefined;
+  getIndexerSlot: undefined;
 }
 
 /** The `result` of each method's success response. */
 export interface MethodResults {
   /** Returns one compressed account, looked up by address or by hash. */
-  "getCompressedAccount": components["schemas"]["GetCompressedAccountResult"];
+  getCompressedAccount: components["schemas"]["GetCompressedAccountResult"];
   /** Returns several compressed accounts, looked up by addresses or by hashes. */
-  "getMultipleCompressedAccounts": components["schemas"]["GetMultipleCompressedAccountsResult"];
+  getMultipleCompressedAccounts: components["schemas"]["GetMultipleCompressedAccountsResult"];
   /** Returns all compressed accounts owned by an address. */
-  "getCompressedAccountsByOwner": components["schemas"]["GetCompressedAccountsByOwnerResult"];
+  getCompressedAccountsByOwner: components["schemas"]["GetCompressedAccountsByOwnerResult"];
   /** Returns compressed token accounts owned by an address. */
-  "getCompressedTokenAccountsByOwner": components["schemas"]["GetCompressedTokenAccountsByOwnerResult"];
+  getCompressedTokenAccountsByOwner: components["schemas"]["GetCompressedTokenAccountsByOwnerResult"];
   /** Returns token balances for compressed accounts owned by an address. */
-  "getCompressedTokenBalancesByOwner": components["schemas"]["GetCompressedTokenBalancesByOwnerResult"];
+  getCompressedTokenBalancesByOwner: components["schemas"]["GetCompressedTokenBalancesByOwnerResult"];
   /** Returns the signatures of transactions that modified an owner's compressed token accounts. */
-  "getCompressionSignaturesForTokenOwner": components["schemas"]["GetCompressionSignaturesForTokenOwnerResult"];
+  getCompressionSignaturesForTokenOwner: components["schemas"]["GetCompressionSignaturesForTokenOwnerResult"];
   /** Returns the slot of the last block indexed. */
-  "getIndexerSlot": components["schemas"]["GetIndexerSlotResult"];
+  getIndexerSlot: components["schemas"]["GetIndexerSlotResult"];
 }
 
 /** The item type of each paginated method's pages. */
 export interface MethodItems {
-  "getCompressedAccountsByOwner": NonNullable<MethodResults["getCompressedAccountsByOwner"]["value"]>["items"][number];
-  "getCompressedTokenAccountsByOwner": NonNullable<MethodResults["getCompressedTokenAccountsByOwner"]["value"]>["items"][number];
-  "getCompressedTokenBalancesByOwner": NonNullable<MethodResults["getCompressedTokenBalancesByOwner"]["value"]>["token_balances"][number];
-  "getCompressionSignaturesForTokenOwner": NonNullable<MethodResults["getCompressionSignaturesForTokenOwner"]["value"]>["items"][number];
+  getCompressedAccountsByOwner: NonNullable<MethodResults["getCompressedAccountsByOwner"]["value"]>["items"][number];
+  getCompressedTokenAccountsByOwner: NonNullable<MethodResults["getCompressedTokenAccountsByOwner"]["value"]>["items"][number];
+  getCompressedTokenBalancesByOwner: NonNullable<MethodResults["getCompressedTokenBalancesByOwner"]["value"]>["token_balances"][number];
+  getCompressionSignaturesForTokenOwner: NonNullable<MethodResults["getCompressionSignaturesForTokenOwner"]["value"]>["items"][number];
 }
 
 export type Schemas = components["schemas"];

@@ -66,12 +66,13 @@ async function readUrl(url: string): Promise<{ file: string; text: string }> {
 
 /** Parses YAML (a superset of JSON) into plain data; errors name the file and line. */
 export function parseSpecText(file: string, text: string): JsonObject {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     const e = document.errors[0]!;
     const line = e.linePos?.[0];
     const where = line ? ` at line ${line.line}, column ${line.col}` : "";
-    throw new GenError(GenErrorCode.YAML, `invalid YAML${where}: ${e.message.split("\n")[0]}`, { file });
+    const reason = e.message.split("\n")[0]!.replace(/\s+at line \d+, column \d+:?$/, "");
+    throw new GenError(GenErrorCode.YAML, `invalid YAML${where}: ${reason}`, { file });
   }
   let data: unknown;
   try {

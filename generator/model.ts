@@ -112,7 +112,8 @@ function pagination(doc: SpecDocument, operation: JsonObject, params: JsonObject
   // Inferred: a `cursor` param, and a result value holding `cursor` plus exactly one array.
   if (!paramNames.includes("cursor")) return null;
   const resultView = objectView(doc.doc, result);
-  const value = objectView(doc.doc, resultView && isObject(resultView.properties) ? resultView.properties.value : undefined);
+  const inner = resultView && isObject(resultView.properties) ? resultView.properties.value : undefined;
+  const value = inner === undefined ? resultView : objectView(doc.doc, inner);
   if (!value || !isObject(value.properties) || !("cursor" in value.properties)) return null;
   const arrays = Object.entries(value.properties).filter(([, s]) => {
     const v = deref(doc.doc, s);

@@ -144,13 +144,15 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
   }
 
   async function* pages(method: string, params: Record<string, unknown>, pageOptions: PageOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    const pagination = infoOf(method).pagination;
+    const info = infoOf(method);
+    const pagination = info.pagination;
     if (!pagination) throw new PhotonClientError(ClientErrorCode.INVALID_PARAMS, `${method} is not paginated`);
     const seen = new Set<string>();
     let cursor: unknown = params[pagination.cursor] ?? null;
     for (let page = 0; pageOptions.maxPages === undefined || page < pageOptions.maxPages; page++) {
       const result = await call(method, cursor === null ? params : { ...params, [pagination.cursor]: cursor }, pageOptions);
-      const value = isObject(result) ? result.value : undefined;
+      // A page is `result.value` for `{ context, value }` results, else the result itself.
+      const value = isObject(result) ? (info.hasContext ? result.value : result) : undefined;
       if (!isObject(value)) return;
       yield value;
       const next = value[pagination.cursor];

@@ -13,7 +13,7 @@ export interface OrderKey {
 }
 
 export interface PaginationInfo {
-  /** The array field of the result's `value` holding the page's items. */
+  /** The array field of the page holding its items (the page is `result.value` when the result has a context, else the result). */
   readonly items: string;
   /** The params field taking the cursor, which is also the `value` field returning it. */
   readonly cursor: string;

@@ -28,7 +28,7 @@ export function addClient(file: SourceFile, model: SpecModel): void {
       body: `(${args}) => rpc.call(${name}, ${m.hasParams ? "params" : "undefined"}, options) as Promise<Result<${name}>>`,
       docs: docLines(m.summary !== m.name ? m.summary : null, m.description),
     });
-    if (m.pagination && m.hasContext) {
+    if (m.pagination) {
       const iter = iteratorName(m.name);
       const iterArgs = `params: Params<${name}>, options?: PageOptions`;
       members.push({

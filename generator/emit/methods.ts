@@ -40,7 +40,7 @@ export function addMethodTable(file: SourceFile, model: SpecModel): void {
     "",
     "/** Methods that return pages and take a cursor. */",
     `export const paginatedMethodNames: readonly PaginatedMethodName[] = ${JSON.stringify(
-      model.methods.filter((m) => m.pagination && m.hasContext).map((m) => m.name),
+      model.methods.filter((m) => m.pagination).map((m) => m.name),
     )};`,
   ]);
 }

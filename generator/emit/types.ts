@@ -10,6 +10,7 @@ import type { SourceFile } from "ts-morph";
 import { GenError, GenErrorCode } from "../errors.js";
 import type { JsonObject } from "../load.js";
 import type { SpecModel } from "../model.js";
+import { quoteKey } from "./names.js";
 
 const BIG_INTEGER = ts.factory.createUnionTypeNode([
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
@@ -52,22 +53,23 @@ export function addMethodTypes(file: SourceFile, model: SpecModel): void {
     name: "MethodParams",
     isExported: true,
     docs: ["The params object of each method (`undefined` for methods that take none)."],
-    properties: model.methods.map((m) => ({ name: JSON.stringify(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
+    properties: model.methods.map((m) => ({ name: quoteKey(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
   });
   file.addInterface({
     name: "MethodResults",
     isExported: true,
     docs: ["The `result` of each method's success response."],
-    properties: model.methods.map((m) => ({ name: JSON.stringify(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
+    properties: model.methods.map((m) => ({ name: quoteKey(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
   });
-  const paginated = model.methods.filter((m) => m.pagination && m.hasContext);
+  const paginated = model.methods.filter((m) => m.pagination);
   file.addInterface({
     name: "MethodItems",
     isExported: true,
     docs: ["The item type of each paginated method's pages."],
     properties: paginated.map((m) => ({
-      name: JSON.stringify(m.name),
-      type: `NonNullable<MethodResults[${JSON.stringify(m.name)}]["value"]>[${JSON.stringify(m.pagination!.items)}][number]`,
+      name: quoteKey(m.name),
+      // A page is `result.value` for `{ context, value }` results, else the result itself.
+      type: `NonNullable<MethodResults[${JSON.stringify(m.name)}]${m.hasContext ? '["value"]' : ""}>[${JSON.stringify(m.pagination!.items)}][number]`,
     })),
   });
   file.addTypeAliases([

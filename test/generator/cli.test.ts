@@ -1,0 +1,100 @@
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../generator/cli.js";
+import { ourSpec, root, scratch } from "../helpers/paths.js";
+
+const dir = join(scratch, "cli");
+const out = join(dir, "generated");
+
+function snapshot(folder: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(folder).map((f) => [f, readFileSync(join(folder, f), "utf8")]));
+}
+
+async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((stdout += String(s)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+function badSpec(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+const spec = readFileSync(ourSpec, "utf8");
+
+beforeAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(root, "generated"), out, { recursive: true });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("photon-gen check", () => {
+  it("passes on the committed output", async () => {
+    const r = await run("check", "--spec", ourSpec, "--out", out);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("up to date");
+  });
+
+  it("exits 1 naming stale, missing and foreign files", async () => {
+    const stale = join(dir, "stale");
+    cpSync(out, stale, { recursive: true });
+    writeFileSync(join(stale, "client.ts"), readFileSync(join(stale, "client.ts"), "utf8") + "\n// edited\n");
+    rmSync(join(stale, "server.ts"));
+    writeFileSync(join(stale, "extra.ts"), "");
+    const r = await run("check", "--spec", ourSpec, "--out", stale);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("changed: " + stale + "/client.ts");
+    expect(r.stderr).toContain("missing: " + stale + "/server.ts");
+    expect(r.stderr).toContain("not generated: " + stale + "/extra.ts");
+  });
+});
+
+describe("photon-gen generate with a bad spec", () => {
+  const cases: [string, string, RegExp][] = [
+    ["invalid YAML", "openapi: 3.0.3\ninfo: [unclosed\n", /invalid YAML at line \d+/],
+    ["not OpenAPI 3.0", "swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n", /#\/openapi: expected `openapi: 3\.0\.x`/],
+    ["an unknown $ref", spec.replace("$ref: '#/components/schemas/Hash'", "$ref: '#/components/schemas/Nope'"), /#\/.+\/\$ref: \$ref "#\/components\/schemas\/Nope" does not resolve/],
+    [
+      "a cyclic $ref",
+      spec.replace(/(\n    Hash:\n)/, "\n    Loop:\n      $ref: '#/components/schemas/Loop'$1"),
+      /#\/components\/schemas\/Loop\/\$ref: \$ref "#\/components\/schemas\/Loop" is a cycle/,
+    ],
+    [
+      "a path without the JSON-RPC envelope",
+      "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /rest:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {type: object, properties: {name: {type: string}}}\n      responses: {'200': {description: ok}}\n",
+      /#\/paths\/~1rest\/post\/requestBody\/content\/application~1json\/schema: the request body is not a JSON-RPC envelope/,
+    ],
+    ["a missing file", "", /cannot read the spec: ENOENT/],
+  ];
+
+  it.each(cases)("%s: exits 2 naming file and pointer, generated/ untouched", async (name, text, message) => {
+    const before = snapshot(out);
+    const file = name === "a missing file" ? join(dir, "missing.yaml") : badSpec(`${name.replace(/\W+/g, "-")}.yaml`, text);
+    const r = await run("generate", "--spec", file, "--out", out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain(file.split("/").pop());
+    expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(dir).filter((f) => f.startsWith(".generated."))).toEqual([]);
+  });
+
+  it("exits 2 on an unknown option", async () => {
+    const r = await run("generate", "--nope");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option");
+  });
+});

@@ -1,0 +1,104 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../../generator/generate.js";
+import { writeOutput } from "../../generator/write.js";
+import { extendedSpec, ourSpec, root, scratch, upstream } from "../helpers/paths.js";
+
+const dir = join(scratch, "generate");
+const targets = {
+  ours: ourSpec,
+  upstream050: join(upstream, "0.50.0", "api.yaml"),
+  upstream044: join(upstream, "0.44.0"),
+  extended: extendedSpec,
+};
+
+beforeAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  for (const [name, spec] of Object.entries(targets)) {
+    const { files } = await generate(spec, root);
+    await writeOutput(join(dir, name), files);
+  }
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("generate", () => {
+  it("is deterministic: a second run gives the same bytes", async () => {
+    const a = await generate(ourSpec, root);
+    const b = await generate(ourSpec, root);
+    expect([...a.files.keys()]).toEqual([...b.files.keys()]);
+    for (const [name, text] of a.files) expect(b.files.get(name), name).toBe(text);
+  });
+
+  it("produces exactly the committed generated/ for our spec", async () => {
+    const { files } = await generate(ourSpec, root);
+    for (const [name, text] of files) expect(readFileSync(join(root, "generated", name), "utf8"), name).toBe(text);
+  });
+
+  it("heads every file with the spec title, version and sha256", async () => {
+    const { files, model } = await generate(extendedSpec, root);
+    for (const [name, text] of files) {
+      if (name === "README.md") {
+        expect(text).toContain(`**${model.title}** version **2.3.1**`);
+        expect(text).toContain(model.sha256);
+      } else {
+        expect(text.slice(0, 600), name).toContain(`"${model.title}" version 2.3.1`);
+        expect(text.slice(0, 600), name).toContain(`sha256: ${model.sha256}`);
+      }
+    }
+  });
+
+  it("imports the runtime by package name only, never by a path out of its folder", async () => {
+    const { files } = await generate(ourSpec, root);
+    for (const [name, text] of files) {
+      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^"]+)"/gm)) expect(m[1], name).toMatch(/^(photon-indexer-kit\/runtime|\.\/[\w.-]+\.js|node:\w+)$/);
+    }
+  });
+
+  it("keeps the real upstream specs' snapshots", async () => {
+    for (const name of ["upstream050", "upstream044"] as const) {
+      for (const file of ["types.ts", "methods.ts"]) {
+        await expect(readFileSync(join(dir, name, file), "utf8")).toMatchFileSnapshot(join(root, "test", "examples", name, file));
+      }
+    }
+  });
+
+  it("type-checks for every spec, with a consumer using the extended client", () => {
+    writeFileSync(
+      join(dir, "consumer.ts"),
+      [
+        `import { createClient, type Handlers } from "./extended/index.js";`,
+        `const client = createClient({ url: "http://127.0.0.1:1/" });`,
+        `export async function use(): Promise<bigint | number> {`,
+        `  for await (const entry of client.iterateListEntries({ account: "x", pageSize: 5 })) return entry.amount;`,
+        `  const health: "ok" | "degraded" = await client.getHealth();`,
+        `  const e = await client.getEntry({ sequence: 1n });`,
+        `  return e.value === null ? health.length : e.value.sequence;`,
+        `}`,
+        `export const handlers: Pick<Handlers, "getHealth"> = { getHealth: () => "ok" };`,
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../.." }, include: ["."] }),
+    );
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    const result = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  }, 120_000);
+});
+
+describe("generate into another folder", () => {
+  it("refuses to replace a folder holding files it did not write", async () => {
+    const target = join(dir, "foreign");
+    mkdirSync(target, { recursive: true });
+    writeFileSync(join(target, "notes.txt"), "mine");
+    const { files } = await generate(extendedSpec, root);
+    await expect(writeOutput(target, files)).rejects.toMatchObject({ code: "PHOTON_GEN_ERR_WRITE" });
+    expect(readFileSync(join(target, "notes.txt"), "utf8")).toBe("mine");
+  });
+});

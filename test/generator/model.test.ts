@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSpec } from "../../generator/load.js";
+import { buildModel } from "../../generator/model.js";
+import { extendedSpec, ourSpec, upstream } from "../helpers/paths.js";
+
+describe("model of our spec", async () => {
+  const model = buildModel(await loadSpec(ourSpec));
+  const byName = Object.fromEntries(model.methods.map((m) => [m.name, m]));
+
+  it("has the seven methods with their paths", () => {
+    expect(model.methods.map((m) => m.name).sort()).toEqual([
+      "getCompressedAccount",
+      "getCompressedAccountsByOwner",
+      "getCompressedTokenAccountsByOwner",
+      "getCompressedTokenBalancesByOwner",
+      "getCompressionSignaturesForTokenOwner",
+      "getIndexerSlot",
+      "getMultipleCompressedAccounts",
+    ]);
+    expect(byName.getCompressedAccount!.path).toBe("/getCompressedAccount");
+    expect(model.version).toBe("0.50.0");
+  });
+
+  it("reads required and optional params", () => {
+    expect(byName.getCompressedTokenAccountsByOwner!.requiredParams).toEqual(["owner"]);
+    expect([...byName.getCompressedTokenAccountsByOwner!.optionalParams].sort()).toEqual(["cursor", "limit", "mint"]);
+    expect(byName.getIndexerSlot!.hasParams).toBe(false);
+    expect(byName.getIndexerSlot!.hasContext).toBe(false);
+  });
+
+  it("reads pagination, including token_balances and the documented order", () => {
+    expect(byName.getCompressedTokenBalancesByOwner!.pagination).toEqual({
+      items: "token_balances",
+      cursor: "cursor",
+      limit: "limit",
+      order: [{ field: "mint", direction: "asc", compare: "base58-bytes" }],
+    });
+    expect(byName.getCompressionSignaturesForTokenOwner!.pagination!.order![0]).toEqual({ field: "slot", direction: "desc", compare: "integer" });
+    expect(byName.getMultipleCompressedAccounts!.pagination).toBeNull();
+  });
+});
+
+describe("model of the real upstream specs", () => {
+  it("reads 0.50.0 (one document, a path per method) and infers pagination", async () => {
+    const model = buildModel(await loadSpec(join(upstream, "0.50.0", "api.yaml")));
+    expect(model.methods).toHaveLength(36);
+    const balances = model.methods.find((m) => m.name === "getCompressedTokenBalancesByOwner")!;
+    expect(balances.pagination).toMatchObject({ items: "token_balances", cursor: "cursor", limit: "limit", order: null });
+    // Result taken from inside the JSON-RPC envelope of the 200 response.
+    expect(balances.result.typeName).toBe("GetCompressedTokenBalancesByOwnerResult");
+  });
+
+  it("reads 0.44.0 (a folder of per-method documents on path /), merging shared components", async () => {
+    const model = buildModel(await loadSpec(join(upstream, "0.44.0")));
+    expect(model.methods).toHaveLength(23);
+    expect(new Set(model.methods.map((m) => m.path))).toEqual(new Set(["/"]));
+    // 0.44.0's 200 response is the bare result, not an envelope.
+    const slot = model.methods.find((m) => m.name === "getIndexerSlot")!;
+    expect(slot.result.normalized).toEqual({ type: "integer" });
+    expect(model.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("model of a non-Photon spec", async () => {
+  const model = buildModel(await loadSpec(extendedSpec));
+  const byName = Object.fromEntries(model.methods.map((m) => [m.name, m]));
+
+  it("takes names from the method enum, falling back to operationId", () => {
+    expect(Object.keys(byName)).toEqual(["listEntries", "getHealth", "getEntry", "sumBalances"]);
+  });
+
+  it("reads a declared pagination with another items field, cursor and limit param", () => {
+    expect(byName.listEntries!.pagination).toEqual({
+      items: "entries",
+      cursor: "after",
+      limit: "pageSize",
+      order: [{ field: "sequence", direction: "desc", compare: "integer" }],
+    });
+  });
+
+  it("uses the component name for a params $ref, a synthetic name otherwise", () => {
+    expect(byName.sumBalances!.params!.typeName).toBe("SumParams");
+    expect(byName.getEntry!.params!.typeName).toBe("GetEntryParams");
+    expect(byName.getHealth!.params).toBeNull();
+  });
+});

@@ -1,0 +1,9 @@
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+export const upstream = join(root, "..", "shared", "upstream-specs");
+export const ourSpec = join(root, "spec", "photon-indexer.yaml");
+export const extendedSpec = join(root, "test", "fixtures", "specs", "ledger-extended.yaml");
+/** Scratch space inside the package, so generated code resolves `photon-indexer-kit/*`. */
+export const scratch = join(root, ".scratch");

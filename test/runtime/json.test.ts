@@ -1,0 +1,50 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { JsonSyntaxError, parseJson, stringifyJson } from "../../runtime/json.js";
+
+describe("lossless JSON", () => {
+  it("keeps integers above 2^53 as bigint and small ones as number", () => {
+    expect(parseJson('{"a":18446744073709551615,"b":9007199254740991,"c":-9007199254740993,"d":1.5}')).toEqual({
+      a: 18446744073709551615n,
+      b: 9007199254740991,
+      c: -9007199254740993n,
+      d: 1.5,
+    });
+  });
+
+  it("writes bigint as bare integers and round-trips u64 exactly", () => {
+    const value = { amount: 18446744073709551615n, nested: [3n * 2n ** 56n, 1], s: "18446744073709551615" };
+    const text = stringifyJson(value);
+    expect(text).toBe('{"amount":18446744073709551615,"nested":[216172782113783808,1],"s":"18446744073709551615"}');
+    expect(parseJson(text)).toEqual(value);
+  });
+
+  it("round-trips any uint64 and any JSON value", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (n) => {
+        expect(parseJson(stringifyJson({ n }))).toEqual({ n: n > 9007199254740991n ? n : Number(n) });
+      }),
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(parseJson(stringifyJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
+      }),
+    );
+  });
+
+  it("cannot be fooled by strings that look like its bigint marker", () => {
+    const tricky = { s: "\u0000abc:123", big: 2n ** 60n };
+    expect(parseJson(stringifyJson(tricky))).toEqual(tricky);
+  });
+
+  it("reports bad and too-deep JSON as JsonSyntaxError", () => {
+    expect(() => parseJson("{")).toThrow(JsonSyntaxError);
+    expect(() => parseJson(`${"[".repeat(200_000)}1${"]".repeat(200_000)}12345678901234567`)).toThrow(JsonSyntaxError);
+  });
+
+  it("keeps __proto__ as an own key, never a prototype", () => {
+    const v = parseJson('{"__proto__":{"polluted":1},"n":12345678901234567890}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(Object.keys(v)).toContain("__proto__");
+  });
+});
