@@ -1,0 +1,217 @@
+/**
+ * The conformance case format: one YAML file per case under conformance/cases/, its id
+ * being its path without extension (`token-accounts/mint-filter`). See cases/README.md.
+ * Params and expectations may hold handlebars placeholders filled from a fixtures profile.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import Handlebars from "handlebars";
+import { parse as parseYaml } from "yaml";
+
+export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
+
+export interface HttpRequestSpec {
+  /** HTTP verb; default POST. */
+  readonly method: string;
+  /** Path appended to the target URL's path (query kept); default none. */
+  readonly path: string | null;
+  readonly contentType: string | null;
+  /** The raw body text, sent as is. */
+  readonly body: string | null;
+  /** A JSON body (batches, notifications), serialised losslessly; used when `body` is null. */
+  readonly json: Json | undefined;
+}
+
+export interface ErrorExpectation {
+  readonly code: number;
+  readonly message: string | null;
+  readonly messageMatches: string | null;
+}
+
+export interface Expectation {
+  /** Expected HTTP status (default 200). */
+  readonly status: number;
+  readonly error: ErrorExpectation | null;
+  /** Dotted path → matcher, applied to `result`. */
+  readonly result: Readonly<Record<string, Json>> | null;
+  /** Dotted path → matcher, applied to every item of the page. */
+  readonly every: Readonly<Record<string, Json>> | null;
+  readonly semantics: readonly string[];
+  /** Page sizes to walk the cursor with and compare with the single-page result. */
+  readonly paginate: readonly number[];
+  /** A notification: the reply must be HTTP 200 with an empty body. */
+  readonly emptyBody: boolean;
+  /** A batch: one matcher per expected reply, in order (`{result: …}` or `{error: code}`). */
+  readonly batch: readonly Json[] | null;
+}
+
+export interface ConformanceCase {
+  readonly id: string;
+  readonly file: string;
+  readonly description: string;
+  /** The JSON-RPC method; for raw HTTP cases, the method the case is about (for filters). */
+  readonly method: string;
+  readonly params: Json | undefined;
+  readonly http: HttpRequestSpec | null;
+  readonly expect: Expectation;
+  /** A failure of a non-required case is reported as a warning. */
+  readonly required: boolean;
+  readonly recorded: Json | null;
+  readonly tags: readonly string[];
+}
+
+export class CaseError extends Error {
+  override name = "CaseError";
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}
+
+export type Fixtures = Readonly<Record<string, Json>>;
+
+function isObject(v: unknown): v is Record<string, Json> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** YAML integers arrive as bigint; keep bigint only where a number would round. */
+function narrow(value: unknown): Json {
+  if (typeof value === "bigint") return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(narrow);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, narrow(v)]));
+  return value as Json;
+}
+
+const WHOLE = /^\{\{\s*([\w.[\]-]+)\s*\}\}$/;
+
+function lookup(fixtures: Fixtures, path: string, file: string): Json {
+  let node: Json | undefined = fixtures as Json;
+  for (const part of path.split(".")) {
+    node = isObject(node) ? node[part] : Array.isArray(node) ? node[Number(part)] : undefined;
+    if (node === undefined) throw new CaseError(file, `the fixtures profile has no \`${path}\``);
+  }
+  return node;
+}
+
+/** Fills `{{name}}` placeholders: a string that is only a placeholder takes the fixture's own type. */
+export function render(value: Json | undefined, fixtures: Fixtures, file: string): Json | undefined {
+  if (typeof value === "string") {
+    const whole = WHOLE.exec(value);
+    if (whole) return lookup(fixtures, whole[1]!, file);
+    if (!value.includes("{{")) return value;
+    try {
+      return Handlebars.compile(value, { noEscape: true, strict: true })(fixtures);
+    } catch (err) {
+      throw new CaseError(file, `placeholder in ${JSON.stringify(value)}: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  if (Array.isArray(value)) return value.map((v) => render(v, fixtures, file) as Json);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, fixtures, file) as Json]));
+  return value;
+}
+
+function errorExpectation(value: Json | undefined, file: string): ErrorExpectation | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "number") return { code: value, message: null, messageMatches: null };
+  if (isObject(value) && typeof value.code === "number") {
+    return {
+      code: value.code,
+      message: typeof value.message === "string" ? value.message : null,
+      messageMatches: typeof value.messageMatches === "string" ? value.messageMatches : null,
+    };
+  }
+  throw new CaseError(file, "`expect.error` must be a code or {code, message?, messageMatches?}");
+}
+
+function stringList(value: Json | undefined, what: string, file: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
+  throw new CaseError(file, `\`${what}\` must be a list of names`);
+}
+
+const CASE_KEYS = new Set(["description", "method", "params", "http", "expect", "required", "recorded", "tags"]);
+const EXPECT_KEYS = new Set(["status", "error", "result", "every", "semantics", "paginate", "emptyBody", "batch"]);
+
+/** Parses and renders one case file's text. */
+export function parseCase(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
+  let raw: unknown;
+  try {
+    raw = narrow(parseYaml(text, { intAsBigInt: true, uniqueKeys: true }));
+  } catch (err) {
+    throw new CaseError(file, `invalid YAML: ${(err as Error).message.split("\n")[0]}`);
+  }
+  if (!isObject(raw)) throw new CaseError(file, "a case must be a mapping");
+  for (const k of Object.keys(raw)) if (!CASE_KEYS.has(k)) throw new CaseError(file, `unknown key \`${k}\``);
+  if (typeof raw.method !== "string") throw new CaseError(file, "`method` is required");
+  const exp = raw.expect ?? {};
+  if (!isObject(exp)) throw new CaseError(file, "`expect` must be a mapping");
+  for (const k of Object.keys(exp)) if (!EXPECT_KEYS.has(k)) throw new CaseError(file, `unknown key \`expect.${k}\``);
+  const r = (v: Json | undefined) => render(v, fixtures, file);
+  let http: HttpRequestSpec | null = null;
+  if (raw.http !== undefined) {
+    if (!isObject(raw.http)) throw new CaseError(file, "`http` must be a mapping");
+    const h = raw.http;
+    const body = h.json !== undefined ? null : typeof h.body === "string" ? (r(h.body) as string) : null;
+    http = {
+      method: typeof h.method === "string" ? h.method.toUpperCase() : "POST",
+      path: typeof h.path === "string" ? h.path : null,
+      contentType: typeof h.contentType === "string" ? h.contentType : h.contentType === null ? null : "application/json",
+      body,
+      json: r(h.json),
+    };
+  }
+  const paginate = exp.paginate ?? [];
+  if (!Array.isArray(paginate) || !paginate.every((n) => typeof n === "number" && Number.isInteger(n) && n > 0)) {
+    throw new CaseError(file, "`expect.paginate` must be a list of page sizes");
+  }
+  return {
+    id,
+    file,
+    description: typeof raw.description === "string" ? raw.description.trim() : id,
+    method: raw.method,
+    params: r(raw.params),
+    http,
+    expect: {
+      status: typeof exp.status === "number" ? exp.status : 200,
+      error: errorExpectation(r(exp.error), file),
+      result: isObject(exp.result) ? (r(exp.result) as Record<string, Json>) : null,
+      every: isObject(exp.every) ? (r(exp.every) as Record<string, Json>) : null,
+      semantics: stringList(exp.semantics, "expect.semantics", file),
+      paginate: paginate as number[],
+      emptyBody: exp.emptyBody === true,
+      batch: Array.isArray(exp.batch) ? (r(exp.batch) as Json[]) : null,
+    },
+    required: raw.required !== false,
+    recorded: raw.recorded ?? null,
+    tags: stringList(raw.tags, "tags", file),
+  };
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(path)));
+    else if (/\.ya?ml$/.test(entry.name)) out.push(path);
+  }
+  return out.sort();
+}
+
+/** Loads every case under `dir`; any unreadable case is an error (the run exits 2). */
+export async function loadCases(dir: string, fixtures: Fixtures): Promise<ConformanceCase[]> {
+  let files: string[];
+  try {
+    files = await walk(dir);
+  } catch (err) {
+    throw new CaseError(dir, `cannot read the cases: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (files.length === 0) throw new CaseError(dir, "no case files (*.yaml) found");
+  return Promise.all(
+    files.map(async (file) => {
+      const id = relative(dir, file).replace(/\.ya?ml$/, "").split(sep).join("/");
+      return parseCase(id, relative(process.cwd(), file) || file, await readFile(file, "utf8"), fixtures);
+    }),
+  );
+}

@@ -1,0 +1,50 @@
+/** The check plugin contract: a name, the cases it applies to, and a judgement. */
+import type { MethodInfo, MethodValidators, EnvelopeValidators } from "../../runtime/index.js";
+import type { ConformanceCase } from "../case-format.js";
+import type { Exchange, Finding } from "../model.js";
+
+export interface Target {
+  /** The target URL, redacted, for messages. */
+  readonly display: string;
+  /** Sends one JSON-RPC call (fresh id) and returns the exchange. */
+  call(method: string, params: unknown): Promise<Exchange>;
+}
+
+export interface CheckContext {
+  readonly testCase: ConformanceCase;
+  readonly exchange: Exchange;
+  readonly target: Target;
+  readonly methods: Readonly<Record<string, MethodInfo>>;
+  readonly validators: Readonly<Record<string, MethodValidators>>;
+  readonly envelope: EnvelopeValidators;
+  readonly strict: boolean;
+  /** The id the case's request carried (undefined for raw bodies without one). */
+  readonly requestId: unknown;
+}
+
+export interface Check {
+  readonly name: string;
+  readonly applies: (c: ConformanceCase, methods: Readonly<Record<string, MethodInfo>>) => boolean;
+  readonly run: (ctx: CheckContext) => Finding[] | Promise<Finding[]>;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** True when the case expects a JSON-RPC success answer carrying a result. */
+export function expectsResult(c: ConformanceCase): boolean {
+  return c.expect.error === null && !c.expect.emptyBody && c.expect.batch === null && c.expect.status === 200 && c.http === null;
+}
+
+/** Short, single-line rendering of a value for messages. */
+export function show(value: unknown, max = 160): string {
+  let text: string;
+  try {
+    text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+  } catch {
+    text = String(value);
+  }
+  if (text === undefined) text = String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

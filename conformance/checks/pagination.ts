@@ -1,0 +1,165 @@
+/**
+ * pagination: driven by the method table only (no method names). On the case's own page:
+ * no more items than `limit`, no duplicates, the documented order. With `expect.paginate`:
+ * walk the cursor to the end at the case's page size and at each listed size (bounded; a
+ * repeated cursor fails), and require every walk to yield exactly the same items in the
+ * same order, ending with a null cursor (a full last page then an empty page is allowed).
+ */
+import { decodeBase58, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "../../runtime/index.js";
+import { getPath } from "../matchers.js";
+import { fail, pass, type Finding } from "../model.js";
+import { expectsResult, isObject, show, type Check, type CheckContext } from "./check.js";
+
+const MAX_WALK_PAGES = 5000;
+
+function pageOf(info: MethodInfo, result: unknown): Record<string, unknown> | null {
+  const page = info.hasContext ? (isObject(result) ? result.value : undefined) : result;
+  return isObject(page) ? page : null;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function compareKey(a: unknown, b: unknown, key: OrderKey): number {
+  let c: number;
+  if (key.compare === "integer") {
+    const x = BigInt(a as number | bigint);
+    const y = BigInt(b as number | bigint);
+    c = x < y ? -1 : x > y ? 1 : 0;
+  } else if (key.compare === "base58-bytes") {
+    c = compareBytes(decodeBase58(String(a)) ?? new Uint8Array(), decodeBase58(String(b)) ?? new Uint8Array());
+  } else {
+    c = String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  }
+  return key.direction === "asc" ? c : -c;
+}
+
+/** Index of the first item out of the documented order, or -1. */
+export function firstOutOfOrder(items: readonly unknown[], order: readonly OrderKey[]): number {
+  for (let i = 1; i < items.length; i++) {
+    for (const key of order) {
+      const c = compareKey(getPath(items[i - 1], key.field), getPath(items[i], key.field), key);
+      if (c < 0) break;
+      if (c > 0) return i;
+      if (key === order[order.length - 1]) return i; // equal on every key: not strictly ordered
+    }
+  }
+  return -1;
+}
+
+function describeOrder(order: readonly OrderKey[]): string {
+  return order.map((k) => `${k.field} ${k.direction}`).join(", ");
+}
+
+function firstDuplicate(items: readonly unknown[]): number {
+  const seen = new Set<string>();
+  for (let i = 0; i < items.length; i++) {
+    const key = stringifyJson(items[i]);
+    if (seen.has(key)) return i;
+    seen.add(key);
+  }
+  return -1;
+}
+
+interface Walk {
+  readonly items: unknown[];
+  readonly pages: number;
+  readonly problem: string | null;
+}
+
+export async function walk(ctx: CheckContext, p: PaginationInfo, info: MethodInfo, params: Record<string, unknown>, size: number | null, bound: number): Promise<Walk> {
+  const items: unknown[] = [];
+  const cursors = new Set<string>();
+  let cursor: unknown = null;
+  for (let pages = 0; pages < bound; pages++) {
+    const call: Record<string, unknown> = { ...params };
+    delete call[p.cursor];
+    if (cursor !== null) call[p.cursor] = cursor;
+    if (size !== null && p.limit) call[p.limit] = size;
+    const exchange = await ctx.target.call(info.name, call);
+    const body = exchange.body;
+    if (exchange.error || !isObject(body) || !("result" in body)) {
+      const why = exchange.error ?? (isObject(body) && body.error ? `error ${show(body.error)}` : `HTTP ${exchange.status}`);
+      return { items, pages, problem: `page ${pages + 1} failed: ${why}` };
+    }
+    const page = pageOf(info, body.result);
+    const list = page?.[p.items];
+    if (!page || !Array.isArray(list)) return { items, pages, problem: `page ${pages + 1} has no \`${p.items}\` list` };
+    if (size !== null && list.length > size) return { items, pages, problem: `page ${pages + 1} holds ${list.length} items, over limit ${size}` };
+    items.push(...list);
+    const next = page[p.cursor];
+    if (next === null || next === undefined) return { items, pages: pages + 1, problem: null };
+    const key = typeof next === "string" ? next : stringifyJson(next);
+    if (cursors.has(key)) return { items, pages, problem: `cursor ${show(key, 100)} repeated on page ${pages + 1}: the walk would never end` };
+    cursors.add(key);
+    if (list.length === 0) return { items, pages, problem: `page ${pages + 1} is empty but carries cursor ${show(key, 100)}` };
+    cursor = next;
+  }
+  return { items, pages: bound, problem: `the cursor did not reach null within ${bound} pages` };
+}
+
+export const paginationCheck: Check = {
+  name: "pagination",
+  applies: (c, methods) => expectsResult(c) && !!methods[c.method]?.pagination,
+  async run(ctx) {
+    const info = ctx.methods[ctx.testCase.method]!;
+    const p = info.pagination!;
+    const body = ctx.exchange.body;
+    if (!isObject(body) || !("result" in body)) return [];
+    const page = pageOf(info, body.result);
+    const items = page?.[p.items];
+    if (!Array.isArray(items)) return [fail("pagination", `the page has no \`${p.items}\` list`)];
+    const params = isObject(ctx.testCase.params) ? (ctx.testCase.params as Record<string, unknown>) : {};
+    const findings: Finding[] = [];
+    const limit = p.limit ? params[p.limit] : undefined;
+    if (typeof limit === "number" || typeof limit === "bigint") {
+      findings.push(items.length <= Number(limit) ? pass("pagination", `page within limit ${limit}`) : fail("pagination", "page holds more items than limit", `<= ${limit}`, String(items.length)));
+    }
+    const dup = firstDuplicate(items);
+    if (dup >= 0) findings.push(fail("pagination", `item ${dup} repeats an earlier item of the page`, undefined, show(items[dup])));
+    if (p.order) {
+      const bad = firstOutOfOrder(items, p.order);
+      findings.push(bad < 0 ? pass("pagination", `page ordered by ${describeOrder(p.order)}`) : fail("pagination", `item ${bad} is out of the documented order (${describeOrder(p.order)})`, undefined, show(items[bad])));
+    }
+    if (ctx.testCase.expect.paginate.length === 0) return findings;
+
+    const baseSize = typeof limit === "number" ? limit : null;
+    const full = await walk(ctx, p, info, params, baseSize, MAX_WALK_PAGES);
+    if (full.problem) return [...findings, fail("pagination", `walking at ${baseSize ?? "the default"} page size: ${full.problem}`)];
+    const fullKeys = full.items.map((i) => stringifyJson(i));
+    const fullDup = firstDuplicate(full.items);
+    if (fullDup >= 0) findings.push(fail("pagination", `walk at ${baseSize ?? "default"} size: item ${fullDup} appears twice across pages`, undefined, show(full.items[fullDup])));
+    if (p.order) {
+      const bad = firstOutOfOrder(full.items, p.order);
+      if (bad >= 0) findings.push(fail("pagination", `across pages, item ${bad} is out of the documented order (${describeOrder(p.order)})`, undefined, show(full.items[bad])));
+    }
+    for (const size of ctx.testCase.expect.paginate) {
+      const bound = Math.ceil(full.items.length / size) + 2;
+      const w = await walk(ctx, p, info, params, size, bound);
+      if (w.problem) {
+        findings.push(fail("pagination", `walking with limit ${size}: ${w.problem}`));
+        continue;
+      }
+      const keys = w.items.map((i) => stringifyJson(i));
+      const at = keys.findIndex((k, i) => k !== fullKeys[i]);
+      if (at >= 0 || keys.length !== fullKeys.length) {
+        const missing = fullKeys.filter((k) => !keys.includes(k)).length;
+        const extra = keys.length - (fullKeys.length - missing);
+        findings.push(
+          fail(
+            "pagination",
+            `walking with limit ${size} gives other items than one walk at ${baseSize ?? "the default size"}: first difference at item ${at >= 0 ? at : Math.min(keys.length, fullKeys.length)}, ${missing} missing, ${extra} extra or repeated`,
+            `${fullKeys.length} items`,
+            `${keys.length} items over ${w.pages} pages`,
+          ),
+        );
+      } else {
+        findings.push(pass("pagination", `limit ${size}: ${w.pages} pages, same ${keys.length} items`));
+      }
+    }
+    return findings;
+  },
+};

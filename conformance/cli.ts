@@ -1,0 +1,186 @@
+/**
+ * photon-conformance: certify an indexer against the spec, or serve the reference indexer.
+ *   run   [--url URL] [options]   exit 0 conformant, 1 not, 2 usage / unreadable cases / unreachable target
+ *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS]
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { createRedactor, parseJson, secretsOf } from "../runtime/index.js";
+import { startReferenceIndexer } from "../reference/serve.js";
+import { CaseError, type Fixtures } from "./case-format.js";
+import { packageRoot } from "./paths.js";
+import { consoleStyle, progressLine } from "./reporters/console.js";
+import { render, reporterNames, type ReporterName } from "./reporters/index.js";
+import { runSuite, UnreachableError } from "./run.js";
+
+const int = (name: string, min = 0) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+  return n;
+};
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf(":");
+  if (at <= 0) throw new InvalidArgumentError("a header is 'Name: value'");
+  return { ...previous, [value.slice(0, at).trim().toLowerCase()]: value.slice(at + 1).trim() };
+}
+
+function shard(value: string): { index: number; total: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new InvalidArgumentError("--shard is I/N with 1 <= I <= N");
+  return { index: Number(m[1]), total: Number(m[2]) };
+}
+
+/** `--reporter X [--output F]` pairs, in argv order; a reporter without --output writes to stdout. */
+export function reporterPairs(argv: readonly string[]): { name: ReporterName; output: string | null }[] {
+  const pairs: { name: ReporterName; output: string | null }[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
+    const value = inline ?? argv[i + 1];
+    if (flag === "--reporter") {
+      if (!reporterNames.includes(value as ReporterName)) throw new InvalidArgumentError(`--reporter must be one of ${reporterNames.join(", ")}`);
+      pairs.push({ name: value as ReporterName, output: null });
+    } else if (flag === "--output") {
+      const last = pairs[pairs.length - 1];
+      if (!last || last.output !== null || value === undefined) throw new InvalidArgumentError("--output must follow a --reporter");
+      last.output = value;
+    }
+  }
+  return pairs;
+}
+
+async function readFixtures(file: string): Promise<Fixtures> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    throw new CaseError(file, `cannot read the fixtures profile: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    const value = parseJson(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
+    return value as Fixtures;
+  } catch (err) {
+    throw new CaseError(file, `invalid fixtures profile: ${(err as Error).message}`);
+  }
+}
+
+interface RunFlags {
+  url?: string;
+  method?: string[];
+  case?: string[];
+  concurrency: number;
+  timeout: number;
+  header?: Record<string, string>;
+  fixtures?: string;
+  cases: string;
+  strict?: boolean;
+  maxRps?: number;
+  shard?: { index: number; total: number };
+}
+
+async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
+  const pairs = reporterPairs(argv);
+  if (pairs.length === 0) pairs.push({ name: "console", output: null });
+  if (process.env.GITHUB_ACTIONS === "true" && !pairs.some((p) => p.name === "github")) pairs.push({ name: "github", output: null });
+  const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
+  const reference = flags.url ? null : await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
+  const redact = createRedactor(secretsOf(flags.url, flags.header));
+  const style = consoleStyle(process.stderr);
+  try {
+    const summary = await runSuite({
+      url: flags.url ?? reference!.url,
+      headers: flags.header ?? {},
+      casesDir: flags.cases,
+      fixtures,
+      methods: flags.method ?? [],
+      caseGlobs: flags.case ?? [],
+      concurrency: flags.concurrency,
+      timeoutMs: flags.timeout,
+      strict: flags.strict ?? false,
+      maxRps: flags.maxRps ?? null,
+      shard: flags.shard ?? null,
+      onResult: pairs.some((p) => p.name === "console" && p.output === null) ? (r, done, total) => process.stderr.write(progressLine(style, r, done, total)) : undefined,
+    });
+    for (const { name, output } of pairs) {
+      const text = redact(render(name, summary, output ? null : process.stdout));
+      if (output) await writeFile(output, text);
+      else process.stdout.write(text);
+    }
+    return summary.passed ? 0 : 1;
+  } finally {
+    await reference?.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = new Command("photon-conformance")
+    .description("Conformance suite for Photon-style compressed-account indexers")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  program
+    .command("run")
+    .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
+    .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)")
+    .option("--method <name>", "only cases of this method (repeatable)", collect)
+    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
+    .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
+    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
+    .option("--header <header>", "'Name: value' sent with every request (repeatable; never printed)", header)
+    .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
+    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
+    .option("--strict", "fields unknown to the spec fail instead of warn")
+    .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
+    .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
+    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
+    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
+    .action(async (flags: RunFlags) => {
+      code = await run(flags, argv);
+    });
+
+  program
+    .command("serve")
+    .description("serve the reference indexer until SIGINT/SIGTERM")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <port>", "port (0 picks a free one)", int("--port"), 8784)
+    .option("--dataset <file>", "dataset file (JSON lines) to load")
+    .option("--seed <n>", "seed of the generated dataset", int("--seed"), 1)
+    .option("--accounts <n>", "accounts in the generated dataset", int("--accounts", 1))
+    .option("--rate-limit <n>", "requests per second; over it, HTTP 429 with Retry-After", int("--rate-limit", 1))
+    .option("--latency <ms>", "delay before every answer", int("--latency"))
+    .action(async (flags: { host: string; port: number; dataset?: string; seed: number; accounts?: number; rateLimit?: number; latency?: number }) => {
+      const server = await startReferenceIndexer({
+        host: flags.host,
+        port: flags.port,
+        dataset: flags.dataset,
+        seed: flags.seed,
+        accounts: flags.accounts,
+        rateLimit: flags.rateLimit,
+        latencyMs: flags.latency,
+      });
+      process.stdout.write(`listening on ${server.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      await server.close();
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof CaseError || err instanceof UnreachableError || err instanceof InvalidArgumentError) {
+      process.stderr.write(`photon-conformance: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`photon-conformance: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 2;
+  }
+}

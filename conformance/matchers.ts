@@ -1,0 +1,100 @@
+/**
+ * Matchers used by case expectations. A matcher is a literal (deep equality, numbers and
+ * bigints compared by value) or an object with one matcher key:
+ * `{any: true}`, `{absent: true}`, `{type: pubkey|hash|signature|base58|base64|uint64|string|number|boolean|null|array|object}`,
+ * `{minItems: n}`, `{maxItems: n}`, `{length: n}`, `{oneOf: [..]}`, `{matches: "regex"}`, `{not: matcher}`.
+ */
+import { formats, isUint64 } from "../runtime/index.js";
+import type { Json } from "./case-format.js";
+
+const MATCHER_KEYS = new Set(["any", "absent", "type", "minItems", "maxItems", "length", "oneOf", "matches", "not"]);
+
+export const ABSENT = Symbol("absent");
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Reads a dotted path (`value.items.0.hash`); ABSENT when any step is missing. */
+export function getPath(value: unknown, path: string): unknown {
+  if (path === "" || path === ".") return value;
+  let node: unknown = value;
+  for (const part of path.split(".")) {
+    if (Array.isArray(node)) node = /^\d+$/.test(part) && Number(part) < node.length ? node[Number(part)] : ABSENT;
+    else if (isObject(node)) node = Object.prototype.hasOwnProperty.call(node, part) ? node[part] : ABSENT;
+    else return ABSENT;
+    if (node === ABSENT) return ABSENT;
+  }
+  return node;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if ((typeof a === "number" || typeof a === "bigint") && (typeof b === "number" || typeof b === "bigint")) {
+    // eslint-disable-next-line eqeqeq
+    return a == b;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  return a === b;
+}
+
+function isMatcher(m: Json): m is Record<string, Json> {
+  return isObject(m) && Object.keys(m).length === 1 && MATCHER_KEYS.has(Object.keys(m)[0]!);
+}
+
+function typeOf(actual: unknown, type: string): boolean {
+  switch (type) {
+    case "pubkey":
+    case "hash":
+    case "signature":
+    case "base58":
+    case "base64":
+      return typeof actual === "string" && formats[type](actual);
+    case "uint64":
+      return isUint64(actual);
+    case "null":
+      return actual === null;
+    case "array":
+      return Array.isArray(actual);
+    case "object":
+      return isObject(actual);
+    case "number":
+      return typeof actual === "number" || typeof actual === "bigint";
+    default:
+      return typeof actual === type;
+  }
+}
+
+/** Returns null on a match, else a short reason. */
+export function match(actual: unknown, expected: Json): string | null {
+  if (!isMatcher(expected)) {
+    if (actual === ABSENT) return "is absent";
+    return deepEqual(actual, expected) ? null : "differs";
+  }
+  const [key, arg] = Object.entries(expected)[0]!;
+  switch (key) {
+    case "any":
+      return actual === ABSENT ? "is absent" : null;
+    case "absent":
+      return actual === ABSENT ? null : "is present";
+    case "type":
+      return typeOf(actual, String(arg)) ? null : `is not ${String(arg)}`;
+    case "minItems":
+      return Array.isArray(actual) && actual.length >= Number(arg) ? null : `has fewer than ${String(arg)} items`;
+    case "maxItems":
+      return Array.isArray(actual) && actual.length <= Number(arg) ? null : `has more than ${String(arg)} items`;
+    case "length":
+      return Array.isArray(actual) && actual.length === Number(arg) ? null : `does not have ${String(arg)} items`;
+    case "oneOf":
+      return Array.isArray(arg) && arg.some((m) => match(actual, m) === null) ? null : "matches none of the options";
+    case "matches":
+      return typeof actual === "string" && new RegExp(String(arg)).test(actual) ? null : `does not match /${String(arg)}/`;
+    case "not":
+      return match(actual, arg as Json) === null ? "matches what it must not" : null;
+    default:
+      return `unknown matcher ${key}`;
+  }
+}

@@ -1,0 +1,80 @@
+/** What flows through a run: exchanges in, findings out. Reporters only read these. */
+import type { ConformanceCase, Json } from "./case-format.js";
+
+export type Status = "pass" | "fail" | "warn" | "skip";
+
+export interface Finding {
+  /** The check's name: http, envelope, schema, errors, pagination, semantics. */
+  readonly check: string;
+  readonly status: Status;
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+}
+
+export interface SentRequest {
+  readonly method: string;
+  /** The target URL, already redacted. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export interface Exchange {
+  readonly request: SentRequest;
+  /** 0 when no response arrived (see `error`). */
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** The parsed body, or undefined when it is not JSON (see `parseError`). */
+  readonly body: unknown;
+  readonly parseError: string | null;
+  /** A transport failure (timeout, reset, too large), already redacted. */
+  readonly error: string | null;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly attempts: number;
+}
+
+export interface CaseResult {
+  readonly id: string;
+  readonly method: string;
+  readonly description: string;
+  readonly required: boolean;
+  readonly findings: readonly Finding[];
+  readonly exchange: Exchange | null;
+  /** Status rolled up: fail if any required finding failed, warn if any warned. */
+  readonly status: Status;
+  readonly durationMs: number;
+}
+
+export interface RunSummary {
+  readonly target: string;
+  readonly spec: { title: string; version: string; sha256: string };
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly results: readonly CaseResult[];
+  readonly counts: Readonly<Record<Status, number>>;
+  readonly passed: boolean;
+  readonly options: Readonly<Record<string, Json>>;
+}
+
+export function rollUp(findings: readonly Finding[], required: boolean): Status {
+  if (findings.some((f) => f.status === "fail")) return required ? "fail" : "warn";
+  if (findings.some((f) => f.status === "warn")) return "warn";
+  if (findings.length > 0 && findings.every((f) => f.status === "skip")) return "skip";
+  return "pass";
+}
+
+export const pass = (check: string, message: string): Finding => ({ check, status: "pass", message });
+export const fail = (check: string, message: string, expected?: string, actual?: string): Finding => ({
+  check,
+  status: "fail",
+  message,
+  ...(expected !== undefined ? { expected } : {}),
+  ...(actual !== undefined ? { actual } : {}),
+});
+export const warn = (check: string, message: string): Finding => ({ check, status: "warn", message });
+export const skip = (check: string, message: string): Finding => ({ check, status: "skip", message });
+
+export type { ConformanceCase };

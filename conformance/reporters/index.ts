@@ -1,0 +1,26 @@
+/** Reporters by name: each renders a finished run; none re-judges it. */
+import type { RunSummary } from "../model.js";
+import { consoleStyle, renderConsole } from "./console.js";
+import { renderGithub } from "./github.js";
+import { renderJson } from "./json.js";
+import { renderJunit } from "./junit.js";
+import { renderMarkdown } from "./markdown.js";
+
+export const reporterNames = ["console", "json", "junit", "github", "markdown"] as const;
+export type ReporterName = (typeof reporterNames)[number];
+
+/** `stream` is where the text goes (for colours); null for a file. */
+export function render(name: ReporterName, summary: RunSummary, stream: NodeJS.WriteStream | null): string {
+  switch (name) {
+    case "console":
+      return renderConsole(summary, stream ? consoleStyle(stream) : { color: false, tty: false });
+    case "json":
+      return renderJson(summary);
+    case "junit":
+      return renderJunit(summary);
+    case "github":
+      return renderGithub(summary);
+    case "markdown":
+      return renderMarkdown(summary);
+  }
+}

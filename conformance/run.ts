@@ -1,0 +1,159 @@
+/**
+ * The scheduler: selects cases (method, glob, shard), sends each with bounded concurrency,
+ * runs every applicable check, and adds the run-wide slot check. Returns findings only;
+ * reporters render them and the CLI turns them into an exit code.
+ */
+import { createHash } from "node:crypto";
+import picomatch from "picomatch";
+import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
+import { createRedactor, parseJson, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
+import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
+import { checks } from "./checks/index.js";
+import { isObject } from "./checks/check.js";
+import { fail, pass, rollUp, type CaseResult, type Exchange, type Finding, type RunSummary, type Status } from "./model.js";
+import { createTarget, type RawTarget } from "./target.js";
+
+export interface RunOptions {
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly casesDir: string;
+  readonly fixtures: Fixtures;
+  readonly methods?: readonly string[];
+  readonly caseGlobs?: readonly string[];
+  readonly concurrency?: number;
+  readonly timeoutMs?: number;
+  readonly strict?: boolean;
+  readonly maxRps?: number | null;
+  readonly shard?: { readonly index: number; readonly total: number } | null;
+  /** Time allowed for waiting out 429s per request (default 10 s). */
+  readonly retryBudgetMs?: number;
+  readonly maxBodyBytes?: number;
+  readonly onResult?: (result: CaseResult, done: number, total: number) => void;
+}
+
+export class UnreachableError extends Error {
+  override name = "UnreachableError";
+}
+
+/** Stable shard of a case: the same case lands on the same machine in every run. */
+export function shardOf(id: string, total: number): number {
+  return createHash("sha256").update(id).digest().readUInt32BE(0) % total;
+}
+
+export function selectCases(all: readonly ConformanceCase[], options: Pick<RunOptions, "methods" | "caseGlobs" | "shard">): ConformanceCase[] {
+  const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : null;
+  return all.filter(
+    (c) =>
+      (!options.methods?.length || options.methods.includes(c.method)) &&
+      (!globs || globs(c.id)) &&
+      (!options.shard || shardOf(c.id, options.shard.total) === options.shard.index - 1),
+  );
+}
+
+function requestOf(c: ConformanceCase, target: RawTarget): { body: string; id: unknown } {
+  if (c.http) {
+    const body = c.http.body ?? (c.http.json === undefined ? "" : stringifyJson(c.http.json));
+    let id: unknown;
+    try {
+      const parsed = body ? parseJson(body) : undefined;
+      id = isObject(parsed) && "id" in parsed ? parsed.id : undefined;
+    } catch {
+      id = null; // a body that is not JSON is answered with id null
+    }
+    return { body, id };
+  }
+  const id = target.nextId();
+  const envelope: Record<string, Json> = { jsonrpc: "2.0", id, method: c.method };
+  if (c.params !== undefined) envelope.params = c.params;
+  return { body: stringifyJson(envelope), id };
+}
+
+async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean): Promise<CaseResult> {
+  const started = performance.now();
+  const { body, id } = requestOf(c, target);
+  const exchange = await target.send(c.http, body);
+  const findings: Finding[] = [];
+  for (const check of checks) {
+    if (!check.applies(c, methods)) continue;
+    if (exchange.error && check.name !== "http") continue; // nothing to judge without an answer
+    try {
+      findings.push(...(await check.run({ testCase: c, exchange, target, methods, validators: methodValidators, envelope: envelopeValidators, strict, requestId: id })));
+    } catch (err) {
+      findings.push(fail(check.name, `the check could not run: ${(err as Error).message}`));
+    }
+  }
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange, status: rollUp(findings, c.required), durationMs: performance.now() - started };
+}
+
+function slotOf(exchange: Exchange | null): bigint | null {
+  const slot = isObject(exchange?.body) && isObject(exchange.body.result) && isObject(exchange.body.result.context) ? exchange.body.result.context.slot : undefined;
+  return typeof slot === "number" || typeof slot === "bigint" ? BigInt(slot) : null;
+}
+
+/** Slots never go backwards: an answer started after another finished reports a slot at least as high. */
+function slotOrder(results: readonly CaseResult[]): CaseResult {
+  const seen = results
+    .filter((r) => r.exchange && slotOf(r.exchange) !== null)
+    .map((r) => ({ id: r.id, slot: slotOf(r.exchange)!, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs }));
+  const byEnd = [...seen].sort((a, b) => a.end - b.end);
+  const findings: Finding[] = [];
+  for (const s of seen) {
+    const before = byEnd.filter((o) => o.end < s.start && o.slot > s.slot);
+    if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
+  }
+  if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
+  return { id: "run/slot-order", method: "*", description: "context.slot never goes backwards during the run", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+}
+
+export async function runSuite(options: RunOptions): Promise<RunSummary> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const headers = options.headers ?? {};
+  const redact = createRedactor(secretsOf(options.url, { ...headers }));
+  const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: options.retryBudgetMs ?? 10_000 };
+  const target = createTarget({
+    url: options.url,
+    headers,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
+    maxRps: options.maxRps ?? null,
+    retry,
+    redact,
+  });
+  const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
+
+  const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
+  if (probe.error && probe.status === 0) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+
+  const results: CaseResult[] = new Array(cases.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const i = next++;
+      results[i] = await runCase(cases[i]!, target, options.strict ?? false);
+      options.onResult?.(results[i]!, ++done, cases.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
+  if (!options.methods?.length && !options.caseGlobs?.length && !options.shard) results.push(slotOrder(results));
+
+  const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+  for (const r of results) counts[r.status]++;
+  return {
+    target: target.display,
+    spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
+    startedAt: startedAt.toISOString(),
+    durationMs: performance.now() - t0,
+    results,
+    counts,
+    passed: counts.fail === 0,
+    options: {
+      concurrency: options.concurrency ?? 4,
+      strict: options.strict ?? false,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      cases: cases.length,
+      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+    },
+  };
+}
