@@ -79,6 +79,8 @@ export const ClientErrorCode = {
   REDIRECT: "PHOTON_ERR_REDIRECT",
   RETRIES_EXHAUSTED: "PHOTON_ERR_RETRIES_EXHAUSTED",
   CURSOR_REPEATED: "PHOTON_ERR_CURSOR_REPEATED",
+  /** A request that cannot be sent as configured: unparseable URL, invalid header name or value. */
+  INVALID_OPTIONS: "PHOTON_ERR_INVALID_OPTIONS",
 } as const;
 
 export type ClientErrorCodeValue = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
