@@ -1,0 +1,263 @@
+/**
+ * The dataset file format: JSON lines (see reference/README.md).
+ *
+ *   {"type":"meta","format":"photon-reference-dataset","version":1,"slot":…,"seed":…}
+ *   {"type":"account","hash":…,"address":…,"data":…,"owner":…,"lamports":…,"tree":…,"leafIndex":…,"seq":…,"slotCreated":…,"spent":…}
+ *   {"type":"token","hash":…,"mint":…,"owner":…,"amount":…,"delegate":…,"state":…,"tlv":…}
+ *   {"type":"signature","signature":…,"slot":…,"blockTime":…,"accounts":[…]}
+ *
+ * u64 values are bare JSON integers (written with `stringifyJson`, read with `parseJson`, so
+ * nothing above 2^53 is rounded). A token or signature line may only name account hashes
+ * from earlier lines. `writeDataset` writes the meta line, then accounts, tokens and
+ * signatures in dataset order, so the same dataset always gives the same bytes.
+ */
+import { createReadStream, createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { finished } from "node:stream/promises";
+import { formats, isUint64 } from "../runtime/formats.js";
+import { parseJson, stringifyJson } from "../runtime/json.js";
+import type { AccountRecord, Dataset, SignatureRecord, TokenRecord, U64 } from "./records.js";
+
+export const FORMAT_NAME = "photon-reference-dataset";
+export const FORMAT_VERSION = 1;
+
+/** A malformed dataset file; `line` is 1-based. */
+export class DatasetFormatError extends Error {
+  override name = "DatasetFormatError";
+  constructor(
+    readonly path: string,
+    readonly line: number,
+    detail: string,
+  ) {
+    super(`${path}:${line}: ${detail}`);
+  }
+}
+
+/** The lines of a dataset file, without newlines. */
+export function* datasetLines(dataset: Dataset): Generator<string> {
+  yield stringifyJson({ type: "meta", format: FORMAT_NAME, version: FORMAT_VERSION, slot: dataset.slot, seed: dataset.seed });
+  for (const a of dataset.accounts) {
+    const data = a.data === null ? null : { discriminator: a.data.discriminator, data: a.data.data, dataHash: a.data.dataHash };
+    yield stringifyJson({ type: "account", hash: a.hash, address: a.address, data, owner: a.owner, lamports: a.lamports, tree: a.tree, leafIndex: a.leafIndex, seq: a.seq, slotCreated: a.slotCreated, spent: a.spent });
+  }
+  for (const t of dataset.tokens) {
+    yield stringifyJson({ type: "token", hash: t.hash, mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv });
+  }
+  for (const s of dataset.signatures) {
+    yield stringifyJson({ type: "signature", signature: s.signature, slot: s.slot, blockTime: s.blockTime, accounts: s.accounts });
+  }
+}
+
+/** Writes `dataset` to `path` as JSON lines, streaming. */
+export async function writeDataset(dataset: Dataset, path: string): Promise<void> {
+  const out = createWriteStream(path);
+  const failed = once(out, "error").then(([err]) => Promise.reject(err as Error));
+  failed.catch(() => undefined);
+  try {
+    let chunk: string[] = [];
+    const flush = async () => {
+      if (!out.write(`${chunk.join("\n")}\n`)) await Promise.race([once(out, "drain"), failed]);
+      chunk = [];
+    };
+    for (const line of datasetLines(dataset)) {
+      chunk.push(line);
+      if (chunk.length >= 1024) await flush();
+    }
+    if (chunk.length > 0) await flush();
+    out.end();
+    await Promise.race([finished(out), failed]);
+  } catch (err) {
+    out.destroy();
+    throw err;
+  }
+}
+
+type Fields = Record<string, unknown>;
+
+/** A problem with one line; readDataset adds the path and line number. */
+class LineError extends Error {}
+
+function fail(detail: string): never {
+  throw new LineError(detail);
+}
+
+/** Checks parsed lines, remembering what earlier lines declared. */
+class LineChecker {
+  private readonly pubkeys = new Set<string>();
+  readonly hashes = new Set<string>();
+  private readonly tokenHashes = new Set<string>();
+  private readonly signatures = new Set<string>();
+
+  constructor(readonly slot: number) {}
+
+  private keys(record: Fields, expected: readonly string[]): void {
+    for (const k of Object.keys(record)) if (!expected.includes(k)) fail(`unknown field "${k}"`);
+    for (const k of expected) if (!(k in record)) fail(`missing field "${k}"`);
+  }
+
+  private pubkey(value: unknown, field: string, nullable = false): string | null {
+    if (value === null && nullable) return null;
+    if (typeof value === "string" && (this.pubkeys.has(value) || formats.pubkey(value))) {
+      this.pubkeys.add(value);
+      return value;
+    }
+    fail(`${field} must be a base58 32-byte public key${nullable ? " or null" : ""}`);
+  }
+
+  private hash(value: unknown, field: string): string {
+    if (typeof value === "string" && formats.hash(value)) return value;
+    fail(`${field} must be a base58 32-byte hash`);
+  }
+
+  private base64(value: unknown, field: string, nullable = false): string | null {
+    if (value === null && nullable) return null;
+    if (typeof value === "string" && formats.base64(value)) return value;
+    fail(`${field} must be standard base64${nullable ? " or null" : ""}`);
+  }
+
+  private u64(value: unknown, field: string): U64 {
+    if (isUint64(value)) return value;
+    fail(`${field} must be an integer in 0..18446744073709551615`);
+  }
+
+  private int(value: unknown, field: string, nullable = false): number | null {
+    if (value === null && nullable) return null;
+    if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+    fail(`${field} must be a non-negative safe integer${nullable ? " or null" : ""}`);
+  }
+
+  private slotOf(value: unknown, field: string): number {
+    const slot = this.int(value, field) as number;
+    if (slot > this.slot) fail(`${field} ${slot} is after the dataset slot ${this.slot}`);
+    return slot;
+  }
+
+  private knownAccount(hash: string, field: string): string {
+    if (!this.hashes.has(hash)) fail(`${field} ${hash} is not the hash of an earlier account line`);
+    return hash;
+  }
+
+  account(r: Fields): AccountRecord {
+    this.keys(r, ["type", "hash", "address", "data", "owner", "lamports", "tree", "leafIndex", "seq", "slotCreated", "spent"]);
+    const hash = this.hash(r.hash, "hash");
+    if (this.hashes.has(hash)) fail(`duplicate account hash ${hash}`);
+    let data: AccountRecord["data"] = null;
+    if (r.data !== null) {
+      if (typeof r.data !== "object" || Array.isArray(r.data)) fail("data must be an object or null");
+      const d = r.data as Fields;
+      for (const k of Object.keys(d)) if (!["discriminator", "data", "dataHash"].includes(k)) fail(`unknown field "data.${k}"`);
+      data = { discriminator: this.u64(d.discriminator, "data.discriminator"), data: this.base64(d.data, "data.data") as string, dataHash: this.hash(d.dataHash, "data.dataHash") };
+    }
+    if (typeof r.spent !== "boolean") fail("spent must be a boolean");
+    const record: AccountRecord = {
+      hash,
+      address: this.pubkey(r.address, "address", true),
+      data,
+      owner: this.pubkey(r.owner, "owner") as string,
+      lamports: this.u64(r.lamports, "lamports"),
+      tree: this.pubkey(r.tree, "tree") as string,
+      leafIndex: this.int(r.leafIndex, "leafIndex") as number,
+      seq: this.int(r.seq, "seq", true),
+      slotCreated: this.slotOf(r.slotCreated, "slotCreated"),
+      spent: r.spent,
+    };
+    this.hashes.add(hash);
+    return record;
+  }
+
+  token(r: Fields): TokenRecord {
+    this.keys(r, ["type", "hash", "mint", "owner", "amount", "delegate", "state", "tlv"]);
+    const hash = this.knownAccount(this.hash(r.hash, "hash"), "hash");
+    if (this.tokenHashes.has(hash)) fail(`duplicate token line for account ${hash}`);
+    if (r.state !== "initialized" && r.state !== "frozen") fail('state must be "initialized" or "frozen"');
+    const record: TokenRecord = {
+      hash,
+      mint: this.pubkey(r.mint, "mint") as string,
+      owner: this.pubkey(r.owner, "owner") as string,
+      amount: this.u64(r.amount, "amount"),
+      delegate: this.pubkey(r.delegate, "delegate", true),
+      state: r.state,
+      tlv: this.base64(r.tlv, "tlv", true),
+    };
+    this.tokenHashes.add(hash);
+    return record;
+  }
+
+  signature(r: Fields): SignatureRecord {
+    this.keys(r, ["type", "signature", "slot", "blockTime", "accounts"]);
+    const signature = r.signature;
+    if (typeof signature !== "string" || !formats.signature(signature)) fail("signature must be a base58 64-byte signature");
+    if (this.signatures.has(signature)) fail(`duplicate signature ${signature}`);
+    if (!Array.isArray(r.accounts)) fail("accounts must be an array of account hashes");
+    const record: SignatureRecord = {
+      signature,
+      slot: this.slotOf(r.slot, "slot"),
+      blockTime: this.int(r.blockTime, "blockTime") as number,
+      accounts: r.accounts.map((h: unknown, i) => this.knownAccount(this.hash(h, `accounts[${i}]`), `accounts[${i}]`)),
+    };
+    this.signatures.add(signature);
+    return record;
+  }
+}
+
+function meta(r: Fields): { slot: number; seed: number | null } {
+  if (r.type !== "meta") fail('the first line must be the meta line {"type":"meta",…}');
+  if (r.format !== FORMAT_NAME) fail(`format must be "${FORMAT_NAME}"`);
+  if (r.version !== FORMAT_VERSION) fail(`unsupported version ${String(r.version)} (this reader knows ${FORMAT_VERSION})`);
+  for (const k of Object.keys(r)) if (!["type", "format", "version", "slot", "seed"].includes(k)) fail(`unknown field "${k}"`);
+  const slot = r.slot;
+  if (typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0) fail("slot must be a non-negative safe integer");
+  const seed = r.seed ?? null;
+  if (seed !== null && (typeof seed !== "number" || !Number.isSafeInteger(seed))) fail("seed must be a safe integer or null");
+  return { slot, seed };
+}
+
+/** Reads a dataset file line by line, validating every value. Throws `DatasetFormatError`. */
+export async function readDataset(path: string): Promise<Dataset> {
+  const input = createReadStream(path);
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  let checker: LineChecker | undefined;
+  const dataset: Dataset = { seed: null, slot: 0, accounts: [], tokens: [], signatures: [] };
+  try {
+    for await (const line of lines) {
+      n++;
+      let parsed: unknown;
+      try {
+        parsed = parseJson(line);
+      } catch (err) {
+        fail(line.trim() === "" ? "empty line" : `not JSON (${(err as Error).message})`);
+      }
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) fail("a line must be a JSON object");
+      const record = parsed as Fields;
+      if (checker === undefined) {
+        const m = meta(record);
+        dataset.slot = m.slot;
+        dataset.seed = m.seed;
+        checker = new LineChecker(m.slot);
+        continue;
+      }
+      switch (record.type) {
+        case "account":
+          dataset.accounts.push(checker.account(record));
+          break;
+        case "token":
+          dataset.tokens.push(checker.token(record));
+          break;
+        case "signature":
+          dataset.signatures.push(checker.signature(record));
+          break;
+        default:
+          fail(record.type === "meta" ? "a second meta line" : `unknown record type ${JSON.stringify(record.type) ?? "(missing)"}`);
+      }
+    }
+  } catch (err) {
+    lines.close();
+    input.destroy();
+    if (err instanceof LineError) throw new DatasetFormatError(path, n, err.message);
+    throw err;
+  }
+  if (checker === undefined) throw new DatasetFormatError(path, 1, "empty file: expected the meta line");
+  return dataset;
+}

@@ -1,0 +1,188 @@
+/**
+ * The reference indexer's method handlers: Photon's behaviour (shared/photon-behaviour.md
+ * §1, §3–§5) as settled in spec/DECISIONS.md, over a ReferenceStore. Params arrive
+ * validated by the generated listener, so only semantic rules are checked here.
+ *
+ * Reference choices where Photon is buggy or silent:
+ * - getCompressedAccountsByOwner pages in its documented order (leafIndex, hash): the next
+ *   page holds the items after the cursor's account; a cursor that is not an unspent account
+ *   of the owner is -32000 `Validation Error: Invalid cursor`.
+ * - getCompressedTokenBalancesByOwner applies `mint > cursor` also when `mint` is given.
+ */
+import type { Handlers, Schemas } from "../generated/index.js";
+import { decodeBase58, encodeBase58 } from "../runtime/formats.js";
+import { RpcError } from "../runtime/errors.js";
+import { encodeBase58Fast } from "./base58.js";
+import { u64 } from "./records.js";
+import type { AccountRecord, SignatureRecord, TokenRecord } from "./records.js";
+import type { ReferenceStore, TokenEntry } from "./store.js";
+
+/** Photon's PAGE_LIMIT: the default page size and the most lookups per call. */
+export const PAGE_LIMIT = 1000;
+const MAX_FILTERS = 5;
+
+type Account = Schemas["Account"];
+interface Slice {
+  offset: number;
+  length: number;
+}
+
+function toAccount(a: AccountRecord, slice: Slice | null = null): Account {
+  let data: Account["data"] = null;
+  if (a.data !== null) {
+    const bytes = slice === null ? a.data.data : Buffer.from(a.data.data, "base64").subarray(slice.offset, slice.offset + slice.length).toString("base64");
+    data = { discriminator: a.data.discriminator, data: bytes, dataHash: a.data.dataHash };
+  }
+  return { hash: a.hash, address: a.address, data, owner: a.owner, lamports: a.lamports, tree: a.tree, leafIndex: a.leafIndex, seq: a.seq, slotCreated: a.slotCreated };
+}
+
+function toTokenData(t: TokenRecord): Schemas["TokenData"] {
+  return { mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv };
+}
+
+function toSignatureInfo(s: SignatureRecord): Schemas["SignatureInfo"] {
+  return { signature: s.signature, slot: s.slot, blockTime: s.blockTime };
+}
+
+function limitOf(limit: number | bigint | null | undefined): number {
+  return limit === null || limit === undefined ? PAGE_LIMIT : Number(limit);
+}
+
+/** Photon's last-page rule: a cursor exactly when the page is full. */
+function nextCursor<T>(items: readonly T[], limit: number, encode: (last: T) => string): string | null {
+  const last = items[items.length - 1];
+  return last === undefined || items.length < limit ? null : encode(last);
+}
+
+/** Decodes base58 that the params validator already accepted (a direct caller may still pass junk). */
+function bytesOf(text: string, field: string): Uint8Array {
+  const bytes = decodeBase58(text);
+  if (bytes === undefined) throw RpcError.invalidParams(`invalid base58 in ${field}`);
+  return bytes;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  return Uint8Array.from(Buffer.concat(parts));
+}
+
+interface Memcmp {
+  offset: number;
+  bytes: Buffer;
+}
+
+/** Photon's SQL: SUBSTRING(data FROM offset+1 FOR len(bytes)) = bytes; data null never matches. */
+function matches(a: AccountRecord, filters: readonly Memcmp[]): boolean {
+  if (filters.length === 0) return true;
+  if (a.data === null) return false;
+  const data = Buffer.from(a.data.data, "base64");
+  return filters.every((f) => data.subarray(f.offset, f.offset + f.bytes.length).equals(f.bytes));
+}
+
+export function createReferenceHandlers(store: ReferenceStore): Handlers {
+  const context = () => ({ slot: store.slot });
+  const accountOrNull = (a: AccountRecord | null) => (a === null ? null : toAccount(a));
+
+  return {
+    getCompressedAccount(params) {
+      const { address, hash } = params;
+      if (address !== null && address !== undefined) return { context: context(), value: accountOrNull(store.unspentByAddress(address)) };
+      if (hash !== null && hash !== undefined) return { context: context(), value: accountOrNull(store.unspentByHash(hash)) };
+      throw RpcError.validation("Either address or hash must be provided");
+    },
+
+    getMultipleCompressedAccounts(params) {
+      const { hashes, addresses } = params;
+      const hasHashes = hashes !== null && hashes !== undefined;
+      const hasAddresses = addresses !== null && addresses !== undefined;
+      if (hasHashes && hasAddresses) throw RpcError.validation("Cannot provide both hashes and addresses");
+      const [kind, keys] = hasHashes ? ["hashes", hashes] : hasAddresses ? ["addresses", addresses] : [null, null];
+      if (kind === null || keys === null) throw RpcError.validation("Either hashes or addresses must be provided");
+      if (keys.length > PAGE_LIMIT) throw RpcError.validation(`Too many ${kind} requested ${keys.length}. Maximum allowed: ${PAGE_LIMIT}`);
+      const find = kind === "hashes" ? (k: string) => store.unspentByHash(k) : (k: string) => store.unspentByAddress(k);
+      return { context: context(), value: { items: keys.map((k) => accountOrNull(find(k))) } };
+    },
+
+    getCompressedAccountsByOwner(params) {
+      const filters = params.filters ?? [];
+      if (filters.length > MAX_FILTERS) throw RpcError.validation(`Too many filters. The maximum number of filters allowed is ${MAX_FILTERS}`);
+      const memcmps = filters.map((f, i): Memcmp => {
+        if (f.memcmp === null || f.memcmp === undefined) throw RpcError.validation("Filter instance cannot be null");
+        return { offset: Number(f.memcmp.offset), bytes: Buffer.from(bytesOf(f.memcmp.bytes, `filters[${i}].memcmp.bytes`)) };
+      });
+      const slice = params.dataSlice === null || params.dataSlice === undefined ? null : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
+      const limit = limitOf(params.limit);
+      const list = store.ownerAccounts(params.owner);
+      let i = 0;
+      if (params.cursor !== null && params.cursor !== undefined) {
+        const position = store.ownerPosition(params.owner, params.cursor);
+        if (position < 0) throw RpcError.validation("Invalid cursor");
+        i = position + 1;
+      }
+      const items: Account[] = [];
+      for (; i < list.length && items.length < limit; i++) {
+        const a = list[i] as AccountRecord;
+        if (matches(a, memcmps)) items.push(toAccount(a, slice));
+      }
+      return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
+    },
+
+    getCompressedTokenAccountsByOwner(params) {
+      let cursor: { mint: string; hash: string } | null = null;
+      if (params.cursor !== null && params.cursor !== undefined) {
+        const bytes = bytesOf(params.cursor, "cursor");
+        if (bytes.length !== 64) throw RpcError.validation(`Invalid cursor length. Expected 64. Received ${bytes.length}.`);
+        cursor = { mint: encodeBase58Fast(bytes.subarray(0, 32)), hash: encodeBase58Fast(bytes.subarray(32)) };
+      }
+      const limit = limitOf(params.limit);
+      const entries = store.tokenAccounts(params.owner);
+      const [start, end] = store.tokenAccountRange(params.owner, params.mint ?? null, cursor);
+      const page = entries.slice(start, Math.min(end, start + limit));
+      const items = page.map((e) => ({ account: toAccount(e.account), tokenData: toTokenData(e.token) }));
+      const encode = (e: TokenEntry) => encodeBase58(concat(bytesOf(e.token.mint, "mint"), bytesOf(e.account.hash, "hash")));
+      return { context: context(), value: { items, cursor: nextCursor(page, limit, encode) } };
+    },
+
+    getCompressedTokenBalancesByOwner(params) {
+      let after: string | null = null;
+      if (params.cursor !== null && params.cursor !== undefined) {
+        const bytes = bytesOf(params.cursor, "cursor");
+        if (bytes.length !== 32) throw RpcError.validation(`Invalid cursor length. Expected 32. Received ${bytes.length}.`);
+        after = encodeBase58Fast(bytes);
+      }
+      const limit = limitOf(params.limit);
+      const rows = store.balances(params.owner);
+      const start = after === null ? 0 : store.balancesAfter(params.owner, after);
+      const mint = params.mint ?? null;
+      let page = rows.slice(start, start + limit);
+      if (mint !== null) {
+        const at = store.balancesAfter(params.owner, mint) - 1;
+        page = at >= start && rows[at]?.mint === mint ? rows.slice(at, at + Math.min(1, limit)) : [];
+      }
+      const tokenBalances = page.map((r) => ({ mint: r.mint, balance: u64(r.balance) }));
+      return { context: context(), value: { token_balances: tokenBalances, cursor: nextCursor(page, limit, (last) => last.mint) } };
+    },
+
+    getCompressionSignaturesForTokenOwner(params) {
+      const limit = limitOf(params.limit);
+      let start = 0;
+      if (params.cursor !== null && params.cursor !== undefined) {
+        const bytes = decodeBase58(params.cursor);
+        if (bytes === undefined) throw RpcError.validation(`Invalid cursor ${params.cursor}`);
+        if (bytes.length !== 72) throw RpcError.validation(`Invalid cursor length. Expected 72. Received ${bytes.length}.`);
+        const slot = Buffer.from(bytes).readBigUInt64LE(0);
+        start = store.signaturesAfter(params.owner, slot, encodeBase58Fast(bytes.subarray(8)));
+      }
+      const page = store.signatures(params.owner).slice(start, start + limit);
+      const encode = (s: SignatureRecord) => {
+        const slot = Buffer.alloc(8);
+        slot.writeBigUInt64LE(BigInt(s.slot));
+        return encodeBase58(concat(slot, bytesOf(s.signature, "signature")));
+      };
+      return { context: context(), value: { items: page.map(toSignatureInfo), cursor: nextCursor(page, limit, encode) } };
+    },
+
+    getIndexerSlot() {
+      return store.slot;
+    },
+  };
+}

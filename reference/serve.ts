@@ -1,0 +1,95 @@
+/**
+ * `startReferenceIndexer`: the reference indexer on a node:http server, with the fault
+ * switches used to test clients and runners (`rateLimit`: HTTP 429 with a JSON-RPC error
+ * body and Retry-After over N requests per second; `latencyMs`: a delay before each answer).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createListener } from "../generated/index.js";
+import { generateDataset } from "./dataset.js";
+import { readDataset } from "./format.js";
+import { createReferenceHandlers } from "./handlers.js";
+import type { Dataset } from "./records.js";
+import { ReferenceStore } from "./store.js";
+
+export interface ReferenceOptions {
+  host?: string;
+  /** 0 picks a free port. Default 8784, Photon's. */
+  port?: number;
+  /** A dataset file (JSON lines) to load instead of generating one. */
+  dataset?: string;
+  /** A dataset already in memory (tests). */
+  data?: Dataset;
+  seed?: number;
+  accounts?: number;
+  /** Requests per second; more within one second get HTTP 429 with Retry-After. */
+  rateLimit?: number;
+  /** Milliseconds to wait before answering each request. */
+  latencyMs?: number;
+}
+
+export interface ReferenceIndexer {
+  /** `http://host:port/` */
+  readonly url: string;
+  readonly store: ReferenceStore;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/** The JSON-RPC error code sent with HTTP 429 (gateways' rate limits; Photon has none of its own). */
+export const RATE_LIMIT_CODE = -32429;
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+function rateLimited(limit: number, next: Listener): Listener {
+  let windowStart = Date.now();
+  let count = 0;
+  return (req, res) => {
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      count = 0;
+    }
+    if (++count <= limit) return next(req, res);
+    req.resume();
+    const retryAfter = Math.max(1, Math.ceil((windowStart + 1000 - now) / 1000));
+    const body = `{"jsonrpc":"2.0","error":{"code":${RATE_LIMIT_CODE},"message":"Exceeded rate limit."},"id":null}`;
+    res.writeHead(429, { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter), "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+}
+
+function delayed(ms: number, next: Listener): Listener {
+  return (req, res) => {
+    const timer = setTimeout(() => next(req, res), ms);
+    res.once("close", () => clearTimeout(timer));
+  };
+}
+
+export async function startReferenceIndexer(options: ReferenceOptions = {}): Promise<ReferenceIndexer> {
+  const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
+  const store = new ReferenceStore(data);
+  let listener: Listener = createListener(createReferenceHandlers(store), {
+    onError: (err, { method }) => process.stderr.write(`reference indexer: ${method} failed: ${(err as Error).stack ?? String(err)}\n`),
+  });
+  if (options.latencyMs) listener = delayed(options.latencyMs, listener);
+  if (options.rateLimit) listener = rateLimited(options.rateLimit, listener);
+  const server = createServer({ keepAliveTimeout: 5000 }, listener);
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8784, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/`,
+    store,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
