@@ -43,6 +43,12 @@ export interface Expectation {
   readonly emptyBody: boolean;
   /** A batch: one matcher per expected reply, in order (`{result: …}` or `{error: code}`). */
   readonly batch: readonly Json[] | null;
+  /** Expected media type of the reply (default application/json); another type skips the JSON checks. */
+  readonly contentType: string;
+  /** Whether the reply is a JSON-RPC envelope (default true; false for health probes). */
+  readonly envelope: boolean;
+  /** A matcher for the whole reply: the parsed JSON, or the text when it is not JSON. */
+  readonly body: Json | undefined;
 }
 
 export interface ConformanceCase {
@@ -132,7 +138,7 @@ function stringList(value: Json | undefined, what: string, file: string): string
 }
 
 const CASE_KEYS = new Set(["description", "method", "params", "http", "expect", "required", "recorded", "tags"]);
-const EXPECT_KEYS = new Set(["status", "error", "result", "every", "semantics", "paginate", "emptyBody", "batch"]);
+const EXPECT_KEYS = new Set(["status", "error", "result", "every", "semantics", "paginate", "emptyBody", "batch", "contentType", "envelope", "body"]);
 
 /** Parses and renders one case file's text. */
 export function parseCase(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
@@ -182,6 +188,9 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
       paginate: paginate as number[],
       emptyBody: exp.emptyBody === true,
       batch: Array.isArray(exp.batch) ? (r(exp.batch) as Json[]) : null,
+      contentType: typeof exp.contentType === "string" ? exp.contentType : "application/json",
+      envelope: exp.envelope !== false && (typeof exp.contentType !== "string" || /json/i.test(exp.contentType)),
+      body: r(exp.body),
     },
     required: raw.required !== false,
     recorded: raw.recorded ?? null,

@@ -19,7 +19,7 @@ function one(envelope: EnvelopeValidators, body: unknown, id: unknown, label: st
 
 export const envelopeCheck: Check = {
   name: "envelope",
-  applies: (c) => !c.expect.emptyBody,
+  applies: (c) => !c.expect.emptyBody && c.expect.envelope,
   run({ testCase, exchange, envelope, requestId }) {
     if (exchange.body === undefined) return [];
     if (testCase.expect.batch !== null) {

@@ -9,17 +9,33 @@ import { expectsResult, isObject, show, type Check } from "./check.js";
 
 const MAX_UNKNOWN = 50;
 
-function removeAt(root: unknown, pointer: string): boolean {
-  const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const last = parts.pop();
-  let node: unknown = root;
-  for (const p of parts) node = Array.isArray(node) ? node[Number(p)] : isObject(node) ? node[p] : undefined;
-  if (!isObject(node) || last === undefined || !(last in node)) return false;
-  delete node[last];
-  return true;
+/** Deletes the last segment's key from every object the pattern reaches (`*` matches any array index). */
+function removeEverywhere(node: unknown, segments: readonly string[]): number {
+  const [head, ...rest] = segments;
+  if (head === undefined) return 0;
+  if (rest.length === 0) {
+    if (!isObject(node) || !(head in node)) return 0;
+    delete node[head];
+    return 1;
+  }
+  if (head === "*") return Array.isArray(node) ? node.reduce((n: number, item) => n + removeEverywhere(item, rest), 0) : 0;
+  const next = Array.isArray(node) ? node[Number(head)] : isObject(node) ? node[head] : undefined;
+  return removeEverywhere(next, rest);
 }
 
-/** Validates, peeling off unknown fields one by one; returns the unknown pointers and the first real issue. */
+/** `/value/items/3/extra` → `/value/items/*​/extra` as segments, array indexes generalised. */
+function pattern(pointer: string): string[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((p) => (/^\d+$/.test(p) ? "*" : p.replace(/~1/g, "/").replace(/~0/g, "~")));
+}
+
+/**
+ * Validates, peeling off unknown fields: each unknown field found is removed wherever the same
+ * path (any array index) holds it, then the value is validated again. Unknown fields warn
+ * (fail under --strict); any other issue fails.
+ */
 export function schemaFindings(validateFn: Parameters<typeof validate>[0], value: unknown, strict: boolean, root = "/result"): Finding[] {
   let issues = validate(validateFn, value);
   if (issues.length === 0) return [pass("schema", "result matches the spec")];
@@ -27,8 +43,9 @@ export function schemaFindings(validateFn: Parameters<typeof validate>[0], value
   let copy: unknown;
   while (issues.length > 0 && issues[0]!.keyword === "additionalProperties" && unknown.length < MAX_UNKNOWN) {
     copy ??= structuredClone(value);
-    if (!removeAt(copy, issues[0]!.pointer)) break;
-    unknown.push(issues[0]!.pointer);
+    const segments = pattern(issues[0]!.pointer);
+    if (removeEverywhere(copy, segments) === 0) break;
+    unknown.push(`/${segments.join("/")}`);
     issues = validate(validateFn, copy);
   }
   const findings: Finding[] = unknown.map((p) =>
