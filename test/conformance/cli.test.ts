@@ -1,0 +1,118 @@
+/**
+ * photon-conformance run as an operator uses it: exit codes, reporters written to files,
+ * shards, and secrets (api key in the URL, Authorization header) in no byte of any output.
+ */
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main, reporterPairs } from "../../conformance/cli.js";
+import { loadCases } from "../../conformance/case-format.js";
+import { selectCases } from "../../conformance/run.js";
+import { generateDataset } from "../../reference/index.js";
+import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { parseJson } from "../../runtime/index.js";
+import { root, scratch } from "../helpers/paths.js";
+import { editValue, startBroken } from "./broken-servers.js";
+
+const dir = join(scratch, "conformance-cli");
+const KEY = "k3y-0f-the-operat0r";
+const TOKEN = "t0ken-0f-the-operat0r";
+let indexer: ReferenceIndexer;
+
+async function run(...args: string[]): Promise<{ code: number; out: string }> {
+  let out = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((out += String(s)), true));
+  try {
+    return { code: await main(args), out };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+beforeAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  indexer = await startReferenceIndexer({ port: 0 });
+});
+afterAll(async () => {
+  await indexer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("photon-conformance run", () => {
+  it("certifies a deployment given by URL, writing every reporter, with secrets nowhere", async () => {
+    const url = `${indexer.url}?api-key=${KEY}`;
+    const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), markdown: join(dir, "r.md"), github: join(dir, "r.txt") };
+    const r = await run(
+      "run", "--url", url, "--header", `Authorization: Bearer ${TOKEN}`, "--method", "getCompressedTokenAccountsByOwner",
+      "--reporter", "json", "--output", files.json, "--reporter", "junit", "--output", files.junit,
+      "--reporter", "markdown", "--output", files.markdown, "--reporter", "github", "--output", files.github, "--reporter", "console",
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("VERDICT: CONFORMANT");
+    const texts = [r.out, ...Object.values(files).map((f) => readFileSync(f, "utf8"))];
+    for (const t of texts) {
+      expect(t).not.toContain(KEY);
+      expect(t).not.toContain(TOKEN);
+    }
+    const json = parseJson(readFileSync(files.json, "utf8")) as { passed: boolean; cases: { id: string; checks: unknown[] }[]; target: string };
+    expect(json.passed).toBe(true);
+    expect(json.target).toContain("api-key=***");
+    expect(json.cases.length).toBeGreaterThan(10);
+    const junit = readFileSync(files.junit, "utf8");
+    expect(junit.match(/<testcase /g)).toHaveLength(json.cases.length);
+    const md = readFileSync(files.markdown, "utf8");
+    expect(md).toContain("**Verdict: CONFORMANT**");
+    expect(md).toMatch(/Spec sha256 \| `[0-9a-f]{64}`/);
+    expect(md).toContain("| `getCompressedTokenAccountsByOwner` |");
+  }, 60_000);
+
+  it("exits 1 with a reproducible failure on a broken deployment, naming case, check and curl line", async () => {
+    const broken = await startBroken(generateDataset(), { wire: editValue((v) => Array.isArray(v.items) && v.items.reverse()) });
+    try {
+      const r = await run("run", "--url", `${broken.url}?api-key=${KEY}`, "--case", "token-accounts/*", "--reporter", "console");
+      expect(r.code).toBe(1);
+      expect(r.out).toContain("VERDICT: NOT CONFORMANT");
+      expect(r.out).toMatch(/✗ token-accounts\/\S+/);
+      expect(r.out).toContain("pagination: ");
+      expect(r.out).toMatch(/reproduce: curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/\?api-key=\*\*\*'/);
+      expect(r.out).not.toContain(KEY);
+    } finally {
+      await broken.close();
+    }
+  }, 60_000);
+
+  it("exits 2 for an unreachable target, unreadable cases or a usage error", async () => {
+    const unreachable = await run("run", "--url", `http://127.0.0.1:1/?api-key=${KEY}`);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.out).toContain("cannot reach http://127.0.0.1:1/?api-key=***");
+    expect(unreachable.out).not.toContain(KEY);
+    expect((await run("run", "--url", indexer.url, "--cases", join(dir, "none"))).code).toBe(2);
+    expect((await run("run", "--concurrency", "0")).code).toBe(2);
+    expect((await run("run", "--reporter", "yaml")).code).toBe(2);
+    expect((await run("run", "--fixtures", join(dir, "missing.json"))).code).toBe(2);
+  }, 60_000);
+});
+
+describe("options", () => {
+  it("pairs --reporter with the --output that follows it", () => {
+    expect(reporterPairs(["--reporter", "json", "--output", "a.json", "--reporter", "console", "--reporter=junit", "--output=b.xml"])).toEqual([
+      { name: "json", output: "a.json" },
+      { name: "console", output: null },
+      { name: "junit", output: "b.xml" },
+    ]);
+    expect(() => reporterPairs(["--output", "a.json"])).toThrow(/must follow a --reporter/);
+  });
+
+  it("splits cases into stable, disjoint shards that cover the corpus", async () => {
+    const fixtures = parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as Record<string, never>;
+    const all = await loadCases(join(root, "conformance", "cases"), fixtures);
+    const shards = [1, 2, 3].map((index) => selectCases(all, { shard: { index, total: 3 } }).map((c) => c.id));
+    expect(shards.flat().sort()).toEqual(all.map((c) => c.id).sort());
+    expect(new Set(shards.flat()).size).toBe(all.length);
+    expect(selectCases(all, { shard: { index: 2, total: 3 } }).map((c) => c.id)).toEqual(shards[1]);
+    expect(selectCases(all, { caseGlobs: ["account/*"] }).every((c) => c.id.startsWith("account/"))).toBe(true);
+  });
+});
