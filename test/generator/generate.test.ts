@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,7 +92,42 @@ describe("generate", () => {
   }, 120_000);
 });
 
-describe("generate into another folder", () => {
+describe("generate into another project", () => {
+  it("compiles there, importing the runtime through this package's exports", async () => {
+    const project = join(scratch, "consumer-project");
+    rmSync(project, { recursive: true, force: true });
+    mkdirSync(join(project, "node_modules"), { recursive: true });
+    symlinkSync(root, join(project, "node_modules", "photon-indexer-kit"), "dir");
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", type: "module", private: true }));
+    const { files } = await generate(extendedSpec, root);
+    await writeOutput(join(project, "src", "ledger"), files);
+    writeFileSync(join(project, "src", "main.ts"), `import { createClient } from "./ledger/index.js";\nexport const health = () => createClient({ url: "http://127.0.0.1:1/" }).getHealth();\n`);
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          // The consumer sees our sources (the `source` export condition) so no build is needed here;
+          // an installed package resolves the same specifiers to dist/ through `types`/`default`.
+          customConditions: ["source"],
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ["node"],
+          typeRoots: [join(root, "node_modules", "@types")],
+        },
+        include: ["src"],
+      }),
+    );
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    const result = spawnSync(process.execPath, [tsc, "-p", join(project, "tsconfig.json")], { encoding: "utf8" });
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  }, 120_000);
+
+
   it("refuses to replace a folder holding files it did not write", async () => {
     const target = join(dir, "foreign");
     mkdirSync(target, { recursive: true });
