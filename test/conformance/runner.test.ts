@@ -9,6 +9,7 @@ import { runSuite, type RunOptions } from "../../conformance/run.js";
 import type { RunSummary } from "../../conformance/model.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { RpcError } from "../../runtime/index.js";
+import { compareBase58 } from "../../reference/base58.js";
 import { root } from "../helpers/paths.js";
 import { editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
 
@@ -60,6 +61,22 @@ const defects: [string, Defect, Partial<RunOptions>, string][] = [
     "Photon's balances bug: the cursor is ignored when mint is given",
     { handlers: (h) => ({ getCompressedTokenBalancesByOwner: (p, c) => h.getCompressedTokenBalancesByOwner(p.mint ? { ...p, cursor: null } : p, c) }) },
     { methods: ["getCompressedTokenBalancesByOwner"] },
+    "pagination",
+  ],
+  [
+    "Photon's accounts bug: ordered by leafIndex, paged by hash > cursor",
+    {
+      handlers: (h) => ({
+        getCompressedAccountsByOwner: async (p, c) => {
+          const all = await h.getCompressedAccountsByOwner({ ...p, cursor: null, limit: 1000 }, c);
+          const limit = Number(p.limit ?? 1000);
+          const after = p.cursor ? all.value.items.filter((a) => compareBase58(a.hash, p.cursor!) > 0) : all.value.items;
+          const items = after.slice(0, limit);
+          return { ...all, value: { items, cursor: items.length < limit || limit === 0 ? null : items[items.length - 1]!.hash } };
+        },
+      }),
+    },
+    { methods: ["getCompressedAccountsByOwner"] },
     "pagination",
   ],
   ["a handler that crashes", { handlers: () => ({ getCompressedAccount: () => { throw new RpcError(-32000, "Internal server error"); } }) }, { methods: ["getCompressedAccount"] }, "schema"],
