@@ -6,9 +6,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { createRedactor, parseJson, secretsOf } from "../runtime/index.js";
+import { createRedactor, parseJson, secretsOf, type Redactor } from "../runtime/index.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { CaseError, type Fixtures } from "./case-format.js";
+import { checkFile } from "./check.js";
+import type { CaseResult, RunSummary } from "./model.js";
 import { packageRoot } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
@@ -82,13 +84,10 @@ interface RunFlags {
 }
 
 async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
-  const pairs = reporterPairs(argv);
-  if (pairs.length === 0) pairs.push({ name: "console", output: null });
-  if (process.env.GITHUB_ACTIONS === "true" && !pairs.some((p) => p.name === "github")) pairs.push({ name: "github", output: null });
+  const pairs = reporters(argv);
   const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
   const reference = flags.url ? null : await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
   const redact = createRedactor(secretsOf(flags.url, flags.header));
-  const style = consoleStyle(process.stderr);
   try {
     const summary = await runSuite({
       url: flags.url ?? reference!.url,
@@ -102,18 +101,38 @@ async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
       strict: flags.strict ?? false,
       maxRps: flags.maxRps ?? null,
       shard: flags.shard ?? null,
-      onResult: pairs.some((p) => p.name === "console" && p.output === null) ? (r, done, total) => process.stderr.write(progressLine(style, r, done, total)) : undefined,
+      onResult: progress(pairs),
     });
-    for (const { name, output } of pairs) {
-      const text = redact(render(name, summary, output ? null : process.stdout));
-      if (output) await writeFile(output, text);
-      else process.stdout.write(text);
-    }
+    await report(summary, pairs, redact);
     return summary.passed ? 0 : 1;
   } finally {
     await reference?.close();
   }
 }
+
+type Pairs = ReturnType<typeof reporterPairs>;
+
+/** The reporters the command line asked for (console by default; github added on GitHub Actions). */
+function reporters(argv: readonly string[]): Pairs {
+  const pairs = reporterPairs(argv);
+  if (pairs.length === 0) pairs.push({ name: "console", output: null });
+  if (process.env.GITHUB_ACTIONS === "true" && !pairs.some((p) => p.name === "github")) pairs.push({ name: "github", output: null });
+  return pairs;
+}
+
+/** Writes every report through the one redactor of this run. */
+async function report(summary: RunSummary, pairs: Pairs, redact: Redactor): Promise<void> {
+  for (const { name, output } of pairs) {
+    const text = redact(render(name, summary, output ? null : process.stdout));
+    if (output) await writeFile(output, text);
+    else process.stdout.write(text);
+  }
+}
+
+const progress = (pairs: Pairs) => {
+  const style = consoleStyle(process.stderr);
+  return pairs.some((p) => p.name === "console" && p.output === null) ? (r: CaseResult, done: number, total?: number) => process.stderr.write(progressLine(style, r, done, total)) : undefined;
+};
 
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
@@ -140,6 +159,20 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option("--output <file>", "file for the preceding --reporter"))
     .action(async (flags: RunFlags) => {
       code = await run(flags, argv);
+    });
+
+  program
+    .command("check")
+    .description("verify captured traffic offline: FILE is JSON lines of {request, response, status?}")
+    .argument("<file>", "captured exchanges, one JSON object a line")
+    .option("--strict", "fields unknown to the spec fail instead of warn")
+    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
+    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
+    .action(async (file: string, flags: { strict?: boolean }) => {
+      const pairs = reporters(argv);
+      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs) });
+      await report(summary, pairs, (text) => text);
+      code = summary.passed ? 0 : 1;
     });
 
   program

@@ -5,12 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import picomatch from "picomatch";
-import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
+import { methods } from "../generated/index.js";
 import { createRedactor, parseJson, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
-import { checks } from "./checks/index.js";
 import { isObject } from "./checks/check.js";
-import { fail, pass, rollUp, type CaseResult, type Exchange, type Finding, type RunSummary, type Status } from "./model.js";
+import { judge, summarize } from "./judge.js";
+import { fail, pass, rollUp, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 export interface RunOptions {
@@ -72,16 +72,7 @@ async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean): 
   const started = performance.now();
   const { body, id } = requestOf(c, target);
   const exchange = await target.send(c.http, body);
-  const findings: Finding[] = [];
-  for (const check of checks) {
-    if (!check.applies(c, methods)) continue;
-    if (exchange.error && check.name !== "http") continue; // nothing to judge without an answer
-    try {
-      findings.push(...(await check.run({ testCase: c, exchange, target, methods, validators: methodValidators, envelope: envelopeValidators, strict, requestId: id })));
-    } catch (err) {
-      findings.push(fail(check.name, `the check could not run: ${(err as Error).message}`));
-    }
-  }
+  const findings = await judge(c, exchange, target, { strict, requestId: id });
   return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange, status: rollUp(findings, c.required), durationMs: performance.now() - started };
 }
 
@@ -138,22 +129,11 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
   if (!options.methods?.length && !options.caseGlobs?.length && !options.shard) results.push(slotOrder(results));
 
-  const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
-  for (const r of results) counts[r.status]++;
-  return {
-    target: target.display,
-    spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
-    startedAt: startedAt.toISOString(),
-    durationMs: performance.now() - t0,
-    results,
-    counts,
-    passed: counts.fail === 0,
-    options: {
-      concurrency: options.concurrency ?? 4,
-      strict: options.strict ?? false,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      cases: cases.length,
-      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
-    },
-  };
+  return summarize(results, target.display, startedAt, performance.now() - t0, {
+    concurrency: options.concurrency ?? 4,
+    strict: options.strict ?? false,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    cases: cases.length,
+    ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+  });
 }

@@ -19,9 +19,10 @@ const paint = (style: ConsoleStyle, code: number, text: string) => (style.color 
 
 const MARK = { pass: ["✓", 32], fail: ["✗", 31], warn: ["!", 33], skip: ["-", 90] } as const;
 
-/** One progress update: a bar redrawn in place on a TTY, a line per case otherwise. */
-export function progressLine(style: ConsoleStyle, result: CaseResult, done: number, total: number): string {
+/** One progress update: a bar redrawn in place on a TTY (a counter when the total is unknown), a line per case otherwise. */
+export function progressLine(style: ConsoleStyle, result: CaseResult, done: number, total: number | undefined): string {
   const [mark, code] = MARK[result.status];
+  if (style.tty && total === undefined) return `\r${done} checked ${result.id.slice(0, 40).padEnd(40)}`;
   if (style.tty) {
     const width = 30;
     const filled = Math.round((done / total) * width);
