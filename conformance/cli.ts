@@ -10,6 +10,7 @@ import { createRedactor, parseJson, secretsOf, type Redactor } from "../runtime/
 import { startReferenceIndexer } from "../reference/serve.js";
 import { CaseError, type Fixtures } from "./case-format.js";
 import { checkFile } from "./check.js";
+import { diffTargets } from "./diff.js";
 import type { CaseResult, RunSummary } from "./model.js";
 import { packageRoot } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
@@ -159,6 +160,39 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option("--output <file>", "file for the preceding --reporter"))
     .action(async (flags: RunFlags) => {
       code = await run(flags, argv);
+    });
+
+  program
+    .command("diff")
+    .description("send the same cases to two indexers and report every difference by JSON path")
+    .requiredOption("--url <url>", "the indexer under test")
+    .requiredOption("--against <url>", "the indexer to compare with (e.g. a trusted deployment)")
+    .option("--method <name>", "only cases of this method (repeatable)", collect)
+    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
+    .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
+    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
+    .option("--header <header>", "'Name: value' sent to both (repeatable; never printed)", header)
+    .option("--fixtures <file>", "fixtures profile (JSON) naming accounts both indexers hold")
+    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
+    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
+    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
+    .action(async (flags: RunFlags & { url: string; against: string }) => {
+      const pairs = reporters(argv);
+      const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
+      const summary = await diffTargets({
+        url: flags.url,
+        against: flags.against,
+        headers: flags.header ?? {},
+        casesDir: flags.cases,
+        fixtures,
+        methods: flags.method ?? [],
+        caseGlobs: flags.case ?? [],
+        concurrency: flags.concurrency,
+        timeoutMs: flags.timeout,
+        onResult: progress(pairs),
+      });
+      await report(summary, pairs, createRedactor([...secretsOf(flags.url, flags.header), ...secretsOf(flags.against)]));
+      code = summary.passed ? 0 : 1;
     });
 
   program

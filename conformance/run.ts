@@ -50,7 +50,8 @@ export function selectCases(all: readonly ConformanceCase[], options: Pick<RunOp
   );
 }
 
-function requestOf(c: ConformanceCase, target: RawTarget): { body: string; id: unknown } {
+/** The body a case sends (a fresh id for JSON-RPC cases) and the id it carries. */
+export function requestOf(c: ConformanceCase, target: RawTarget): { body: string; id: unknown } {
   if (c.http) {
     const body = c.http.body ?? (c.http.json === undefined ? "" : stringifyJson(c.http.json));
     let id: unknown;

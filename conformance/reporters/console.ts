@@ -25,8 +25,9 @@ export function progressLine(style: ConsoleStyle, result: CaseResult, done: numb
   if (style.tty && total === undefined) return `\r${done} checked ${result.id.slice(0, 40).padEnd(40)}`;
   if (style.tty) {
     const width = 30;
-    const filled = Math.round((done / total) * width);
-    return `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${result.id.slice(0, 40).padEnd(40)}${done === total ? "\n" : ""}`;
+    const all = total ?? done;
+    const filled = Math.round((done / all) * width);
+    return `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${all} ${result.id.slice(0, 40).padEnd(40)}${done === all ? "\n" : ""}`;
   }
   return `${paint(style, code, mark)} ${result.id} (${Math.round(result.durationMs)} ms)\n`;
 }

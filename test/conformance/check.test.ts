@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { checkFile } from "../../conformance/check.js";
-import type { CallContext } from "../../generated/index.js";
+import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";
 import { parseJson, RpcError, stringifyJson } from "../../runtime/index.js";
 import { scratch } from "../helpers/paths.js";

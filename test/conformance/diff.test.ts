@@ -1,0 +1,85 @@
+/** `photon-conformance diff`: two reference indexers, same seed (no difference) and different seeds (located differences). */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { join } from "node:path";
+import { main } from "../../conformance/cli.js";
+import { differences, diffTargets } from "../../conformance/diff.js";
+import { datasetProfile, generateDataset } from "../../reference/index.js";
+import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { root } from "../helpers/paths.js";
+import { startBroken } from "./broken-servers.js";
+
+let seed1: ReferenceIndexer;
+let seed1b: ReferenceIndexer;
+let seed2: ReferenceIndexer;
+const fixtures = () => datasetProfile(generateDataset()) as never;
+const casesDir = join(root, "conformance", "cases");
+
+beforeAll(async () => {
+  [seed1, seed1b, seed2] = await Promise.all([startReferenceIndexer({ port: 0 }), startReferenceIndexer({ port: 0 }), startReferenceIndexer({ port: 0, seed: 2 })]);
+});
+afterAll(() => Promise.all([seed1.close(), seed1b.close(), seed2.close()]));
+
+describe("differences", () => {
+  it("ignores key order and the listed paths, and names each differing path", () => {
+    expect(differences({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1n }, new Set())).toEqual([]);
+    expect(differences({ a: 1, b: { c: [1, 2] }, x: 1 }, { a: 2, b: { c: [1] } }, new Set(["x"]))).toEqual(["a", "b.c.1"]);
+    expect(differences({ result: { context: { slot: 1 } } }, { result: { context: { slot: 2 } } }, new Set(["result.context.slot"]))).toEqual([]);
+  });
+});
+
+describe("diff --url A --against B", () => {
+  it("finds no difference between two indexers with the same data", async () => {
+    const summary = await diffTargets({ url: seed1.url, against: seed1b.url, casesDir, fixtures: fixtures() });
+    const differing = summary.results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.findings.map((f) => f.message).join("; ")}`);
+    expect(differing).toEqual([]);
+    expect(summary.results.length).toBeGreaterThan(60);
+  }, 60_000);
+
+  it("finds and locates the differences between indexers with different data", async () => {
+    const summary = await diffTargets({ url: seed1.url, against: seed2.url, casesDir, fixtures: fixtures(), caseGlobs: ["account/*", "token-balances/*"] });
+    expect(summary.passed).toBe(false);
+    const byHash = summary.results.find((r) => r.id === "account/by-hash")!;
+    expect(byHash.status).toBe("fail");
+    expect(byHash.findings.some((f) => f.message === "answers differ at result.value")).toBe(true);
+    const located = summary.results.flatMap((r) => r.findings.map((f) => f.message)).filter((m) => /^answers differ at result\.value\.[\w.]+/.test(m));
+    expect(located.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("marks a case inconclusive (a warning), after one retry, when both the answers and the slots differ", async () => {
+    let tick = 0;
+    const moving = await startBroken(generateDataset(), {
+      wire: (b: any) => {
+        if (b?.result?.context) {
+          b.result.context.slot = 10 ** 9 + tick++; // an indexer moving on between requests
+          if (Array.isArray(b.result.value?.token_balances)) b.result.value.token_balances = [];
+        }
+        return b;
+      },
+    });
+    try {
+      const summary = await diffTargets({ url: seed1.url, against: moving.url, casesDir, fixtures: fixtures(), caseGlobs: ["token-balances/many-mints*"] });
+      expect(summary.results.length).toBeGreaterThan(0);
+      for (const r of summary.results) {
+        expect(r.status, r.id).toBe("warn");
+        expect(r.findings[0]!.message).toMatch(/^inconclusive: the answers differ, but so do the slots/);
+      }
+      expect(summary.passed).toBe(true);
+      expect(tick).toBe(summary.results.length * 2); // each case asked twice
+    } finally {
+      await moving.close();
+    }
+  }, 60_000);
+
+  it("exits 1 on differences, 0 without, 2 when a side is unreachable", async () => {
+    const o = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const e = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await main(["diff", "--url", seed1.url, "--against", seed1b.url, "--case", "token-accounts/*"])).toBe(0);
+      expect(await main(["diff", "--url", seed1.url, "--against", seed2.url, "--case", "token-accounts/*"])).toBe(1);
+      expect(await main(["diff", "--url", seed1.url, "--against", "http://127.0.0.1:1/"])).toBe(2);
+    } finally {
+      o.mockRestore();
+      e.mockRestore();
+    }
+  }, 60_000);
+});
