@@ -11,6 +11,7 @@ import { startReferenceIndexer } from "../reference/serve.js";
 import { CaseError, type Fixtures } from "./case-format.js";
 import { checkFile } from "./check.js";
 import { diffTargets } from "./diff.js";
+import { recordCases, renderChanges } from "./record.js";
 import type { CaseResult, RunSummary } from "./model.js";
 import { packageRoot } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
@@ -193,6 +194,33 @@ export async function main(argv: string[]): Promise<number> {
       });
       await report(summary, pairs, createRedactor([...secretsOf(flags.url, flags.header), ...secretsOf(flags.against)]));
       code = summary.passed ? 0 : 1;
+    });
+
+  program
+    .command("record")
+    .description("send every case to a live indexer and write its answers into the case files")
+    .requiredOption("--url <url>", "the indexer to record from (its query string is never written)")
+    .requiredOption("--out <dir>", "where the recorded case files go (may be the corpus itself)")
+    .option("--method <name>", "only cases of this method (repeatable)", collect)
+    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
+    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
+    .option("--header <header>", "'Name: value' sent with every request (repeatable; never written)", header)
+    .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
+    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
+    .action(async (flags: RunFlags & { url: string; out: string }) => {
+      const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
+      const changes = await recordCases({
+        url: flags.url,
+        out: flags.out,
+        headers: flags.header ?? {},
+        casesDir: flags.cases,
+        fixtures,
+        methods: flags.method ?? [],
+        caseGlobs: flags.case ?? [],
+        timeoutMs: flags.timeout,
+      });
+      process.stdout.write(createRedactor(secretsOf(flags.url, flags.header))(renderChanges(changes)));
+      code = changes.some((c) => c.kind === "failed") ? 1 : 0;
     });
 
   program

@@ -1,0 +1,126 @@
+/**
+ * `photon-conformance record --url URL --out DIR`: sends every case's request to a live
+ * indexer and writes the answer into the case file as `recorded: {status, body, ignore}`,
+ * keeping everything hand-written (expectations, matchers, comments). `ignore` lists the paths
+ * that differ per deployment or moment (`result.context.slot`, cursors); a hand-written list
+ * is kept. Returns, per case, what changed since the last recording. Secrets never reach the
+ * files: every string of the answer passes the run's redactor.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { parseDocument } from "yaml";
+import { createRedactor, secretsOf, type Redactor, type RetryOptions } from "../runtime/index.js";
+import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
+import { isObject, show } from "./checks/check.js";
+import { differences } from "./diff.js";
+import { requestOf, selectCases, UnreachableError } from "./run.js";
+import { createTarget } from "./target.js";
+
+export interface RecordOptions {
+  readonly url: string;
+  readonly out: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly casesDir: string;
+  readonly fixtures: Fixtures;
+  readonly methods?: readonly string[];
+  readonly caseGlobs?: readonly string[];
+  readonly timeoutMs?: number;
+}
+
+export interface RecordChange {
+  readonly id: string;
+  /** `new`: no earlier recording; `changed`: differs at `paths`; `same`; `failed`: no answer. */
+  readonly kind: "new" | "changed" | "same" | "failed";
+  readonly paths: readonly { path: string; before: string; after: string }[];
+  readonly message?: string;
+}
+
+const CURSOR_KEYS = new Set(["cursor"]);
+
+/** Paths that vary per deployment, run or moment: the id, the context slot, and every cursor. */
+function defaultIgnore(body: unknown): string[] {
+  const out = ["id", "result.context.slot"];
+  const walk = (node: unknown, path: string) => {
+    if (!isObject(node)) return;
+    for (const [k, v] of Object.entries(node)) {
+      const p = path ? `${path}.${k}` : k;
+      if (CURSOR_KEYS.has(k)) out.push(p);
+      else walk(v, p);
+    }
+  };
+  walk(isObject(body) ? body.result : undefined, "result");
+  return [...new Set(out)];
+}
+
+function scrub(value: unknown, redact: Redactor): Json {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((v) => scrub(v, redact));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), scrub(v, redact)]));
+  return value as Json;
+}
+
+function valueAt(body: unknown, path: string): unknown {
+  let node = body;
+  for (const part of path === "(root)" ? [] : path.split(".")) node = Array.isArray(node) ? node[Number(part)] : isObject(node) ? node[part] : undefined;
+  return node;
+}
+
+async function recordCase(c: ConformanceCase, text: string, body: unknown, status: number, out: string): Promise<RecordChange> {
+  const doc = parseDocument(text, { intAsBigInt: true });
+  const previous = isObject(c.recorded) ? c.recorded : null;
+  const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body);
+  doc.set("recorded", doc.createNode({ status, ignore, body }));
+  const target = join(out, `${c.id}.yaml`);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, doc.toString({ lineWidth: 0 }));
+  if (!previous) return { id: c.id, kind: "new", paths: [] };
+  const paths = differences(previous.body, body, new Set(ignore));
+  if (previous.status !== status) paths.unshift("(status)");
+  if (paths.length === 0) return { id: c.id, kind: "same", paths: [] };
+  return {
+    id: c.id,
+    kind: "changed",
+    paths: paths.map((p) =>
+      p === "(status)" ? { path: "HTTP status", before: show(previous.status), after: show(status) } : { path: p, before: show(valueAt(previous.body, p), 80), after: show(valueAt(body, p), 80) },
+    ),
+  };
+}
+
+export async function recordCases(options: RecordOptions): Promise<RecordChange[]> {
+  const headers = options.headers ?? {};
+  const redact = createRedactor(secretsOf(options.url, { ...headers }));
+  const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 };
+  const target = createTarget({ url: options.url, headers, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry, redact });
+  const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
+  const probe = await target.call("getIndexerSlot", undefined);
+  if (probe.error && probe.status === 0) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+  const changes: RecordChange[] = [];
+  for (const c of cases) {
+    const { body } = requestOf(c, target);
+    const exchange = await target.send(c.http, body);
+    if (exchange.error) {
+      changes.push({ id: c.id, kind: "failed", paths: [], message: exchange.error });
+      continue;
+    }
+    const answer = exchange.parseError ? exchange.text : scrub(exchange.body, redact);
+    const text = await readFile(join(options.casesDir, `${c.id}.yaml`), "utf8").catch(() => readFile(c.file, "utf8"));
+    changes.push(await recordCase(c, text, answer, exchange.status, options.out));
+  }
+  return changes;
+}
+
+/** A readable account of what changed since the last recording. */
+export function renderChanges(changes: readonly RecordChange[]): string {
+  const lines: string[] = [];
+  for (const c of changes) {
+    if (c.kind === "changed") {
+      lines.push(`~ ${c.id}`);
+      for (const p of c.paths.slice(0, 10)) lines.push(`    ${p.path}: ${p.before} → ${p.after}`);
+      if (c.paths.length > 10) lines.push(`    …and ${c.paths.length - 10} more`);
+    } else if (c.kind === "new") lines.push(`+ ${c.id} (first recording)`);
+    else if (c.kind === "failed") lines.push(`! ${c.id}: no answer: ${c.message}`);
+  }
+  const count = (k: RecordChange["kind"]) => changes.filter((c) => c.kind === k).length;
+  lines.push(`${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} without an answer`);
+  return `${lines.join("\n")}\n`;
+}
