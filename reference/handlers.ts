@@ -166,6 +166,9 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
       const limit = limitOf(params.limit);
       let start = 0;
       if (params.cursor !== null && params.cursor !== undefined) {
+        // 72 bytes encode to at most 99 characters. Longer text is never a cursor, and decoding it
+        // would cost time quadratic in its length (a request could stall the server), so it is not decoded.
+        if (params.cursor.length > 99) throw RpcError.validation("Invalid cursor length. Expected 72. Received more than 72.");
         const bytes = decodeBase58(params.cursor);
         if (bytes === undefined) throw RpcError.validation(`Invalid cursor ${params.cursor}`);
         if (bytes.length !== 72) throw RpcError.validation(`Invalid cursor length. Expected 72. Received ${bytes.length}.`);

@@ -360,27 +360,37 @@ class RpcCore {
       sendJson(res, 200, INVALID_REQUEST_NULL_BYTES);
       return;
     }
-    const slots: (Slot | Promise<Slot>)[] = new Array<Slot | Promise<Slot>>(n);
-    let pending = false;
-    for (let i = 0; i < n; i++) {
-      const el = requests[i];
-      let slot: Slot | Promise<Slot>;
-      if (el !== null && typeof el === "object" && !Array.isArray(el)) {
-        slot = this.element(req, el as Record<string, unknown>, true);
-        if (slot !== undefined && typeof slot !== "string") pending = true;
-      } else {
-        slot = INVALID_REQUEST_NULL;
+    // Elements run in order, their answers counted as they come: once the answers pass the
+    // response limit, the rest are not run and the batch is answered -32702, so a batch of
+    // heavy calls cannot build an unbounded reply. An async element is awaited before the next.
+    const slots: Slot[] = [];
+    let size = 2;
+    let i = 0;
+    const add = (slot: Slot): boolean => {
+      if (slot === undefined) return true;
+      size += slot.length + 1; // characters <= bytes: passing the limit here means passing it
+      if (size > this.maxResponseBytes) return false;
+      slots.push(slot);
+      return true;
+    };
+    const tooBig = () => sendJson(res, 200, errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData));
+    const step = (): void => {
+      for (; i < n; i++) {
+        const el = requests[i];
+        const slot = el !== null && typeof el === "object" && !Array.isArray(el) ? this.element(req, el as Record<string, unknown>, true) : INVALID_REQUEST_NULL;
+        if (slot !== undefined && typeof slot !== "string") {
+          i++;
+          slot.then(
+            (done) => (add(done) ? step() : tooBig()),
+            (err: unknown) => this.internalFailure(res, err, ""),
+          );
+          return;
+        }
+        if (!add(slot)) return tooBig();
       }
-      slots[i] = slot;
-    }
-    if (!pending) {
-      this.finishBatch(res, slots as Slot[]);
-      return;
-    }
-    Promise.all(slots).then(
-      (done) => this.finishBatch(res, done),
-      (err: unknown) => this.internalFailure(res, err, ""),
-    );
+      this.finishBatch(res, slots);
+    };
+    step();
   }
 
   private finishBatch(res: ServerResponse, slots: readonly Slot[]): void {
