@@ -65,6 +65,7 @@ function caseOf(line: number, file: string, request: Json, response: unknown, st
     required: true,
     recorded: null,
     tags: [],
+    skip: null,
   };
   return { testCase, requestId: single ? single.id : undefined };
 }

@@ -6,17 +6,24 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { createRedactor, parseJson, secretsOf, type Redactor } from "../runtime/index.js";
+import { createRedactor, parseJson, secretsOf, stringifyJson, type Redactor } from "../runtime/index.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { CaseError, type Fixtures } from "./case-format.js";
 import { checkFile } from "./check.js";
 import { diffTargets } from "./diff.js";
+import { discoverFixtures } from "./discover.js";
+import { createTarget } from "./target.js";
 import { recordCases, renderChanges } from "./record.js";
 import type { CaseResult, RunSummary } from "./model.js";
 import { packageRoot } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
 import { runSuite, UnreachableError } from "./run.js";
+
+/** A command line that cannot be carried out as given (exit 2). */
+class UsageError extends Error {
+  override name = "UsageError";
+}
 
 const int = (name: string, min = 0) => (value: string) => {
   const n = Number(value);
@@ -83,11 +90,33 @@ interface RunFlags {
   strict?: boolean;
   maxRps?: number;
   shard?: { index: number; total: number };
+  discover?: boolean;
+  seedOwner?: string;
 }
+
+/** The fixtures profile: discovered from the target (--discover), read from --fixtures, or the reference one. */
+async function fixturesFor(flags: RunFlags, url: string | undefined): Promise<{ fixtures: Fixtures; discovered?: Fixtures }> {
+  if (!flags.discover) return { fixtures: await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json")) };
+  if (!flags.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
+  if (!url) throw new UsageError("--discover needs --url");
+  const redact = createRedactor(secretsOf(url, flags.header));
+  const target = createTarget({ url, headers: flags.header ?? {}, timeoutMs: flags.timeout, maxBodyBytes: 16 * 1024 * 1024, maxRps: flags.maxRps ?? null, retry: { retries: 3, budgetMs: 10_000 }, redact });
+  try {
+    const discovered = (await discoverFixtures(target, flags.seedOwner)) as Fixtures;
+    return { fixtures: discovered, discovered };
+  } catch (err) {
+    throw new UsageError(redact((err as Error).message));
+  }
+}
+
+const discoverOptions = (command: Command) =>
+  command
+    .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
+    .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts");
 
 async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
   const pairs = reporters(argv);
-  const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
+  const { fixtures, discovered } = await fixturesFor(flags, flags.url);
   const reference = flags.url ? null : await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
   const redact = createRedactor(secretsOf(flags.url, flags.header));
   try {
@@ -105,7 +134,12 @@ async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
       shard: flags.shard ?? null,
       onResult: progress(pairs),
     });
-    await report(summary, pairs, redact);
+    const shown = discovered ? { ...summary, discovered } : summary;
+    await report(shown, pairs, redact);
+    if (summary.results.length > 0 && summary.results.every((r) => r.status === "skip")) {
+      process.stderr.write("photon-conformance: every case was skipped: the fixtures profile fills none of them\n");
+      return 2;
+    }
     return summary.passed ? 0 : 1;
   } finally {
     await reference?.close();
@@ -143,8 +177,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-  program
-    .command("run")
+  discoverOptions(program.command("run"))
     .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
     .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)")
     .option("--method <name>", "only cases of this method (repeatable)", collect)
@@ -163,8 +196,7 @@ export async function main(argv: string[]): Promise<number> {
       code = await run(flags, argv);
     });
 
-  program
-    .command("diff")
+  discoverOptions(program.command("diff"))
     .description("send the same cases to two indexers and report every difference by JSON path")
     .requiredOption("--url <url>", "the indexer under test")
     .requiredOption("--against <url>", "the indexer to compare with (e.g. a trusted deployment)")
@@ -179,7 +211,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option("--output <file>", "file for the preceding --reporter"))
     .action(async (flags: RunFlags & { url: string; against: string }) => {
       const pairs = reporters(argv);
-      const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
+      const { fixtures, discovered } = await fixturesFor(flags, flags.url);
       const summary = await diffTargets({
         url: flags.url,
         against: flags.against,
@@ -192,12 +224,11 @@ export async function main(argv: string[]): Promise<number> {
         timeoutMs: flags.timeout,
         onResult: progress(pairs),
       });
-      await report(summary, pairs, createRedactor([...secretsOf(flags.url, flags.header), ...secretsOf(flags.against)]));
+      await report(discovered ? { ...summary, discovered } : summary, pairs, createRedactor([...secretsOf(flags.url, flags.header), ...secretsOf(flags.against)]));
       code = summary.passed ? 0 : 1;
     });
 
-  program
-    .command("record")
+  discoverOptions(program.command("record"))
     .description("send every case to a live indexer and write its answers into the case files")
     .requiredOption("--url <url>", "the indexer to record from (its query string is never written)")
     .requiredOption("--out <dir>", "where the recorded case files go (may be the corpus itself)")
@@ -208,7 +239,8 @@ export async function main(argv: string[]): Promise<number> {
     .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
     .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .action(async (flags: RunFlags & { url: string; out: string }) => {
-      const fixtures = await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json"));
+      const { fixtures, discovered } = await fixturesFor(flags, flags.url);
+      if (discovered) process.stdout.write(`discovered fixtures: ${stringifyJson(discovered)}\n`);
       const changes = await recordCases({
         url: flags.url,
         out: flags.out,
@@ -270,11 +302,11 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    if (err instanceof CaseError || err instanceof UnreachableError || err instanceof InvalidArgumentError) {
+    if (err instanceof CaseError || err instanceof UnreachableError || err instanceof UsageError || err instanceof InvalidArgumentError) {
       process.stderr.write(`photon-conformance: ${err.message}\n`);
       return 2;
     }
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2; // commander printed it
     process.stderr.write(`photon-conformance: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 2;
   }

@@ -9,7 +9,7 @@ import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./cas
 import { isObject, show } from "./checks/check.js";
 import { summarize } from "./judge.js";
 import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
-import { requestOf, selectCases, UnreachableError } from "./run.js";
+import { requestOf, selectCases, skipped, UnreachableError } from "./run.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 export interface DiffOptions {
@@ -90,6 +90,7 @@ function compare(c: ConformanceCase, x: Exchange, y: Exchange): { findings: Find
 }
 
 async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<CaseResult> {
+  if (c.skip) return skipped(c);
   const started = performance.now();
   let [x, y] = await both(c, a, b);
   let { findings, slotsDiffer } = compare(c, x, y);

@@ -57,6 +57,8 @@ export interface RunSummary {
   readonly counts: Readonly<Record<Status, number>>;
   readonly passed: boolean;
   readonly options: Readonly<Record<string, Json>>;
+  /** The fixtures profile derived from the target with --discover, written into reports. */
+  readonly discovered?: Json;
 }
 
 export function rollUp(findings: readonly Finding[], required: boolean): Status {

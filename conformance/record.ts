@@ -30,7 +30,7 @@ export interface RecordOptions {
 export interface RecordChange {
   readonly id: string;
   /** `new`: no earlier recording; `changed`: differs at `paths`; `same`; `failed`: no answer. */
-  readonly kind: "new" | "changed" | "same" | "failed";
+  readonly kind: "new" | "changed" | "same" | "failed" | "skipped";
   readonly paths: readonly { path: string; before: string; after: string }[];
   readonly message?: string;
 }
@@ -96,6 +96,10 @@ export async function recordCases(options: RecordOptions): Promise<RecordChange[
   if (probe.error && probe.status === 0) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
   const changes: RecordChange[] = [];
   for (const c of cases) {
+    if (c.skip) {
+      changes.push({ id: c.id, kind: "skipped", paths: [], message: c.skip });
+      continue;
+    }
     const { body } = requestOf(c, target);
     const exchange = await target.send(c.http, body);
     if (exchange.error) {
@@ -119,8 +123,9 @@ export function renderChanges(changes: readonly RecordChange[]): string {
       if (c.paths.length > 10) lines.push(`    …and ${c.paths.length - 10} more`);
     } else if (c.kind === "new") lines.push(`+ ${c.id} (first recording)`);
     else if (c.kind === "failed") lines.push(`! ${c.id}: no answer: ${c.message}`);
+    else if (c.kind === "skipped") lines.push(`- ${c.id}: ${c.message}`);
   }
   const count = (k: RecordChange["kind"]) => changes.filter((c) => c.kind === k).length;
-  lines.push(`${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} without an answer`);
+  lines.push(`${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} without an answer, ${count("skipped")} skipped`);
   return `${lines.join("\n")}\n`;
 }

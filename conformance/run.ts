@@ -10,7 +10,7 @@ import { createRedactor, parseJson, secretsOf, stringifyJson, type RetryOptions 
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject } from "./checks/check.js";
 import { judge, summarize } from "./judge.js";
-import { fail, pass, rollUp, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
+import { fail, pass, rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 export interface RunOptions {
@@ -69,7 +69,13 @@ export function requestOf(c: ConformanceCase, target: RawTarget): { body: string
   return { body: stringifyJson(envelope), id };
 }
 
+/** A case that cannot run against this target (a fixture it needs is missing). */
+export function skipped(c: ConformanceCase): CaseResult {
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings: [skip("fixtures", c.skip ?? "skipped")], exchange: null, status: "skip", durationMs: 0 };
+}
+
 async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean): Promise<CaseResult> {
+  if (c.skip) return skipped(c);
   const started = performance.now();
   const { body, id } = requestOf(c, target);
   const exchange = await target.send(c.http, body);

@@ -12,6 +12,7 @@ export function renderJson(summary: RunSummary): string {
       passed: summary.passed,
       counts: summary.counts,
       options: summary.options,
+      ...(summary.discovered !== undefined ? { discoveredFixtures: summary.discovered } : {}),
       cases: summary.results.map((r) => ({
         id: r.id,
         method: r.method,

@@ -1,4 +1,5 @@
 /** markdown: a certificate naming the spec, the (redacted) target, the date and per-method results. */
+import { stringifyJson } from "../../runtime/index.js";
 import type { RunSummary } from "../model.js";
 import { methodStats } from "./stats.js";
 
@@ -26,6 +27,9 @@ export function renderMarkdown(summary: RunSummary): string {
     `|---|---|---|---|---|---|---|`,
     ...methodStats(summary).map((m) => `| \`${cell(m.method)}\` | ${m.counts.pass} | ${m.counts.fail} | ${m.counts.warn} | ${m.counts.skip} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} |`),
   ];
+  if (summary.discovered !== undefined) {
+    lines.push("", "## Fixtures discovered from the target", "", "```json", stringifyJson(summary.discovered), "```");
+  }
   const problems = summary.results.filter((r) => r.status === "fail" || r.status === "warn");
   if (problems.length > 0) {
     lines.push("", `## Findings`, "", `| Case | Check | Status | Finding |`, `|---|---|---|---|`);

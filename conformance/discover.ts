@@ -1,0 +1,124 @@
+/**
+ * `--discover --seed-owner PUBKEY`: derives a fixtures profile from the target itself, for an
+ * operator who knows nothing about the deployment's data. From the accounts the target lists
+ * for a well-known owner (a program id), it collects hashes, addresses and memcmp prefixes;
+ * when that owner is the compressed-token program, it decodes token data (mint ‖ owner ‖
+ * amount, borsh) to find token owners and mints, then asks for their lists. Only keys whose
+ * promises it has checked are written; cases needing other keys are skipped.
+ */
+import { randomBytes } from "node:crypto";
+import { decodeBase58, encodeBase58 } from "../runtime/index.js";
+import type { Json } from "./case-format.js";
+import { isObject, type Target } from "./checks/check.js";
+
+const MAX_PAGES = 6;
+
+interface Listing {
+  readonly items: Record<string, unknown>[];
+  /** The cursor reached null: `items` is the whole list. */
+  readonly complete: boolean;
+}
+
+async function list(target: Target, method: string, field: string, params: Record<string, Json>): Promise<Listing> {
+  const items: Record<string, unknown>[] = [];
+  let cursor: unknown = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const exchange = await target.call(method, cursor === null ? params : { ...params, cursor: cursor as Json });
+    const value = isObject(exchange.body) && isObject(exchange.body.result) ? exchange.body.result.value : undefined;
+    const pageItems = isObject(value) ? value[field] : undefined;
+    if (!isObject(value) || !Array.isArray(pageItems)) return { items, complete: false };
+    items.push(...pageItems.filter(isObject));
+    cursor = value.cursor ?? null;
+    if (cursor === null) return { items, complete: true };
+  }
+  return { items, complete: false };
+}
+
+const randomKey = () => encodeBase58(randomBytes(32));
+
+function dataOf(account: Record<string, unknown>): Buffer | null {
+  const data = account.data;
+  return isObject(data) && typeof data.data === "string" ? Buffer.from(data.data, "base64") : null;
+}
+
+/** Memcmp cases over a complete list: the first account's 2-byte prefix, and a prefix nobody has. */
+function memcmp(owner: string, accounts: readonly Record<string, unknown>[]): Json | undefined {
+  const datas = accounts.map(dataOf);
+  const first = datas.find((d): d is Buffer => d !== null && d.length >= 2);
+  if (!first) return undefined;
+  const count = (bytes: Buffer) => datas.filter((d) => d !== null && d.length >= bytes.length && d.subarray(0, bytes.length).equals(bytes)).length;
+  const prefix = first.subarray(0, 2);
+  let none = Buffer.from([0xff, 0xff, 0xff, 0xff]);
+  for (let i = 0; count(none) > 0 && i < 256; i++) none = Buffer.from([0xff, 0xfe, i, 0x7f]);
+  const matching = { offset: 0, bytes: encodeBase58(prefix), count: count(prefix) };
+  const nonMatching = { offset: 0, bytes: encodeBase58(none), count: 0 };
+  // No `filters` list: its entries have roles (a prefix and its extension, …) found only in the reference data.
+  return { owner, unspent: accounts.length, withData: datas.filter(Boolean).length, matching, nonMatching };
+}
+
+/** Token owners found in compressed-token account data: owner → set of mints. */
+function tokenOwners(accounts: readonly Record<string, unknown>[]): Map<string, Set<string>> {
+  const owners = new Map<string, Set<string>>();
+  for (const a of accounts) {
+    const d = dataOf(a);
+    if (!d || d.length < 72) continue;
+    const mint = encodeBase58(d.subarray(0, 32));
+    const owner = encodeBase58(d.subarray(32, 64));
+    owners.set(owner, (owners.get(owner) ?? new Set()).add(mint));
+  }
+  return owners;
+}
+
+const MAX_CANDIDATES = 8;
+
+/**
+ * A token owner with several mints whose token accounts, balances and signatures each fit one
+ * default page (as the cases read them), tried in order of mints seen; its own lists give the figures.
+ */
+async function tokenOwnerWithManyMints(target: Target, owners: Map<string, Set<string>>): Promise<Json | undefined> {
+  const candidates = [...owners.entries()].filter(([, m]) => m.size > 1).sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1));
+  for (const [owner] of candidates.slice(0, MAX_CANDIDATES)) {
+    const tokens = await list(target, "getCompressedTokenAccountsByOwner", "items", { owner });
+    const balances = await list(target, "getCompressedTokenBalancesByOwner", "token_balances", { owner });
+    const signatures = await list(target, "getCompressionSignaturesForTokenOwner", "items", { owner });
+    const fits = (l: Listing) => l.complete && l.items.length < 1000;
+    const mints = [...new Set(tokens.items.map((t) => (isObject(t.tokenData) ? String(t.tokenData.mint) : "")))].sort();
+    if (fits(tokens) && fits(balances) && fits(signatures) && mints.length > 1) {
+      return { owner, mints: balances.items.length, mint: mints[0]!, unspent: tokens.items.length };
+    }
+  }
+  return undefined;
+}
+
+export async function discoverFixtures(target: Target, seedOwner: string): Promise<Record<string, Json>> {
+  if (decodeBase58(seedOwner)?.length !== 32) throw new Error(`--seed-owner ${JSON.stringify(seedOwner)} is not a base58 public key`);
+  const profile: Record<string, Json> = { discoveredFrom: seedOwner, unknownHash: randomKey(), unknownAddress: randomKey(), ownerWithNoAccounts: randomKey(), tokenOwnerWithNoAccounts: randomKey() };
+  const slot = await target.call("getIndexerSlot", undefined);
+  if (isObject(slot.body) && (typeof slot.body.result === "number" || typeof slot.body.result === "bigint")) profile.slot = slot.body.result;
+
+  const accounts = await list(target, "getCompressedAccountsByOwner", "items", { owner: seedOwner });
+  const withAddress = accounts.items.find((a) => typeof a.address === "string" && typeof a.hash === "string");
+  if (withAddress) {
+    profile.knownHash = withAddress.hash as string;
+    profile.knownAddress = withAddress.address as string;
+  }
+  const n = accounts.items.length;
+  if (accounts.complete) {
+    const one = { owner: seedOwner, unspent: n };
+    if (n === 1000) profile.ownerWith1000 = one;
+    if (n === 1001) profile.ownerWith1001 = one;
+    if (n === 1 && typeof accounts.items[0]!.hash === "string") profile.ownerWithOneAccount = { ...one, hash: accounts.items[0]!.hash };
+    // The memcmp cases read the owner's whole list in one default page.
+    const m = n < 1000 ? memcmp(seedOwner, accounts.items) : undefined;
+    if (m !== undefined) profile.memcmpOwner = m;
+  }
+  if (n > 2000) profile.ownerWithManyAccounts = accounts.complete ? { owner: seedOwner, unspent: n } : { owner: seedOwner };
+
+  const owners = tokenOwners(accounts.items);
+  if (owners.size > 0) {
+    profile.tokenProgram = seedOwner;
+    const many = await tokenOwnerWithManyMints(target, owners);
+    if (many) profile.tokenOwnerWithManyMints = many;
+  }
+  return profile;
+}
