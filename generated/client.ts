@@ -13,6 +13,7 @@ import { createRpcClient } from "photon-indexer-kit/runtime";
 import type { CallOptions, ClientOptions, PageOptions, RpcClient } from "photon-indexer-kit/runtime";
 import { methods } from "./methods.js";
 import type { Item, Params, Result } from "./types.js";
+
 import { methodValidators } from "./validators.js";
 
 /** A typed client for Photon indexer JSON-RPC 0.50.0. */

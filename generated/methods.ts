@@ -11,260 +11,247 @@
 
 import type { MethodInfo } from "photon-indexer-kit/runtime";
 import type { MethodName, PaginatedMethodName } from "./types.js";
+
 /** The spec these files were generated from. */
 export const spec = {
-  "title": "Photon indexer JSON-RPC",
-  "version": "0.50.0",
-  "sha256": "28619e975e0539f7a2ffa44afc229edb4978cbbf4b26c03a0cfe53899acbd760",
-  "source": "spec/photon-indexer.yaml",
-  "files": [
+  title: "Photon indexer JSON-RPC",
+  version: "0.50.0",
+  sha256: "28619e975e0539f7a2ffa44afc229edb4978cbbf4b26c03a0cfe53899acbd760",
+  source: "spec/photon-indexer.yaml",
+  files: [
     {
-      "file": "spec/photon-indexer.yaml",
-      "sha256": "28619e975e0539f7a2ffa44afc229edb4978cbbf4b26c03a0cfe53899acbd760"
-    }
-  ]
+      file: "spec/photon-indexer.yaml",
+      sha256: "28619e975e0539f7a2ffa44afc229edb4978cbbf4b26c03a0cfe53899acbd760",
+    },
+  ],
 } as const;
+
 /** Every method of the spec, by name. */
 export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = {
-  "getCompressedAccount": {
-    "name": "getCompressedAccount",
-    "path": "/getCompressedAccount",
-    "summary": "Returns one compressed account, looked up by address or by hash.",
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccount: {
+    name: "getCompressedAccount",
+    path: "/getCompressedAccount",
+    summary: "Returns one compressed account, looked up by address or by hash.",
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccounts": {
-    "name": "getMultipleCompressedAccounts",
-    "path": "/getMultipleCompressedAccounts",
-    "summary": "Returns several compressed accounts, looked up by addresses or by hashes.",
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "hashes",
-      "addresses"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccounts: {
+    name: "getMultipleCompressedAccounts",
+    path: "/getMultipleCompressedAccounts",
+    summary: "Returns several compressed accounts, looked up by addresses or by hashes.",
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["hashes", "addresses"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountsByOwner": {
-    "name": "getCompressedAccountsByOwner",
-    "path": "/getCompressedAccountsByOwner",
-    "summary": "Returns all compressed accounts owned by an address.",
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "filters",
-      "dataSlice",
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": [
+  getCompressedAccountsByOwner: {
+    name: "getCompressedAccountsByOwner",
+    path: "/getCompressedAccountsByOwner",
+    summary: "Returns all compressed accounts owned by an address.",
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["filters", "dataSlice", "cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: [
         {
-          "field": "leafIndex",
-          "direction": "asc",
-          "compare": "integer"
+          field: "leafIndex",
+          direction: "asc",
+          compare: "integer",
         },
         {
-          "field": "hash",
-          "direction": "asc",
-          "compare": "base58-bytes"
-        }
-      ]
+          field: "hash",
+          direction: "asc",
+          compare: "base58-bytes",
+        },
+      ],
     },
-    "extensions": {
+    extensions: {
       "x-pagination": {
-        "items": "items",
-        "cursor": "cursor",
-        "limit": "limit",
-        "order": [
+        items: "items",
+        cursor: "cursor",
+        limit: "limit",
+        order: [
           {
-            "field": "leafIndex",
-            "direction": "asc",
-            "compare": "integer"
+            field: "leafIndex",
+            direction: "asc",
+            compare: "integer",
           },
           {
-            "field": "hash",
-            "direction": "asc",
-            "compare": "base58-bytes"
-          }
-        ]
+            field: "hash",
+            direction: "asc",
+            compare: "base58-bytes",
+          },
+        ],
       },
-      "x-cursor": "Base58 of the last item's 32-byte account hash (a Hash). The agreed next page holds\nthe items that follow that item in the documented order (leafIndex, hash).\nPhoton itself filters `hash > cursor` while ordering by leafIndex, so it can skip or\nrepeat items when hash order differs from leafIndex order (a Photon bug; the\nreference indexer does not copy it). A malformed cursor (bad base58, not 32 bytes)\nis -32602."
-    }
+      "x-cursor": "Base58 of the last item's 32-byte account hash (a Hash). The agreed next page holds\nthe items that follow that item in the documented order (leafIndex, hash).\nPhoton itself filters `hash > cursor` while ordering by leafIndex, so it can skip or\nrepeat items when hash order differs from leafIndex order (a Photon bug; the\nreference indexer does not copy it). A malformed cursor (bad base58, not 32 bytes)\nis -32602.",
+    },
   },
-  "getCompressedTokenAccountsByOwner": {
-    "name": "getCompressedTokenAccountsByOwner",
-    "path": "/getCompressedTokenAccountsByOwner",
-    "summary": "Returns compressed token accounts owned by an address.",
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "mint",
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": [
+  getCompressedTokenAccountsByOwner: {
+    name: "getCompressedTokenAccountsByOwner",
+    path: "/getCompressedTokenAccountsByOwner",
+    summary: "Returns compressed token accounts owned by an address.",
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["mint", "cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: [
         {
-          "field": "tokenData.mint",
-          "direction": "asc",
-          "compare": "base58-bytes"
+          field: "tokenData.mint",
+          direction: "asc",
+          compare: "base58-bytes",
         },
         {
-          "field": "account.hash",
-          "direction": "asc",
-          "compare": "base58-bytes"
-        }
-      ]
+          field: "account.hash",
+          direction: "asc",
+          compare: "base58-bytes",
+        },
+      ],
     },
-    "extensions": {
+    extensions: {
       "x-pagination": {
-        "items": "items",
-        "cursor": "cursor",
-        "limit": "limit",
-        "order": [
+        items: "items",
+        cursor: "cursor",
+        limit: "limit",
+        order: [
           {
-            "field": "tokenData.mint",
-            "direction": "asc",
-            "compare": "base58-bytes"
+            field: "tokenData.mint",
+            direction: "asc",
+            compare: "base58-bytes",
           },
           {
-            "field": "account.hash",
-            "direction": "asc",
-            "compare": "base58-bytes"
-          }
-        ]
+            field: "account.hash",
+            direction: "asc",
+            compare: "base58-bytes",
+          },
+        ],
       },
-      "x-cursor": "Base58 of 64 bytes: mint (32) followed by account hash (32) of the last item.\nNext page without `mint`: `(mint > c_mint) OR (mint = c_mint AND hash > c_hash)`;\nwith `mint`: `hash > c_hash`. A cursor that is not valid base58 is -32602; one that\ndecodes to a length other than 64 is -32000\n`Validation Error: Invalid cursor length. Expected 64. Received N.`"
-    }
-  },
-  "getCompressedTokenBalancesByOwner": {
-    "name": "getCompressedTokenBalancesByOwner",
-    "path": "/getCompressedTokenBalancesByOwner",
-    "summary": "Returns token balances for compressed accounts owned by an address.",
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "mint",
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "token_balances",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": [
-        {
-          "field": "mint",
-          "direction": "asc",
-          "compare": "base58-bytes"
-        }
-      ]
+      "x-cursor": "Base58 of 64 bytes: mint (32) followed by account hash (32) of the last item.\nNext page without `mint`: `(mint > c_mint) OR (mint = c_mint AND hash > c_hash)`;\nwith `mint`: `hash > c_hash`. A cursor that is not valid base58 is -32602; one that\ndecodes to a length other than 64 is -32000\n`Validation Error: Invalid cursor length. Expected 64. Received N.`",
     },
-    "extensions": {
-      "x-pagination": {
-        "items": "token_balances",
-        "cursor": "cursor",
-        "limit": "limit",
-        "order": [
-          {
-            "field": "mint",
-            "direction": "asc",
-            "compare": "base58-bytes"
-          }
-        ]
-      },
-      "x-cursor": "Base58 of the last item's 32-byte mint (the same text as the mint public key).\nNext page: `mint > cursor`. A cursor that is not valid base58 is -32602; one that\ndoes not decode to 32 bytes is -32000. Photon ignores a valid cursor when the\n`mint` param is set, so with `mint` and a full page (e.g. `limit: 1`) the cursor is\nnever null and a paging client loops forever (a Photon bug; the reference indexer\napplies `mint > cursor` in that case too, which ends the iteration)."
-    }
   },
-  "getCompressionSignaturesForTokenOwner": {
-    "name": "getCompressionSignaturesForTokenOwner",
-    "path": "/getCompressionSignaturesForTokenOwner",
-    "summary": "Returns the signatures of transactions that modified an owner's compressed token accounts.",
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": [
+  getCompressedTokenBalancesByOwner: {
+    name: "getCompressedTokenBalancesByOwner",
+    path: "/getCompressedTokenBalancesByOwner",
+    summary: "Returns token balances for compressed accounts owned by an address.",
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["mint", "cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "token_balances",
+      cursor: "cursor",
+      limit: "limit",
+      order: [
         {
-          "field": "slot",
-          "direction": "desc",
-          "compare": "integer"
+          field: "mint",
+          direction: "asc",
+          compare: "base58-bytes",
+        },
+      ],
+    },
+    extensions: {
+      "x-pagination": {
+        items: "token_balances",
+        cursor: "cursor",
+        limit: "limit",
+        order: [
+          {
+            field: "mint",
+            direction: "asc",
+            compare: "base58-bytes",
+          },
+        ],
+      },
+      "x-cursor": "Base58 of the last item's 32-byte mint (the same text as the mint public key).\nNext page: `mint > cursor`. A cursor that is not valid base58 is -32602; one that\ndoes not decode to 32 bytes is -32000. Photon ignores a valid cursor when the\n`mint` param is set, so with `mint` and a full page (e.g. `limit: 1`) the cursor is\nnever null and a paging client loops forever (a Photon bug; the reference indexer\napplies `mint > cursor` in that case too, which ends the iteration).",
+    },
+  },
+  getCompressionSignaturesForTokenOwner: {
+    name: "getCompressionSignaturesForTokenOwner",
+    path: "/getCompressionSignaturesForTokenOwner",
+    summary: "Returns the signatures of transactions that modified an owner's compressed token accounts.",
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: [
+        {
+          field: "slot",
+          direction: "desc",
+          compare: "integer",
         },
         {
-          "field": "signature",
-          "direction": "desc",
-          "compare": "base58-bytes"
-        }
-      ]
+          field: "signature",
+          direction: "desc",
+          compare: "base58-bytes",
+        },
+      ],
     },
-    "extensions": {
+    extensions: {
       "x-pagination": {
-        "items": "items",
-        "cursor": "cursor",
-        "limit": "limit",
-        "order": [
+        items: "items",
+        cursor: "cursor",
+        limit: "limit",
+        order: [
           {
-            "field": "slot",
-            "direction": "desc",
-            "compare": "integer"
+            field: "slot",
+            direction: "desc",
+            compare: "integer",
           },
           {
-            "field": "signature",
-            "direction": "desc",
-            "compare": "base58-bytes"
-          }
-        ]
+            field: "signature",
+            direction: "desc",
+            compare: "base58-bytes",
+          },
+        ],
       },
-      "x-cursor": "Base58 of 72 bytes: slot as u64 little-endian (8) followed by the signature (64) of\nthe last item. Next page: `slot < s OR (slot = s AND signature < sig)`. The cursor\nparam is a plain string, so every malformed cursor is an application error -32000:\n`Validation Error: Invalid cursor <c>` (bad base58),\n`Validation Error: Invalid cursor length. Expected 72. Received N.`, or a message\ncontaining `Invalid signature in cursor`."
-    }
+      "x-cursor": "Base58 of 72 bytes: slot as u64 little-endian (8) followed by the signature (64) of\nthe last item. Next page: `slot < s OR (slot = s AND signature < sig)`. The cursor\nparam is a plain string, so every malformed cursor is an application error -32000:\n`Validation Error: Invalid cursor <c>` (bad base58),\n`Validation Error: Invalid cursor length. Expected 72. Received N.`, or a message\ncontaining `Invalid signature in cursor`.",
+    },
   },
-  "getIndexerSlot": {
-    "name": "getIndexerSlot",
-    "path": "/getIndexerSlot",
-    "summary": "Returns the slot of the last block indexed.",
-    "hasParams": false,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
-  }
+  getIndexerSlot: {
+    name: "getIndexerSlot",
+    path: "/getIndexerSlot",
+    summary: "Returns the slot of the last block indexed.",
+    hasParams: false,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
+  },
 };
+
 /** Method names in spec order. */
-export const methodNames: readonly MethodName[] = ["getCompressedAccount", "getMultipleCompressedAccounts", "getCompressedAccountsByOwner", "getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner", "getCompressionSignaturesForTokenOwner", "getIndexerSlot"];
+export const methodNames: readonly MethodName[] = [
+  "getCompressedAccount",
+  "getMultipleCompressedAccounts",
+  "getCompressedAccountsByOwner",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressionSignaturesForTokenOwner",
+  "getIndexerSlot",
+];
+
 /** Methods that return pages and take a cursor. */
-export const paginatedMethodNames: readonly PaginatedMethodName[] = ["getCompressedAccountsByOwner", "getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner", "getCompressionSignaturesForTokenOwner"];
+export const paginatedMethodNames: readonly PaginatedMethodName[] = [
+  "getCompressedAccountsByOwner",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressionSignaturesForTokenOwner",
+];

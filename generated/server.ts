@@ -14,6 +14,7 @@ import { createRequestListener } from "photon-indexer-kit/runtime";
 import type { CallContext, Handler, ListenerOptions } from "photon-indexer-kit/runtime";
 import { methods } from "./methods.js";
 import type { Params, Result } from "./types.js";
+
 import { methodValidators } from "./validators.js";
 
 /** One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)` for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`. */

@@ -11,6 +11,7 @@
 
 import type { EnvelopeValidators, MethodValidators, StandaloneValidate } from "photon-indexer-kit/runtime";
 import type { MethodName } from "./types.js";
+
 export declare const methodValidators: { readonly [M in MethodName]: MethodValidators };
 export declare const envelopeValidators: EnvelopeValidators;
 export declare const getCompressedAccountParams: StandaloneValidate;

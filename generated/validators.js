@@ -10,6 +10,7 @@
  */
 
 import { formats } from "photon-indexer-kit/runtime";
+
 export const getCompressedAccountParams = validate23;
 const schema8 = { "$id": "method-getCompressedAccount-params.json", "$ref": "components.json#/definitions/GetCompressedAccountParams" };
 const schema10 = { "type": "object", "properties": { "address": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/SerializablePubkey" }] }, { "type": "null" }] }, "hash": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Hash" }] }, { "type": "null" }] } }, "additionalProperties": false };

@@ -47,7 +47,9 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   const files = new Map<string, string>();
   const finish = (name: string, sf: SourceFile) => {
     sf.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureUpdateOrderedImports: false } as never);
-    files.set(name, `${bannerFor(name)}\n${sf.getFullText().trim()}\n`);
+    // A blank line between the imports and the code, as a person would leave it.
+    const text = sf.getFullText().trim().replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n");
+    files.set(name, `${bannerFor(name)}\n${text}\n`);
   };
 
   const types = project.createSourceFile("types.ts", await renderSchemaTypes(model));

@@ -5,6 +5,7 @@
 import type { SourceFile } from "ts-morph";
 import type { MethodInfo } from "../../runtime/contracts.js";
 import type { SpecModel } from "../model.js";
+import { literal } from "./names.js";
 
 function info(m: SpecModel["methods"][number]): MethodInfo {
   return {
@@ -24,23 +25,15 @@ export function addMethodTable(file: SourceFile, model: SpecModel): void {
   file.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["MethodInfo"], isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName", "PaginatedMethodName"], isTypeOnly: true });
   const spec = { title: model.title, version: model.version, sha256: model.sha256, source: model.source, files: model.files };
-  file.addStatements([
-    "/** The spec these files were generated from. */",
-    `export const spec = ${JSON.stringify(spec, null, 2)} as const;`,
-    "",
-    "/** Every method of the spec, by name. */",
-    `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = ${JSON.stringify(
-      Object.fromEntries(model.methods.map((m) => [m.name, info(m)])),
-      null,
-      2,
-    )};`,
-    "",
-    "/** Method names in spec order. */",
-    `export const methodNames: readonly MethodName[] = ${JSON.stringify(model.methods.map((m) => m.name))};`,
-    "",
-    "/** Methods that return pages and take a cursor. */",
-    `export const paginatedMethodNames: readonly PaginatedMethodName[] = ${JSON.stringify(
-      model.methods.filter((m) => m.pagination).map((m) => m.name),
-    )};`,
-  ]);
+  const paginated = model.methods.filter((m) => m.pagination).map((m) => m.name);
+  file.addStatements((writer) => {
+    writer.writeLine("/** The spec these files were generated from. */");
+    writer.writeLine(`export const spec = ${literal(spec)} as const;`).blankLine();
+    writer.writeLine("/** Every method of the spec, by name. */");
+    writer.writeLine(`export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, info(m)])))};`).blankLine();
+    writer.writeLine("/** Method names in spec order. */");
+    writer.writeLine(`export const methodNames: readonly MethodName[] = ${literal(model.methods.map((m) => m.name))};`).blankLine();
+    writer.writeLine("/** Methods that return pages and take a cursor. */");
+    writer.writeLine(`export const paginatedMethodNames: readonly PaginatedMethodName[] = ${literal(paginated)};`);
+  });
 }

@@ -19,3 +19,24 @@ export function docLines(...lines: (string | null | undefined)[]): string[] {
   const text = lines.filter((l): l is string => !!l && l.trim() !== "").join("\n\n");
   return text ? [text.replace(/\*\//g, "*\\/")] : [];
 }
+
+/**
+ * A value as a TypeScript literal that reads as hand-written: identifier keys unquoted,
+ * short lists of primitives on one line, nested objects indented.
+ */
+export function literal(value: unknown, indent = ""): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const parts = value.map((v) => literal(v, inner));
+    const flat = `[${parts.join(", ")}]`;
+    if (value.every((v) => v === null || typeof v !== "object") && flat.length <= 100) return flat;
+    return `[\n${parts.map((p) => `${inner}${p},`).join("\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    return `{\n${entries.map(([k, v]) => `${inner}${quoteKey(k)}: ${literal(v, inner)},`).join("\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}

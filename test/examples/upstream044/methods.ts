@@ -11,474 +11,441 @@
 
 import type { MethodInfo } from "photon-indexer-kit/runtime";
 import type { MethodName, PaginatedMethodName } from "./types.js";
+
 /** The spec these files were generated from. */
 export const spec = {
-  "title": "photon-indexer",
-  "version": "0.44.0",
-  "sha256": "41704b2b590b0917b33f2f9d6efc3e016a0a9e972f2ca716c35b532a41ce2e33",
-  "source": "../shared/upstream-specs/0.44.0",
-  "files": [
+  title: "photon-indexer",
+  version: "0.44.0",
+  sha256: "41704b2b590b0917b33f2f9d6efc3e016a0a9e972f2ca716c35b532a41ce2e33",
+  source: "../shared/upstream-specs/0.44.0",
+  files: [
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedAccount.yaml",
-      "sha256": "8493a2d78b6213fa2a149567581113d60d5905f4f2a779a52b73918a7243f452"
+      file: "../shared/upstream-specs/0.44.0/getCompressedAccount.yaml",
+      sha256: "8493a2d78b6213fa2a149567581113d60d5905f4f2a779a52b73918a7243f452",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedAccountBalance.yaml",
-      "sha256": "d1bf5fc6a68c22309bfa089ab66278a21c63eb253fe9a500b784dfaeb205db50"
+      file: "../shared/upstream-specs/0.44.0/getCompressedAccountBalance.yaml",
+      sha256: "d1bf5fc6a68c22309bfa089ab66278a21c63eb253fe9a500b784dfaeb205db50",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedAccountProof.yaml",
-      "sha256": "e15e44b5142ee9bd3ca5f9029d6f0b6daaeb4dffdcfaa30080e02b0ebccf41ce"
+      file: "../shared/upstream-specs/0.44.0/getCompressedAccountProof.yaml",
+      sha256: "e15e44b5142ee9bd3ca5f9029d6f0b6daaeb4dffdcfaa30080e02b0ebccf41ce",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedAccountsByOwner.yaml",
-      "sha256": "d298c503f587855535515fbc2877970d746beb036a288ed8053bffab37694d75"
+      file: "../shared/upstream-specs/0.44.0/getCompressedAccountsByOwner.yaml",
+      sha256: "d298c503f587855535515fbc2877970d746beb036a288ed8053bffab37694d75",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedBalanceByOwner.yaml",
-      "sha256": "12b71ca240dff78a667ab610b5d5a5eec60b651a055aaca38598e9099483ea3c"
+      file: "../shared/upstream-specs/0.44.0/getCompressedBalanceByOwner.yaml",
+      sha256: "12b71ca240dff78a667ab610b5d5a5eec60b651a055aaca38598e9099483ea3c",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedTokenAccountBalance.yaml",
-      "sha256": "709e16beb8d698c61035b91f3908acfe2a1b02efe55f4c6b8acaf9db19332c82"
+      file: "../shared/upstream-specs/0.44.0/getCompressedTokenAccountBalance.yaml",
+      sha256: "709e16beb8d698c61035b91f3908acfe2a1b02efe55f4c6b8acaf9db19332c82",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedTokenAccountsByDelegate.yaml",
-      "sha256": "f8cb1036d21082c7b563cd856d7dd1d348b7fd283f9634caa67d4cd328fd5c62"
+      file: "../shared/upstream-specs/0.44.0/getCompressedTokenAccountsByDelegate.yaml",
+      sha256: "f8cb1036d21082c7b563cd856d7dd1d348b7fd283f9634caa67d4cd328fd5c62",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedTokenAccountsByOwner.yaml",
-      "sha256": "74297424469383abd3f9ec8f0a3ebb7ae5347f4e1b3eb3b4773228920cb62f6a"
+      file: "../shared/upstream-specs/0.44.0/getCompressedTokenAccountsByOwner.yaml",
+      sha256: "74297424469383abd3f9ec8f0a3ebb7ae5347f4e1b3eb3b4773228920cb62f6a",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressedTokenBalancesByOwner.yaml",
-      "sha256": "08646c2d49004aaec4737d77b3f1865d714affbf1bf4266d7af862f7b8d6c466"
+      file: "../shared/upstream-specs/0.44.0/getCompressedTokenBalancesByOwner.yaml",
+      sha256: "08646c2d49004aaec4737d77b3f1865d714affbf1bf4266d7af862f7b8d6c466",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressionSignaturesForAccount.yaml",
-      "sha256": "69b32f95182ad9aa2b307b60dd6bdfcbdc11b878579f38329957e804a06375a3"
+      file: "../shared/upstream-specs/0.44.0/getCompressionSignaturesForAccount.yaml",
+      sha256: "69b32f95182ad9aa2b307b60dd6bdfcbdc11b878579f38329957e804a06375a3",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressionSignaturesForAddress.yaml",
-      "sha256": "a6957a18965f26f0826bbe8157ab0bd74df965eec9ad99ac3c340358d005eedb"
+      file: "../shared/upstream-specs/0.44.0/getCompressionSignaturesForAddress.yaml",
+      sha256: "a6957a18965f26f0826bbe8157ab0bd74df965eec9ad99ac3c340358d005eedb",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressionSignaturesForOwner.yaml",
-      "sha256": "75c5d8e17214af17946b6eae7d0493e603bd6c4c636b94c1b6057d037178a4f1"
+      file: "../shared/upstream-specs/0.44.0/getCompressionSignaturesForOwner.yaml",
+      sha256: "75c5d8e17214af17946b6eae7d0493e603bd6c4c636b94c1b6057d037178a4f1",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getCompressionSignaturesForTokenOwner.yaml",
-      "sha256": "e757c13285d34f67d09fe15674fae2f34a3f03ff170972cf49eadc70173de12c"
+      file: "../shared/upstream-specs/0.44.0/getCompressionSignaturesForTokenOwner.yaml",
+      sha256: "e757c13285d34f67d09fe15674fae2f34a3f03ff170972cf49eadc70173de12c",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getIndexerHealth.yaml",
-      "sha256": "e0a43fec180d2f2d397a1b2cf0cae6dc7ec405127d9827f514dac52a73e49639"
+      file: "../shared/upstream-specs/0.44.0/getIndexerHealth.yaml",
+      sha256: "e0a43fec180d2f2d397a1b2cf0cae6dc7ec405127d9827f514dac52a73e49639",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getIndexerSlot.yaml",
-      "sha256": "b732b040d352b70791bdd1a7ee8ef71bcccddbd8cc6d7902150c84b4a61af8a9"
+      file: "../shared/upstream-specs/0.44.0/getIndexerSlot.yaml",
+      sha256: "b732b040d352b70791bdd1a7ee8ef71bcccddbd8cc6d7902150c84b4a61af8a9",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getLatestCompressionSignatures.yaml",
-      "sha256": "99003d34d3f64a962cdd3256d5516f8e7faa170b7ee4af5a99673f34fa8c3497"
+      file: "../shared/upstream-specs/0.44.0/getLatestCompressionSignatures.yaml",
+      sha256: "99003d34d3f64a962cdd3256d5516f8e7faa170b7ee4af5a99673f34fa8c3497",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getLatestNonVotingSignatures.yaml",
-      "sha256": "4616ef3bde2ba810e8ef4c4d021cf15cf0250a38691ada10f0ae62609d9687ab"
+      file: "../shared/upstream-specs/0.44.0/getLatestNonVotingSignatures.yaml",
+      sha256: "4616ef3bde2ba810e8ef4c4d021cf15cf0250a38691ada10f0ae62609d9687ab",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getMultipleCompressedAccountProofs.yaml",
-      "sha256": "cbb50aaee23e6b1e6114bb9835882d32ab2282cea15597e4bc39971ac6b45701"
+      file: "../shared/upstream-specs/0.44.0/getMultipleCompressedAccountProofs.yaml",
+      sha256: "cbb50aaee23e6b1e6114bb9835882d32ab2282cea15597e4bc39971ac6b45701",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getMultipleCompressedAccounts.yaml",
-      "sha256": "b8dc3767d958693507337c7a7caa8564de519c3c4ece3b6773f5dbe5a6f45a90"
+      file: "../shared/upstream-specs/0.44.0/getMultipleCompressedAccounts.yaml",
+      sha256: "b8dc3767d958693507337c7a7caa8564de519c3c4ece3b6773f5dbe5a6f45a90",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getMultipleNewAddressProofs.yaml",
-      "sha256": "91eaa1c8597c9a3948167f2e7af5cf87847e55a1dde5d0790f89f4e709dc825e"
+      file: "../shared/upstream-specs/0.44.0/getMultipleNewAddressProofs.yaml",
+      sha256: "91eaa1c8597c9a3948167f2e7af5cf87847e55a1dde5d0790f89f4e709dc825e",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getMultipleNewAddressProofsV2.yaml",
-      "sha256": "a5b14c292a228f0855305a3a6518008ec7237e5cfe5765f62c88a0331ee13401"
+      file: "../shared/upstream-specs/0.44.0/getMultipleNewAddressProofsV2.yaml",
+      sha256: "a5b14c292a228f0855305a3a6518008ec7237e5cfe5765f62c88a0331ee13401",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getTransactionWithCompressionInfo.yaml",
-      "sha256": "ea37483128296dc748d7db870f1d8fd8010e95578259b66a724e47d46c2d47e5"
+      file: "../shared/upstream-specs/0.44.0/getTransactionWithCompressionInfo.yaml",
+      sha256: "ea37483128296dc748d7db870f1d8fd8010e95578259b66a724e47d46c2d47e5",
     },
     {
-      "file": "../shared/upstream-specs/0.44.0/getValidityProof.yaml",
-      "sha256": "01899108ea51ada21df5e186d30b7a49dba68b02aa128514f60199babe47caa4"
-    }
-  ]
+      file: "../shared/upstream-specs/0.44.0/getValidityProof.yaml",
+      sha256: "01899108ea51ada21df5e186d30b7a49dba68b02aa128514f60199babe47caa4",
+    },
+  ],
 } as const;
+
 /** Every method of the spec, by name. */
 export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = {
-  "getCompressedAccount": {
-    "name": "getCompressedAccount",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccount: {
+    name: "getCompressedAccount",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountBalance": {
-    "name": "getCompressedAccountBalance",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccountBalance: {
+    name: "getCompressedAccountBalance",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountProof": {
-    "name": "getCompressedAccountProof",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "hash"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccountProof: {
+    name: "getCompressedAccountProof",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["hash"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountsByOwner": {
-    "name": "getCompressedAccountsByOwner",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "dataSlice",
-      "filters",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedAccountsByOwner: {
+    name: "getCompressedAccountsByOwner",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "dataSlice", "filters", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedBalanceByOwner": {
-    "name": "getCompressedBalanceByOwner",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedBalanceByOwner: {
+    name: "getCompressedBalanceByOwner",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedTokenAccountBalance": {
-    "name": "getCompressedTokenAccountBalance",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedTokenAccountBalance: {
+    name: "getCompressedTokenAccountBalance",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedTokenAccountsByDelegate": {
-    "name": "getCompressedTokenAccountsByDelegate",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "delegate"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenAccountsByDelegate: {
+    name: "getCompressedTokenAccountsByDelegate",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["delegate"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenAccountsByOwner": {
-    "name": "getCompressedTokenAccountsByOwner",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenAccountsByOwner: {
+    name: "getCompressedTokenAccountsByOwner",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenBalancesByOwner": {
-    "name": "getCompressedTokenBalancesByOwner",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "token_balances",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenBalancesByOwner: {
+    name: "getCompressedTokenBalancesByOwner",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "token_balances",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressionSignaturesForAccount": {
-    "name": "getCompressionSignaturesForAccount",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "hash"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressionSignaturesForAccount: {
+    name: "getCompressionSignaturesForAccount",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["hash"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressionSignaturesForAddress": {
-    "name": "getCompressionSignaturesForAddress",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "address"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressionSignaturesForAddress: {
+    name: "getCompressionSignaturesForAddress",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["address"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressionSignaturesForOwner": {
-    "name": "getCompressionSignaturesForOwner",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressionSignaturesForOwner: {
+    name: "getCompressionSignaturesForOwner",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressionSignaturesForTokenOwner": {
-    "name": "getCompressionSignaturesForTokenOwner",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressionSignaturesForTokenOwner: {
+    name: "getCompressionSignaturesForTokenOwner",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getIndexerHealth": {
-    "name": "getIndexerHealth",
-    "path": "/",
-    "summary": null,
-    "hasParams": false,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getIndexerHealth: {
+    name: "getIndexerHealth",
+    path: "/",
+    summary: null,
+    hasParams: false,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getIndexerSlot": {
-    "name": "getIndexerSlot",
-    "path": "/",
-    "summary": null,
-    "hasParams": false,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getIndexerSlot: {
+    name: "getIndexerSlot",
+    path: "/",
+    summary: null,
+    hasParams: false,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getLatestCompressionSignatures": {
-    "name": "getLatestCompressionSignatures",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getLatestCompressionSignatures: {
+    name: "getLatestCompressionSignatures",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getLatestNonVotingSignatures": {
-    "name": "getLatestNonVotingSignatures",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getLatestNonVotingSignatures: {
+    name: "getLatestNonVotingSignatures",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccountProofs": {
-    "name": "getMultipleCompressedAccountProofs",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccountProofs: {
+    name: "getMultipleCompressedAccountProofs",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccounts": {
-    "name": "getMultipleCompressedAccounts",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "addresses",
-      "hashes"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccounts: {
+    name: "getMultipleCompressedAccounts",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["addresses", "hashes"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleNewAddressProofs": {
-    "name": "getMultipleNewAddressProofs",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleNewAddressProofs: {
+    name: "getMultipleNewAddressProofs",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleNewAddressProofsV2": {
-    "name": "getMultipleNewAddressProofsV2",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleNewAddressProofsV2: {
+    name: "getMultipleNewAddressProofsV2",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getTransactionWithCompressionInfo": {
-    "name": "getTransactionWithCompressionInfo",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "signature"
-    ],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getTransactionWithCompressionInfo: {
+    name: "getTransactionWithCompressionInfo",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["signature"],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getValidityProof": {
-    "name": "getValidityProof",
-    "path": "/",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "hashes",
-      "newAddresses",
-      "newAddressesWithTrees"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
-  }
+  getValidityProof: {
+    name: "getValidityProof",
+    path: "/",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["hashes", "newAddresses", "newAddressesWithTrees"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
+  },
 };
+
 /** Method names in spec order. */
-export const methodNames: readonly MethodName[] = ["getCompressedAccount", "getCompressedAccountBalance", "getCompressedAccountProof", "getCompressedAccountsByOwner", "getCompressedBalanceByOwner", "getCompressedTokenAccountBalance", "getCompressedTokenAccountsByDelegate", "getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner", "getCompressionSignaturesForAccount", "getCompressionSignaturesForAddress", "getCompressionSignaturesForOwner", "getCompressionSignaturesForTokenOwner", "getIndexerHealth", "getIndexerSlot", "getLatestCompressionSignatures", "getLatestNonVotingSignatures", "getMultipleCompressedAccountProofs", "getMultipleCompressedAccounts", "getMultipleNewAddressProofs", "getMultipleNewAddressProofsV2", "getTransactionWithCompressionInfo", "getValidityProof"];
+export const methodNames: readonly MethodName[] = [
+  "getCompressedAccount",
+  "getCompressedAccountBalance",
+  "getCompressedAccountProof",
+  "getCompressedAccountsByOwner",
+  "getCompressedBalanceByOwner",
+  "getCompressedTokenAccountBalance",
+  "getCompressedTokenAccountsByDelegate",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressionSignaturesForAccount",
+  "getCompressionSignaturesForAddress",
+  "getCompressionSignaturesForOwner",
+  "getCompressionSignaturesForTokenOwner",
+  "getIndexerHealth",
+  "getIndexerSlot",
+  "getLatestCompressionSignatures",
+  "getLatestNonVotingSignatures",
+  "getMultipleCompressedAccountProofs",
+  "getMultipleCompressedAccounts",
+  "getMultipleNewAddressProofs",
+  "getMultipleNewAddressProofsV2",
+  "getTransactionWithCompressionInfo",
+  "getValidityProof",
+];
+
 /** Methods that return pages and take a cursor. */
-export const paginatedMethodNames: readonly PaginatedMethodName[] = ["getCompressedAccountsByOwner", "getCompressedTokenAccountsByDelegate", "getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner", "getCompressionSignaturesForAddress", "getCompressionSignaturesForOwner", "getCompressionSignaturesForTokenOwner", "getLatestCompressionSignatures"];
+export const paginatedMethodNames: readonly PaginatedMethodName[] = [
+  "getCompressedAccountsByOwner",
+  "getCompressedTokenAccountsByDelegate",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressionSignaturesForAddress",
+  "getCompressionSignaturesForOwner",
+  "getCompressionSignaturesForTokenOwner",
+  "getLatestCompressionSignatures",
+];

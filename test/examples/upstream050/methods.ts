@@ -11,606 +11,539 @@
 
 import type { MethodInfo } from "photon-indexer-kit/runtime";
 import type { MethodName, PaginatedMethodName } from "./types.js";
+
 /** The spec these files were generated from. */
 export const spec = {
-  "title": "photon-indexer",
-  "version": "0.50.0",
-  "sha256": "45e599542fe4aec8c52af5d7dac86db85972f36ff73233a50afe8151f02b98f3",
-  "source": "../shared/upstream-specs/0.50.0/api.yaml",
-  "files": [
+  title: "photon-indexer",
+  version: "0.50.0",
+  sha256: "45e599542fe4aec8c52af5d7dac86db85972f36ff73233a50afe8151f02b98f3",
+  source: "../shared/upstream-specs/0.50.0/api.yaml",
+  files: [
     {
-      "file": "../shared/upstream-specs/0.50.0/api.yaml",
-      "sha256": "45e599542fe4aec8c52af5d7dac86db85972f36ff73233a50afe8151f02b98f3"
-    }
-  ]
+      file: "../shared/upstream-specs/0.50.0/api.yaml",
+      sha256: "45e599542fe4aec8c52af5d7dac86db85972f36ff73233a50afe8151f02b98f3",
+    },
+  ],
 } as const;
+
 /** Every method of the spec, by name. */
 export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = {
-  "getBatchAddressUpdateInfo": {
-    "name": "getBatchAddressUpdateInfo",
-    "path": "/getBatchAddressUpdateInfo",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "tree",
-      "batchSize"
-    ],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getBatchAddressUpdateInfo: {
+    name: "getBatchAddressUpdateInfo",
+    path: "/getBatchAddressUpdateInfo",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["tree", "batchSize"],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccount": {
-    "name": "getCompressedAccount",
-    "path": "/getCompressedAccount",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccount: {
+    name: "getCompressedAccount",
+    path: "/getCompressedAccount",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountBalance": {
-    "name": "getCompressedAccountBalance",
-    "path": "/getCompressedAccountBalance",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccountBalance: {
+    name: "getCompressedAccountBalance",
+    path: "/getCompressedAccountBalance",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountProof": {
-    "name": "getCompressedAccountProof",
-    "path": "/getCompressedAccountProof",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "hash"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccountProof: {
+    name: "getCompressedAccountProof",
+    path: "/getCompressedAccountProof",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["hash"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountProofV2": {
-    "name": "getCompressedAccountProofV2",
-    "path": "/getCompressedAccountProofV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "hash"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccountProofV2: {
+    name: "getCompressedAccountProofV2",
+    path: "/getCompressedAccountProofV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["hash"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountV2": {
-    "name": "getCompressedAccountV2",
-    "path": "/getCompressedAccountV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedAccountV2: {
+    name: "getCompressedAccountV2",
+    path: "/getCompressedAccountV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedAccountsByOwner": {
-    "name": "getCompressedAccountsByOwner",
-    "path": "/getCompressedAccountsByOwner",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "dataSlice",
-      "filters",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedAccountsByOwner: {
+    name: "getCompressedAccountsByOwner",
+    path: "/getCompressedAccountsByOwner",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "dataSlice", "filters", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedAccountsByOwnerV2": {
-    "name": "getCompressedAccountsByOwnerV2",
-    "path": "/getCompressedAccountsByOwnerV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "dataSlice",
-      "filters",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedAccountsByOwnerV2: {
+    name: "getCompressedAccountsByOwnerV2",
+    path: "/getCompressedAccountsByOwnerV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "dataSlice", "filters", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedBalanceByOwner": {
-    "name": "getCompressedBalanceByOwner",
-    "path": "/getCompressedBalanceByOwner",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedBalanceByOwner: {
+    name: "getCompressedBalanceByOwner",
+    path: "/getCompressedBalanceByOwner",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedMintTokenHolders": {
-    "name": "getCompressedMintTokenHolders",
-    "path": "/getCompressedMintTokenHolders",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "mint"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedMintTokenHolders: {
+    name: "getCompressedMintTokenHolders",
+    path: "/getCompressedMintTokenHolders",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["mint"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenAccountBalance": {
-    "name": "getCompressedTokenAccountBalance",
-    "path": "/getCompressedTokenAccountBalance",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "address",
-      "hash"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressedTokenAccountBalance: {
+    name: "getCompressedTokenAccountBalance",
+    path: "/getCompressedTokenAccountBalance",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["address", "hash"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressedTokenAccountsByDelegate": {
-    "name": "getCompressedTokenAccountsByDelegate",
-    "path": "/getCompressedTokenAccountsByDelegate",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "delegate"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenAccountsByDelegate: {
+    name: "getCompressedTokenAccountsByDelegate",
+    path: "/getCompressedTokenAccountsByDelegate",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["delegate"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenAccountsByDelegateV2": {
-    "name": "getCompressedTokenAccountsByDelegateV2",
-    "path": "/getCompressedTokenAccountsByDelegateV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "delegate"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenAccountsByDelegateV2: {
+    name: "getCompressedTokenAccountsByDelegateV2",
+    path: "/getCompressedTokenAccountsByDelegateV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["delegate"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenAccountsByOwner": {
-    "name": "getCompressedTokenAccountsByOwner",
-    "path": "/getCompressedTokenAccountsByOwner",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenAccountsByOwner: {
+    name: "getCompressedTokenAccountsByOwner",
+    path: "/getCompressedTokenAccountsByOwner",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenAccountsByOwnerV2": {
-    "name": "getCompressedTokenAccountsByOwnerV2",
-    "path": "/getCompressedTokenAccountsByOwnerV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenAccountsByOwnerV2: {
+    name: "getCompressedTokenAccountsByOwnerV2",
+    path: "/getCompressedTokenAccountsByOwnerV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenBalancesByOwner": {
-    "name": "getCompressedTokenBalancesByOwner",
-    "path": "/getCompressedTokenBalancesByOwner",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "token_balances",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenBalancesByOwner: {
+    name: "getCompressedTokenBalancesByOwner",
+    path: "/getCompressedTokenBalancesByOwner",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "token_balances",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressedTokenBalancesByOwnerV2": {
-    "name": "getCompressedTokenBalancesByOwnerV2",
-    "path": "/getCompressedTokenBalancesByOwnerV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit",
-      "mint"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressedTokenBalancesByOwnerV2: {
+    name: "getCompressedTokenBalancesByOwnerV2",
+    path: "/getCompressedTokenBalancesByOwnerV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit", "mint"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressionSignaturesForAccount": {
-    "name": "getCompressionSignaturesForAccount",
-    "path": "/getCompressionSignaturesForAccount",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "hash"
-    ],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getCompressionSignaturesForAccount: {
+    name: "getCompressionSignaturesForAccount",
+    path: "/getCompressionSignaturesForAccount",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["hash"],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getCompressionSignaturesForAddress": {
-    "name": "getCompressionSignaturesForAddress",
-    "path": "/getCompressionSignaturesForAddress",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "address"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressionSignaturesForAddress: {
+    name: "getCompressionSignaturesForAddress",
+    path: "/getCompressionSignaturesForAddress",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["address"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressionSignaturesForOwner": {
-    "name": "getCompressionSignaturesForOwner",
-    "path": "/getCompressionSignaturesForOwner",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressionSignaturesForOwner: {
+    name: "getCompressionSignaturesForOwner",
+    path: "/getCompressionSignaturesForOwner",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getCompressionSignaturesForTokenOwner": {
-    "name": "getCompressionSignaturesForTokenOwner",
-    "path": "/getCompressionSignaturesForTokenOwner",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "owner"
-    ],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getCompressionSignaturesForTokenOwner: {
+    name: "getCompressionSignaturesForTokenOwner",
+    path: "/getCompressionSignaturesForTokenOwner",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["owner"],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getIndexerHealth": {
-    "name": "getIndexerHealth",
-    "path": "/getIndexerHealth",
-    "summary": null,
-    "hasParams": false,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getIndexerHealth: {
+    name: "getIndexerHealth",
+    path: "/getIndexerHealth",
+    summary: null,
+    hasParams: false,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getIndexerSlot": {
-    "name": "getIndexerSlot",
-    "path": "/getIndexerSlot",
-    "summary": null,
-    "hasParams": false,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getIndexerSlot: {
+    name: "getIndexerSlot",
+    path: "/getIndexerSlot",
+    summary: null,
+    hasParams: false,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getLatestCompressionSignatures": {
-    "name": "getLatestCompressionSignatures",
-    "path": "/getLatestCompressionSignatures",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": {
-      "items": "items",
-      "cursor": "cursor",
-      "limit": "limit",
-      "order": null
+  getLatestCompressionSignatures: {
+    name: "getLatestCompressionSignatures",
+    path: "/getLatestCompressionSignatures",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: {
+      items: "items",
+      cursor: "cursor",
+      limit: "limit",
+      order: null,
     },
-    "extensions": {}
+    extensions: {},
   },
-  "getLatestNonVotingSignatures": {
-    "name": "getLatestNonVotingSignatures",
-    "path": "/getLatestNonVotingSignatures",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "cursor",
-      "limit"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getLatestNonVotingSignatures: {
+    name: "getLatestNonVotingSignatures",
+    path: "/getLatestNonVotingSignatures",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["cursor", "limit"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccountProofs": {
-    "name": "getMultipleCompressedAccountProofs",
-    "path": "/getMultipleCompressedAccountProofs",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccountProofs: {
+    name: "getMultipleCompressedAccountProofs",
+    path: "/getMultipleCompressedAccountProofs",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccountProofsV2": {
-    "name": "getMultipleCompressedAccountProofsV2",
-    "path": "/getMultipleCompressedAccountProofsV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccountProofsV2: {
+    name: "getMultipleCompressedAccountProofsV2",
+    path: "/getMultipleCompressedAccountProofsV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccounts": {
-    "name": "getMultipleCompressedAccounts",
-    "path": "/getMultipleCompressedAccounts",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "addresses",
-      "hashes"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccounts: {
+    name: "getMultipleCompressedAccounts",
+    path: "/getMultipleCompressedAccounts",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["addresses", "hashes"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleCompressedAccountsV2": {
-    "name": "getMultipleCompressedAccountsV2",
-    "path": "/getMultipleCompressedAccountsV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "addresses",
-      "hashes"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleCompressedAccountsV2: {
+    name: "getMultipleCompressedAccountsV2",
+    path: "/getMultipleCompressedAccountsV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["addresses", "hashes"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleNewAddressProofs": {
-    "name": "getMultipleNewAddressProofs",
-    "path": "/getMultipleNewAddressProofs",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleNewAddressProofs: {
+    name: "getMultipleNewAddressProofs",
+    path: "/getMultipleNewAddressProofs",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getMultipleNewAddressProofsV2": {
-    "name": "getMultipleNewAddressProofsV2",
-    "path": "/getMultipleNewAddressProofsV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getMultipleNewAddressProofsV2: {
+    name: "getMultipleNewAddressProofsV2",
+    path: "/getMultipleNewAddressProofsV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getQueueElements": {
-    "name": "getQueueElements",
-    "path": "/getQueueElements",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "tree"
-    ],
-    "optionalParams": [
-      "outputQueueStartIndex",
-      "outputQueueLimit",
-      "inputQueueStartIndex",
-      "inputQueueLimit"
-    ],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getQueueElements: {
+    name: "getQueueElements",
+    path: "/getQueueElements",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["tree"],
+    optionalParams: ["outputQueueStartIndex", "outputQueueLimit", "inputQueueStartIndex", "inputQueueLimit"],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getTransactionWithCompressionInfo": {
-    "name": "getTransactionWithCompressionInfo",
-    "path": "/getTransactionWithCompressionInfo",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "signature"
-    ],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getTransactionWithCompressionInfo: {
+    name: "getTransactionWithCompressionInfo",
+    path: "/getTransactionWithCompressionInfo",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["signature"],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getTransactionWithCompressionInfoV2": {
-    "name": "getTransactionWithCompressionInfoV2",
-    "path": "/getTransactionWithCompressionInfoV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [
-      "signature"
-    ],
-    "optionalParams": [],
-    "hasContext": false,
-    "pagination": null,
-    "extensions": {}
+  getTransactionWithCompressionInfoV2: {
+    name: "getTransactionWithCompressionInfoV2",
+    path: "/getTransactionWithCompressionInfoV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: ["signature"],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    extensions: {},
   },
-  "getValidityProof": {
-    "name": "getValidityProof",
-    "path": "/getValidityProof",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "hashes",
-      "newAddressesWithTrees"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
+  getValidityProof: {
+    name: "getValidityProof",
+    path: "/getValidityProof",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["hashes", "newAddressesWithTrees"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
   },
-  "getValidityProofV2": {
-    "name": "getValidityProofV2",
-    "path": "/getValidityProofV2",
-    "summary": null,
-    "hasParams": true,
-    "requiredParams": [],
-    "optionalParams": [
-      "hashes",
-      "newAddressesWithTrees"
-    ],
-    "hasContext": true,
-    "pagination": null,
-    "extensions": {}
-  }
+  getValidityProofV2: {
+    name: "getValidityProofV2",
+    path: "/getValidityProofV2",
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: ["hashes", "newAddressesWithTrees"],
+    hasContext: true,
+    pagination: null,
+    extensions: {},
+  },
 };
+
 /** Method names in spec order. */
-export const methodNames: readonly MethodName[] = ["getBatchAddressUpdateInfo", "getCompressedAccount", "getCompressedAccountBalance", "getCompressedAccountProof", "getCompressedAccountProofV2", "getCompressedAccountV2", "getCompressedAccountsByOwner", "getCompressedAccountsByOwnerV2", "getCompressedBalanceByOwner", "getCompressedMintTokenHolders", "getCompressedTokenAccountBalance", "getCompressedTokenAccountsByDelegate", "getCompressedTokenAccountsByDelegateV2", "getCompressedTokenAccountsByOwner", "getCompressedTokenAccountsByOwnerV2", "getCompressedTokenBalancesByOwner", "getCompressedTokenBalancesByOwnerV2", "getCompressionSignaturesForAccount", "getCompressionSignaturesForAddress", "getCompressionSignaturesForOwner", "getCompressionSignaturesForTokenOwner", "getIndexerHealth", "getIndexerSlot", "getLatestCompressionSignatures", "getLatestNonVotingSignatures", "getMultipleCompressedAccountProofs", "getMultipleCompressedAccountProofsV2", "getMultipleCompressedAccounts", "getMultipleCompressedAccountsV2", "getMultipleNewAddressProofs", "getMultipleNewAddressProofsV2", "getQueueElements", "getTransactionWithCompressionInfo", "getTransactionWithCompressionInfoV2", "getValidityProof", "getValidityProofV2"];
+export const methodNames: readonly MethodName[] = [
+  "getBatchAddressUpdateInfo",
+  "getCompressedAccount",
+  "getCompressedAccountBalance",
+  "getCompressedAccountProof",
+  "getCompressedAccountProofV2",
+  "getCompressedAccountV2",
+  "getCompressedAccountsByOwner",
+  "getCompressedAccountsByOwnerV2",
+  "getCompressedBalanceByOwner",
+  "getCompressedMintTokenHolders",
+  "getCompressedTokenAccountBalance",
+  "getCompressedTokenAccountsByDelegate",
+  "getCompressedTokenAccountsByDelegateV2",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenAccountsByOwnerV2",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressedTokenBalancesByOwnerV2",
+  "getCompressionSignaturesForAccount",
+  "getCompressionSignaturesForAddress",
+  "getCompressionSignaturesForOwner",
+  "getCompressionSignaturesForTokenOwner",
+  "getIndexerHealth",
+  "getIndexerSlot",
+  "getLatestCompressionSignatures",
+  "getLatestNonVotingSignatures",
+  "getMultipleCompressedAccountProofs",
+  "getMultipleCompressedAccountProofsV2",
+  "getMultipleCompressedAccounts",
+  "getMultipleCompressedAccountsV2",
+  "getMultipleNewAddressProofs",
+  "getMultipleNewAddressProofsV2",
+  "getQueueElements",
+  "getTransactionWithCompressionInfo",
+  "getTransactionWithCompressionInfoV2",
+  "getValidityProof",
+  "getValidityProofV2",
+];
+
 /** Methods that return pages and take a cursor. */
-export const paginatedMethodNames: readonly PaginatedMethodName[] = ["getCompressedAccountsByOwner", "getCompressedAccountsByOwnerV2", "getCompressedMintTokenHolders", "getCompressedTokenAccountsByDelegate", "getCompressedTokenAccountsByDelegateV2", "getCompressedTokenAccountsByOwner", "getCompressedTokenAccountsByOwnerV2", "getCompressedTokenBalancesByOwner", "getCompressedTokenBalancesByOwnerV2", "getCompressionSignaturesForAddress", "getCompressionSignaturesForOwner", "getCompressionSignaturesForTokenOwner", "getLatestCompressionSignatures"];
+export const paginatedMethodNames: readonly PaginatedMethodName[] = [
+  "getCompressedAccountsByOwner",
+  "getCompressedAccountsByOwnerV2",
+  "getCompressedMintTokenHolders",
+  "getCompressedTokenAccountsByDelegate",
+  "getCompressedTokenAccountsByDelegateV2",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenAccountsByOwnerV2",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressedTokenBalancesByOwnerV2",
+  "getCompressionSignaturesForAddress",
+  "getCompressionSignaturesForOwner",
+  "getCompressionSignaturesForTokenOwner",
+  "getLatestCompressionSignatures",
+];
