@@ -12,24 +12,24 @@
 import { formats } from "photon-indexer-kit/runtime";
 
 export const getCompressedAccountParams = validate23;
-const schema8 = { "$id": "method-getCompressedAccount-params.json", "$ref": "components.json#/definitions/GetCompressedAccountParams" };
-const schema10 = { "type": "object", "properties": { "address": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/SerializablePubkey" }] }, { "type": "null" }] }, "hash": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Hash" }] }, { "type": "null" }] } }, "additionalProperties": false };
-const schema11 = { "type": "string", "format": "pubkey" };
+const schema8 = {"$id":"method-getCompressedAccount-params.json","$ref":"components.json#/definitions/GetCompressedAccountParams"};
+const schema10 = {"type":"object","properties":{"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"hash":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]}},"additionalProperties":false};
+const schema11 = {"type":"string","format":"pubkey"};
 const formats0 = formats.pubkey;
 
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!(formats0(data))) {
-          validate26.errors = [{ instancePath, schemaPath: "#/format", keyword: "format", params: { format: "pubkey" }, message: "must match format \"" + "pubkey" + "\"" }];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats0(data))){
+          validate26.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "pubkey"},message:"must match format \""+"pubkey"+"\""}];
           return false;
         }
       }
       else {
-        validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -38,22 +38,22 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 
-const schema12 = { "type": "string", "format": "hash" };
+const schema12 = {"type":"string","format":"hash"};
 const formats2 = formats.hash;
 
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!(formats2(data))) {
-          validate28.errors = [{ instancePath, schemaPath: "#/format", keyword: "format", params: { format: "hash" }, message: "must match format \"" + "hash" + "\"" }];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats2(data))){
+          validate28.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "hash"},message:"must match format \""+"hash"+"\""}];
           return false;
         }
       }
       else {
-        validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -63,37 +63,37 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       const _errs1 = errors;
-      for (const key0 in data) {
-        if (!((key0 === "address") || (key0 === "hash"))) {
-          validate25.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+      for(const key0 in data){
+        if(!((key0 === "address") || (key0 === "hash"))){
+          validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
           return false;
           break;
         }
       }
-      if (_errs1 === errors) {
-        if (data.address !== undefined) {
+      if(_errs1 === errors){
+        if(data.address !== undefined){
           let data0 = data.address;
           const _errs2 = errors;
           const _errs3 = errors;
           let valid1 = false;
           const _errs4 = errors;
-          if (!(validate26(data0, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData }))) {
+          if(!(validate26(data0, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
             vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs4 === errors;
           valid1 = valid1 || _valid0;
-          if (!valid1) {
+          if(!valid1){
             const _errs6 = errors;
-            if (data0 !== null) {
-              const err0 = { instancePath: instancePath + "/address", schemaPath: "#/properties/address/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-              if (vErrors === null) {
+            if(data0 !== null){
+              const err0 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+              if(vErrors === null){
                 vErrors = [err0];
               }
               else {
@@ -104,9 +104,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs6 === errors;
             valid1 = valid1 || _valid0;
           }
-          if (!valid1) {
-            const err1 = { instancePath: instancePath + "/address", schemaPath: "#/properties/address/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-            if (vErrors === null) {
+          if(!valid1){
+            const err1 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+            if(vErrors === null){
               vErrors = [err1];
             }
             else {
@@ -118,8 +118,8 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
           else {
             errors = _errs3;
-            if (vErrors !== null) {
-              if (_errs3) {
+            if(vErrors !== null){
+              if(_errs3){
                 vErrors.length = _errs3;
               }
               else {
@@ -132,24 +132,24 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.hash !== undefined) {
+        if(valid0){
+          if(data.hash !== undefined){
             let data1 = data.hash;
             const _errs8 = errors;
             const _errs9 = errors;
             let valid3 = false;
             const _errs10 = errors;
-            if (!(validate28(data1, { instancePath: instancePath + "/hash", parentData: data, parentDataProperty: "hash", rootData }))) {
+            if(!(validate28(data1, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
               vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs10 === errors;
             valid3 = valid3 || _valid1;
-            if (!valid3) {
+            if(!valid3){
               const _errs12 = errors;
-              if (data1 !== null) {
-                const err2 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
+              if(data1 !== null){
+                const err2 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                if(vErrors === null){
                   vErrors = [err2];
                 }
                 else {
@@ -160,9 +160,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid1 = _errs12 === errors;
               valid3 = valid3 || _valid1;
             }
-            if (!valid3) {
-              const err3 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-              if (vErrors === null) {
+            if(!valid3){
+              const err3 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err3];
               }
               else {
@@ -174,8 +174,8 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             }
             else {
               errors = _errs9;
-              if (vErrors !== null) {
-                if (_errs9) {
+              if(vErrors !== null){
+                if(_errs9){
                   vErrors.length = _errs9;
                 }
                 else {
@@ -192,7 +192,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -201,11 +201,11 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedAccount-params.json" */;
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccount-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate25(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
     errors = vErrors.length;
   }
@@ -214,16 +214,16 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getCompressedAccountResult = validate31;
-const schema13 = { "$id": "method-getCompressedAccount-result.json", "$ref": "components.json#/definitions/GetCompressedAccountResult" };
-const schema14 = { "type": "object", "required": ["context", "value"], "properties": { "context": { "$ref": "components.json#/definitions/Context" }, "value": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Account" }] }, { "type": "null" }] } }, "additionalProperties": false };
-const schema15 = { "type": "object", "required": ["slot"], "properties": { "slot": { "$ref": "components.json#/definitions/UnsignedInteger" } } };
-const schema16 = { "uint64": true };
+const schema13 = {"$id":"method-getCompressedAccount-result.json","$ref":"components.json#/definitions/GetCompressedAccountResult"};
+const schema14 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Account"}]},{"type":"null"}]}},"additionalProperties":false};
+const schema15 = {"type":"object","required":["slot"],"properties":{"slot":{"$ref":"components.json#/definitions/UnsignedInteger"}}};
+const schema16 = {"uint64":true};
 
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)) {
-    validate34.errors = [{ instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" }];
+  if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
+    validate34.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
   }
   validate34.errors = vErrors;
@@ -231,19 +231,19 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.slot === undefined) && (missing0 = "slot")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((data.slot === undefined) && (missing0 = "slot")){
+        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.slot !== undefined) {
-          if (!(validate34(data.slot, { instancePath: instancePath + "/slot", parentData: data, parentDataProperty: "slot", rootData }))) {
+        if(data.slot !== undefined){
+          if(!(validate34(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
             vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
             errors = vErrors.length;
           }
@@ -251,7 +251,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -259,25 +259,25 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 
-const schema17 = { "type": "object", "required": ["hash", "address", "data", "owner", "lamports", "tree", "leafIndex", "seq", "slotCreated"], "properties": { "hash": { "$ref": "components.json#/definitions/Hash" }, "address": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/SerializablePubkey" }] }, { "type": "null" }] }, "data": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/AccountData" }] }, { "type": "null" }] }, "owner": { "$ref": "components.json#/definitions/SerializablePubkey" }, "lamports": { "$ref": "components.json#/definitions/UnsignedInteger" }, "tree": { "$ref": "components.json#/definitions/SerializablePubkey" }, "leafIndex": { "$ref": "components.json#/definitions/UnsignedInteger" }, "seq": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/UnsignedInteger" }] }, { "type": "null" }] }, "slotCreated": { "$ref": "components.json#/definitions/UnsignedInteger" } }, "additionalProperties": false };
+const schema17 = {"type":"object","required":["hash","address","data","owner","lamports","tree","leafIndex","seq","slotCreated"],"properties":{"hash":{"$ref":"components.json#/definitions/Hash"},"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"data":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/AccountData"}]},{"type":"null"}]},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"lamports":{"$ref":"components.json#/definitions/UnsignedInteger"},"tree":{"$ref":"components.json#/definitions/SerializablePubkey"},"leafIndex":{"$ref":"components.json#/definitions/UnsignedInteger"},"seq":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/UnsignedInteger"}]},{"type":"null"}]},"slotCreated":{"$ref":"components.json#/definitions/UnsignedInteger"}},"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
-const schema18 = { "type": "object", "required": ["discriminator", "data", "dataHash"], "properties": { "discriminator": { "$ref": "components.json#/definitions/UnsignedInteger" }, "data": { "$ref": "components.json#/definitions/Base64String" }, "dataHash": { "$ref": "components.json#/definitions/Hash" } }, "additionalProperties": false };
-const schema19 = { "type": "string", "format": "base64" };
+const schema18 = {"type":"object","required":["discriminator","data","dataHash"],"properties":{"discriminator":{"$ref":"components.json#/definitions/UnsignedInteger"},"data":{"$ref":"components.json#/definitions/Base64String"},"dataHash":{"$ref":"components.json#/definitions/Hash"}},"additionalProperties":false};
+const schema19 = {"type":"string","format":"base64"};
 const formats4 = formats.base64;
 
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!(formats4(data))) {
-          validate42.errors = [{ instancePath, schemaPath: "#/format", keyword: "format", params: { format: "base64" }, message: "must match format \"" + "base64" + "\"" }];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats4(data))){
+          validate42.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base64"},message:"must match format \""+"base64"+"\""}];
           return false;
         }
       }
       else {
-        validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -287,29 +287,29 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((((data.discriminator === undefined) && (missing0 = "discriminator")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.dataHash === undefined) && (missing0 = "dataHash"))) {
-        validate40.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.discriminator === undefined) && (missing0 = "discriminator")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.dataHash === undefined) && (missing0 = "dataHash"))){
+        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(((key0 === "discriminator") || (key0 === "data")) || (key0 === "dataHash"))) {
-            validate40.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!(((key0 === "discriminator") || (key0 === "data")) || (key0 === "dataHash"))){
+            validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.discriminator !== undefined) {
+        if(_errs1 === errors){
+          if(data.discriminator !== undefined){
             const _errs2 = errors;
-            if (!(validate34(data.discriminator, { instancePath: instancePath + "/discriminator", parentData: data, parentDataProperty: "discriminator", rootData }))) {
+            if(!(validate34(data.discriminator, {instancePath:instancePath+"/discriminator",parentData:data,parentDataProperty:"discriminator",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
@@ -318,10 +318,10 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== undefined) {
+          if(valid0){
+            if(data.data !== undefined){
               const _errs3 = errors;
-              if (!(validate42(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData }))) {
+              if(!(validate42(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
                 vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
                 errors = vErrors.length;
               }
@@ -330,10 +330,10 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.dataHash !== undefined) {
+            if(valid0){
+              if(data.dataHash !== undefined){
                 const _errs4 = errors;
-                if (!(validate28(data.dataHash, { instancePath: instancePath + "/dataHash", parentData: data, parentDataProperty: "dataHash", rootData }))) {
+                if(!(validate28(data.dataHash, {instancePath:instancePath+"/dataHash",parentData:data,parentDataProperty:"dataHash",rootData}))){
                   vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
                   errors = vErrors.length;
                 }
@@ -348,7 +348,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate40.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -357,29 +357,29 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.address === undefined) && (missing0 = "address"))) || ((data.data === undefined) && (missing0 = "data"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.lamports === undefined) && (missing0 = "lamports"))) || ((data.tree === undefined) && (missing0 = "tree"))) || ((data.leafIndex === undefined) && (missing0 = "leafIndex"))) || ((data.seq === undefined) && (missing0 = "seq"))) || ((data.slotCreated === undefined) && (missing0 = "slotCreated"))) {
-        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.address === undefined) && (missing0 = "address"))) || ((data.data === undefined) && (missing0 = "data"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.lamports === undefined) && (missing0 = "lamports"))) || ((data.tree === undefined) && (missing0 = "tree"))) || ((data.leafIndex === undefined) && (missing0 = "leafIndex"))) || ((data.seq === undefined) && (missing0 = "seq"))) || ((data.slotCreated === undefined) && (missing0 = "slotCreated"))){
+        validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(func2.call(schema17.properties, key0))) {
-            validate37.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!(func2.call(schema17.properties, key0))){
+            validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.hash !== undefined) {
+        if(_errs1 === errors){
+          if(data.hash !== undefined){
             const _errs2 = errors;
-            if (!(validate28(data.hash, { instancePath: instancePath + "/hash", parentData: data, parentDataProperty: "hash", rootData }))) {
+            if(!(validate28(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
               vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
               errors = vErrors.length;
             }
@@ -388,24 +388,24 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.address !== undefined) {
+          if(valid0){
+            if(data.address !== undefined){
               let data1 = data.address;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!(validate26(data1, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData }))) {
+              if(!(validate26(data1, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
                 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = { instancePath: instancePath + "/address", schemaPath: "#/properties/address/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
                   }
                   else {
@@ -416,9 +416,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = { instancePath: instancePath + "/address", schemaPath: "#/properties/address/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
                 }
                 else {
@@ -430,8 +430,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
               }
               else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
                   }
                   else {
@@ -444,24 +444,24 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.data !== undefined) {
+            if(valid0){
+              if(data.data !== undefined){
                 let data2 = data.data;
                 const _errs9 = errors;
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if (!(validate40(data2, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData }))) {
+                if(!(validate40(data2, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
                   vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
                 valid3 = valid3 || _valid1;
-                if (!valid3) {
+                if(!valid3){
                   const _errs13 = errors;
-                  if (data2 !== null) {
-                    const err2 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err2 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err2];
                     }
                     else {
@@ -472,9 +472,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                   var _valid1 = _errs13 === errors;
                   valid3 = valid3 || _valid1;
                 }
-                if (!valid3) {
-                  const err3 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
+                if(!valid3){
+                  const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err3];
                   }
                   else {
@@ -486,8 +486,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 else {
                   errors = _errs10;
-                  if (vErrors !== null) {
-                    if (_errs10) {
+                  if(vErrors !== null){
+                    if(_errs10){
                       vErrors.length = _errs10;
                     }
                     else {
@@ -500,10 +500,10 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
               else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.owner !== undefined) {
+              if(valid0){
+                if(data.owner !== undefined){
                   const _errs15 = errors;
-                  if (!(validate26(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData }))) {
+                  if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
                     vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                     errors = vErrors.length;
                   }
@@ -512,10 +512,10 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                 else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.lamports !== undefined) {
+                if(valid0){
+                  if(data.lamports !== undefined){
                     const _errs16 = errors;
-                    if (!(validate34(data.lamports, { instancePath: instancePath + "/lamports", parentData: data, parentDataProperty: "lamports", rootData }))) {
+                    if(!(validate34(data.lamports, {instancePath:instancePath+"/lamports",parentData:data,parentDataProperty:"lamports",rootData}))){
                       vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                       errors = vErrors.length;
                     }
@@ -524,10 +524,10 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                   else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.tree !== undefined) {
+                  if(valid0){
+                    if(data.tree !== undefined){
                       const _errs17 = errors;
-                      if (!(validate26(data.tree, { instancePath: instancePath + "/tree", parentData: data, parentDataProperty: "tree", rootData }))) {
+                      if(!(validate26(data.tree, {instancePath:instancePath+"/tree",parentData:data,parentDataProperty:"tree",rootData}))){
                         vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                         errors = vErrors.length;
                       }
@@ -536,10 +536,10 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                     else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.leafIndex !== undefined) {
+                    if(valid0){
+                      if(data.leafIndex !== undefined){
                         const _errs18 = errors;
-                        if (!(validate34(data.leafIndex, { instancePath: instancePath + "/leafIndex", parentData: data, parentDataProperty: "leafIndex", rootData }))) {
+                        if(!(validate34(data.leafIndex, {instancePath:instancePath+"/leafIndex",parentData:data,parentDataProperty:"leafIndex",rootData}))){
                           vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                           errors = vErrors.length;
                         }
@@ -548,24 +548,24 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                       else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.seq !== undefined) {
+                      if(valid0){
+                        if(data.seq !== undefined){
                           let data7 = data.seq;
                           const _errs19 = errors;
                           const _errs20 = errors;
                           let valid5 = false;
                           const _errs21 = errors;
-                          if (!(validate34(data7, { instancePath: instancePath + "/seq", parentData: data, parentDataProperty: "seq", rootData }))) {
+                          if(!(validate34(data7, {instancePath:instancePath+"/seq",parentData:data,parentDataProperty:"seq",rootData}))){
                             vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                             errors = vErrors.length;
                           }
                           var _valid2 = _errs21 === errors;
                           valid5 = valid5 || _valid2;
-                          if (!valid5) {
+                          if(!valid5){
                             const _errs23 = errors;
-                            if (data7 !== null) {
-                              const err4 = { instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                              if (vErrors === null) {
+                            if(data7 !== null){
+                              const err4 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                              if(vErrors === null){
                                 vErrors = [err4];
                               }
                               else {
@@ -576,9 +576,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                             var _valid2 = _errs23 === errors;
                             valid5 = valid5 || _valid2;
                           }
-                          if (!valid5) {
-                            const err5 = { instancePath: instancePath + "/seq", schemaPath: "#/properties/seq/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                            if (vErrors === null) {
+                          if(!valid5){
+                            const err5 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                            if(vErrors === null){
                               vErrors = [err5];
                             }
                             else {
@@ -590,8 +590,8 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           else {
                             errors = _errs20;
-                            if (vErrors !== null) {
-                              if (_errs20) {
+                            if(vErrors !== null){
+                              if(_errs20){
                                 vErrors.length = _errs20;
                               }
                               else {
@@ -604,10 +604,10 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                         else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.slotCreated !== undefined) {
+                        if(valid0){
+                          if(data.slotCreated !== undefined){
                             const _errs25 = errors;
-                            if (!(validate34(data.slotCreated, { instancePath: instancePath + "/slotCreated", parentData: data, parentDataProperty: "slotCreated", rootData }))) {
+                            if(!(validate34(data.slotCreated, {instancePath:instancePath+"/slotCreated",parentData:data,parentDataProperty:"slotCreated",rootData}))){
                               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                               errors = vErrors.length;
                             }
@@ -628,7 +628,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -637,29 +637,29 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))) {
-        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "context") || (key0 === "value"))) {
-            validate32.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!(validate33(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData }))) {
+            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -668,24 +668,24 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               let data1 = data.value;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!(validate37(data1, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData }))) {
+              if(!(validate37(data1, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
                   }
                   else {
@@ -696,9 +696,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
                 }
                 else {
@@ -710,8 +710,8 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
               }
               else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
                   }
                   else {
@@ -729,7 +729,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -738,11 +738,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedAccount-result.json" */;
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccount-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate32(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
     errors = vErrors.length;
   }
@@ -751,42 +751,42 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getMultipleCompressedAccountsParams = validate54;
-const schema20 = { "$id": "method-getMultipleCompressedAccounts-params.json", "$ref": "components.json#/definitions/GetMultipleCompressedAccountsParams" };
-const schema21 = { "type": "object", "properties": { "hashes": { "type": ["array", "null"], "items": { "$ref": "components.json#/definitions/Hash" } }, "addresses": { "type": ["array", "null"], "items": { "$ref": "components.json#/definitions/SerializablePubkey" } } }, "additionalProperties": false };
+const schema20 = {"$id":"method-getMultipleCompressedAccounts-params.json","$ref":"components.json#/definitions/GetMultipleCompressedAccountsParams"};
+const schema21 = {"type":"object","properties":{"hashes":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/Hash"}},"addresses":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/SerializablePubkey"}}},"additionalProperties":false};
 
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       const _errs1 = errors;
-      for (const key0 in data) {
-        if (!((key0 === "hashes") || (key0 === "addresses"))) {
-          validate55.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+      for(const key0 in data){
+        if(!((key0 === "hashes") || (key0 === "addresses"))){
+          validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
           return false;
           break;
         }
       }
-      if (_errs1 === errors) {
-        if (data.hashes !== undefined) {
+      if(_errs1 === errors){
+        if(data.hashes !== undefined){
           let data0 = data.hashes;
           const _errs2 = errors;
-          if ((!(Array.isArray(data0))) && (data0 !== null)) {
-            validate55.errors = [{ instancePath: instancePath + "/hashes", schemaPath: "#/properties/hashes/type", keyword: "type", params: { type: schema21.properties.hashes.type }, message: "must be array,null" }];
+          if((!(Array.isArray(data0))) && (data0 !== null)){
+            validate55.errors = [{instancePath:instancePath+"/hashes",schemaPath:"#/properties/hashes/type",keyword:"type",params:{type: schema21.properties.hashes.type},message:"must be array,null"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs2){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs4 = errors;
-                if (!(validate28(data0[i0], { instancePath: instancePath + "/hashes/" + i0, parentData: data0, parentDataProperty: i0, rootData }))) {
+                if(!(validate28(data0[i0], {instancePath:instancePath+"/hashes/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
@@ -797,26 +797,26 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.addresses !== undefined) {
+        if(valid0){
+          if(data.addresses !== undefined){
             let data2 = data.addresses;
             const _errs5 = errors;
-            if ((!(Array.isArray(data2))) && (data2 !== null)) {
-              validate55.errors = [{ instancePath: instancePath + "/addresses", schemaPath: "#/properties/addresses/type", keyword: "type", params: { type: schema21.properties.addresses.type }, message: "must be array,null" }];
+            if((!(Array.isArray(data2))) && (data2 !== null)){
+              validate55.errors = [{instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: schema21.properties.addresses.type},message:"must be array,null"}];
               return false;
             }
-            if (errors === _errs5) {
-              if (Array.isArray(data2)) {
+            if(errors === _errs5){
+              if(Array.isArray(data2)){
                 var valid2 = true;
                 const len1 = data2.length;
-                for (let i1 = 0; i1 < len1; i1++) {
+                for(let i1=0; i1<len1; i1++){
                   const _errs7 = errors;
-                  if (!(validate26(data2[i1], { instancePath: instancePath + "/addresses/" + i1, parentData: data2, parentDataProperty: i1, rootData }))) {
+                  if(!(validate26(data2[i1], {instancePath:instancePath+"/addresses/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
                     vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs7 === errors;
-                  if (!valid2) {
+                  if(!valid2){
                     break;
                   }
                 }
@@ -831,7 +831,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate55.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -840,11 +840,11 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getMultipleCompressedAccounts-params.json" */;
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getMultipleCompressedAccounts-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate55(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
     errors = vErrors.length;
   }
@@ -853,54 +853,54 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getMultipleCompressedAccountsResult = validate59;
-const schema22 = { "$id": "method-getMultipleCompressedAccounts-result.json", "$ref": "components.json#/definitions/GetMultipleCompressedAccountsResult" };
-const schema23 = { "type": "object", "required": ["context", "value"], "properties": { "context": { "$ref": "components.json#/definitions/Context" }, "value": { "$ref": "components.json#/definitions/AccountList" } }, "additionalProperties": false };
-const schema24 = { "type": "object", "required": ["items"], "properties": { "items": { "type": "array", "items": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Account" }] }, { "type": "null" }] } } }, "additionalProperties": false };
+const schema22 = {"$id":"method-getMultipleCompressedAccounts-result.json","$ref":"components.json#/definitions/GetMultipleCompressedAccountsResult"};
+const schema23 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/AccountList"}},"additionalProperties":false};
+const schema24 = {"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Account"}]},{"type":"null"}]}}},"additionalProperties":false};
 
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.items === undefined) && (missing0 = "items")) {
-        validate62.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((data.items === undefined) && (missing0 = "items")){
+        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "items")) {
-            validate62.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!(key0 === "items")){
+            validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.items !== undefined) {
+        if(_errs1 === errors){
+          if(data.items !== undefined){
             let data0 = data.items;
             const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
+            if(errors === _errs2){
+              if(Array.isArray(data0)){
                 var valid1 = true;
                 const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+                for(let i0=0; i0<len0; i0++){
                   let data1 = data0[i0];
                   const _errs4 = errors;
                   const _errs5 = errors;
                   let valid2 = false;
                   const _errs6 = errors;
-                  if (!(validate37(data1, { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData }))) {
+                  if(!(validate37(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                     vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs6 === errors;
                   valid2 = valid2 || _valid0;
-                  if (!valid2) {
+                  if(!valid2){
                     const _errs8 = errors;
-                    if (data1 !== null) {
-                      const err0 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
+                    if(data1 !== null){
+                      const err0 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err0];
                       }
                       else {
@@ -911,9 +911,9 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
                     var _valid0 = _errs8 === errors;
                     valid2 = valid2 || _valid0;
                   }
-                  if (!valid2) {
-                    const err1 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                    if (vErrors === null) {
+                  if(!valid2){
+                    const err1 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err1];
                     }
                     else {
@@ -925,8 +925,8 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   else {
                     errors = _errs5;
-                    if (vErrors !== null) {
-                      if (_errs5) {
+                    if(vErrors !== null){
+                      if(_errs5){
                         vErrors.length = _errs5;
                       }
                       else {
@@ -935,13 +935,13 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                   var valid1 = _errs4 === errors;
-                  if (!valid1) {
+                  if(!valid1){
                     break;
                   }
                 }
               }
               else {
-                validate62.errors = [{ instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate62.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
@@ -950,7 +950,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -959,29 +959,29 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))) {
-        validate60.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "context") || (key0 === "value"))) {
-            validate60.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!(validate33(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData }))) {
+            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -990,10 +990,10 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!(validate62(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData }))) {
+              if(!(validate62(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
                 errors = vErrors.length;
               }
@@ -1007,7 +1007,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate60.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1016,11 +1016,11 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getMultipleCompressedAccounts-result.json" */;
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getMultipleCompressedAccounts-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate60(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
     errors = vErrors.length;
   }
@@ -1029,26 +1029,26 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getCompressedAccountsByOwnerParams = validate66;
-const schema25 = { "$id": "method-getCompressedAccountsByOwner-params.json", "$ref": "components.json#/definitions/GetCompressedAccountsByOwnerParams" };
-const schema26 = { "type": "object", "required": ["owner"], "properties": { "owner": { "$ref": "components.json#/definitions/SerializablePubkey" }, "filters": { "type": "array", "items": { "$ref": "components.json#/definitions/FilterSelector" } }, "dataSlice": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/DataSlice" }] }, { "type": "null" }] }, "cursor": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Hash" }] }, { "type": "null" }] }, "limit": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Limit" }] }, { "type": "null" }] } }, "additionalProperties": false };
-const schema27 = { "type": "object", "properties": { "memcmp": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Memcmp" }] }, { "type": "null" }] } } };
-const schema28 = { "type": "object", "required": ["offset", "bytes"], "properties": { "offset": { "type": "integer", "minimum": 0 }, "bytes": { "$ref": "components.json#/definitions/Base58String" } } };
-const schema29 = { "type": "string", "format": "base58" };
+const schema25 = {"$id":"method-getCompressedAccountsByOwner-params.json","$ref":"components.json#/definitions/GetCompressedAccountsByOwnerParams"};
+const schema26 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"filters":{"type":"array","items":{"$ref":"components.json#/definitions/FilterSelector"}},"dataSlice":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/DataSlice"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
+const schema27 = {"type":"object","properties":{"memcmp":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Memcmp"}]},{"type":"null"}]}}};
+const schema28 = {"type":"object","required":["offset","bytes"],"properties":{"offset":{"type":"integer","minimum":0},"bytes":{"$ref":"components.json#/definitions/Base58String"}}};
+const schema29 = {"type":"string","format":"base58"};
 const formats6 = formats.base58;
 
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!(formats6(data))) {
-          validate71.errors = [{ instancePath, schemaPath: "#/format", keyword: "format", params: { format: "base58" }, message: "must match format \"" + "base58" + "\"" }];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats6(data))){
+          validate71.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base58"},message:"must match format \""+"base58"+"\""}];
           return false;
         }
       }
       else {
-        validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -1058,28 +1058,28 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.offset === undefined) && (missing0 = "offset")) || ((data.bytes === undefined) && (missing0 = "bytes"))) {
-        validate70.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.offset === undefined) && (missing0 = "offset")) || ((data.bytes === undefined) && (missing0 = "bytes"))){
+        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.offset !== undefined) {
+        if(data.offset !== undefined){
           let data0 = data.offset;
           const _errs1 = errors;
-          if (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-            validate70.errors = [{ instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+            validate70.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs1) {
-            if ((typeof data0 == "number") && (isFinite(data0))) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate70.errors = [{ instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+          if(errors === _errs1){
+            if((typeof data0 == "number") && (isFinite(data0))){
+              if(data0 < 0 || isNaN(data0)){
+                validate70.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -1089,10 +1089,10 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.bytes !== undefined) {
+        if(valid0){
+          if(data.bytes !== undefined){
             const _errs3 = errors;
-            if (!(validate71(data.bytes, { instancePath: instancePath + "/bytes", parentData: data, parentDataProperty: "bytes", rootData }))) {
+            if(!(validate71(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
               vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
               errors = vErrors.length;
             }
@@ -1105,7 +1105,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate70.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1114,27 +1114,27 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.memcmp !== undefined) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.memcmp !== undefined){
         let data0 = data.memcmp;
         const _errs2 = errors;
         let valid1 = false;
         const _errs3 = errors;
-        if (!(validate70(data0, { instancePath: instancePath + "/memcmp", parentData: data, parentDataProperty: "memcmp", rootData }))) {
+        if(!(validate70(data0, {instancePath:instancePath+"/memcmp",parentData:data,parentDataProperty:"memcmp",rootData}))){
           vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs3 === errors;
         valid1 = valid1 || _valid0;
-        if (!valid1) {
+        if(!valid1){
           const _errs5 = errors;
-          if (data0 !== null) {
-            const err0 = { instancePath: instancePath + "/memcmp", schemaPath: "#/properties/memcmp/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-            if (vErrors === null) {
+          if(data0 !== null){
+            const err0 = {instancePath:instancePath+"/memcmp",schemaPath:"#/properties/memcmp/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+            if(vErrors === null){
               vErrors = [err0];
             }
             else {
@@ -1145,9 +1145,9 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid0 = _errs5 === errors;
           valid1 = valid1 || _valid0;
         }
-        if (!valid1) {
-          const err1 = { instancePath: instancePath + "/memcmp", schemaPath: "#/properties/memcmp/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-          if (vErrors === null) {
+        if(!valid1){
+          const err1 = {instancePath:instancePath+"/memcmp",schemaPath:"#/properties/memcmp/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+          if(vErrors === null){
             vErrors = [err1];
           }
           else {
@@ -1159,8 +1159,8 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         }
         else {
           errors = _errs2;
-          if (vErrors !== null) {
-            if (_errs2) {
+          if(vErrors !== null){
+            if(_errs2){
               vErrors.length = _errs2;
             }
             else {
@@ -1171,7 +1171,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate69.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1179,30 +1179,30 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 
-const schema30 = { "type": "object", "required": ["offset", "length"], "properties": { "offset": { "type": "integer", "minimum": 0 }, "length": { "type": "integer", "minimum": 0 } } };
+const schema30 = {"type":"object","required":["offset","length"],"properties":{"offset":{"type":"integer","minimum":0},"length":{"type":"integer","minimum":0}}};
 
-function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.offset === undefined) && (missing0 = "offset")) || ((data.length === undefined) && (missing0 = "length"))) {
-        validate75.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.offset === undefined) && (missing0 = "offset")) || ((data.length === undefined) && (missing0 = "length"))){
+        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.offset !== undefined) {
+        if(data.offset !== undefined){
           let data0 = data.offset;
           const _errs1 = errors;
-          if (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-            validate75.errors = [{ instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+            validate75.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs1) {
-            if ((typeof data0 == "number") && (isFinite(data0))) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate75.errors = [{ instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+          if(errors === _errs1){
+            if((typeof data0 == "number") && (isFinite(data0))){
+              if(data0 < 0 || isNaN(data0)){
+                validate75.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -1212,18 +1212,18 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.length !== undefined) {
+        if(valid0){
+          if(data.length !== undefined){
             let data1 = data.length;
             const _errs3 = errors;
-            if (!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
-              validate75.errors = [{ instancePath: instancePath + "/length", schemaPath: "#/properties/length/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+              validate75.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs3) {
-              if ((typeof data1 == "number") && (isFinite(data1))) {
-                if (data1 < 0 || isNaN(data1)) {
-                  validate75.errors = [{ instancePath: instancePath + "/length", schemaPath: "#/properties/length/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+            if(errors === _errs3){
+              if((typeof data1 == "number") && (isFinite(data1))){
+                if(data1 < 0 || isNaN(data1)){
+                  validate75.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -1237,7 +1237,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate75.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1245,13 +1245,13 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 
-const schema31 = { "uint64": { "maximum": 1000 } };
+const schema31 = {"uint64":{"maximum":1000}};
 
-function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (typeof data == "bigint" ? (data < 0n || data > 1000n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 1000)) {
-    validate78.errors = [{ instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: 1000 }, message: "must be an unsigned 64-bit integer <= 1000" }];
+  if(typeof data == "bigint" ? (data < 0n || data > 1000n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 1000)){
+    validate78.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: 1000},message:"must be an unsigned 64-bit integer <= 1000"}];
     return false;
   }
   validate78.errors = vErrors;
@@ -1259,29 +1259,29 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.owner === undefined) && (missing0 = "owner")) {
-        validate67.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(((((key0 === "owner") || (key0 === "filters")) || (key0 === "dataSlice")) || (key0 === "cursor")) || (key0 === "limit"))) {
-            validate67.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!(((((key0 === "owner") || (key0 === "filters")) || (key0 === "dataSlice")) || (key0 === "cursor")) || (key0 === "limit"))){
+            validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!(validate26(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData }))) {
+            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
@@ -1290,28 +1290,28 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.filters !== undefined) {
+          if(valid0){
+            if(data.filters !== undefined){
               let data1 = data.filters;
               const _errs3 = errors;
-              if (errors === _errs3) {
-                if (Array.isArray(data1)) {
+              if(errors === _errs3){
+                if(Array.isArray(data1)){
                   var valid1 = true;
                   const len0 = data1.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++){
                     const _errs5 = errors;
-                    if (!(validate69(data1[i0], { instancePath: instancePath + "/filters/" + i0, parentData: data1, parentDataProperty: i0, rootData }))) {
+                    if(!(validate69(data1[i0], {instancePath:instancePath+"/filters/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
                       vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
-                    if (!valid1) {
+                    if(!valid1){
                       break;
                     }
                   }
                 }
                 else {
-                  validate67.errors = [{ instancePath: instancePath + "/filters", schemaPath: "#/properties/filters/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate67.errors = [{instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -1320,24 +1320,24 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.dataSlice !== undefined) {
+            if(valid0){
+              if(data.dataSlice !== undefined){
                 let data3 = data.dataSlice;
                 const _errs6 = errors;
                 const _errs7 = errors;
                 let valid2 = false;
                 const _errs8 = errors;
-                if (!(validate75(data3, { instancePath: instancePath + "/dataSlice", parentData: data, parentDataProperty: "dataSlice", rootData }))) {
+                if(!(validate75(data3, {instancePath:instancePath+"/dataSlice",parentData:data,parentDataProperty:"dataSlice",rootData}))){
                   vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid2 = valid2 || _valid0;
-                if (!valid2) {
+                if(!valid2){
                   const _errs10 = errors;
-                  if (data3 !== null) {
-                    const err0 = { instancePath: instancePath + "/dataSlice", schemaPath: "#/properties/dataSlice/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data3 !== null){
+                    const err0 = {instancePath:instancePath+"/dataSlice",schemaPath:"#/properties/dataSlice/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err0];
                     }
                     else {
@@ -1348,9 +1348,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   var _valid0 = _errs10 === errors;
                   valid2 = valid2 || _valid0;
                 }
-                if (!valid2) {
-                  const err1 = { instancePath: instancePath + "/dataSlice", schemaPath: "#/properties/dataSlice/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
+                if(!valid2){
+                  const err1 = {instancePath:instancePath+"/dataSlice",schemaPath:"#/properties/dataSlice/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err1];
                   }
                   else {
@@ -1362,8 +1362,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 else {
                   errors = _errs7;
-                  if (vErrors !== null) {
-                    if (_errs7) {
+                  if(vErrors !== null){
+                    if(_errs7){
                       vErrors.length = _errs7;
                     }
                     else {
@@ -1376,24 +1376,24 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
               else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.cursor !== undefined) {
+              if(valid0){
+                if(data.cursor !== undefined){
                   let data4 = data.cursor;
                   const _errs12 = errors;
                   const _errs13 = errors;
                   let valid4 = false;
                   const _errs14 = errors;
-                  if (!(validate28(data4, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData }))) {
+                  if(!(validate28(data4, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                     vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
                     errors = vErrors.length;
                   }
                   var _valid1 = _errs14 === errors;
                   valid4 = valid4 || _valid1;
-                  if (!valid4) {
+                  if(!valid4){
                     const _errs16 = errors;
-                    if (data4 !== null) {
-                      const err2 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
+                    if(data4 !== null){
+                      const err2 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err2];
                       }
                       else {
@@ -1404,9 +1404,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                     var _valid1 = _errs16 === errors;
                     valid4 = valid4 || _valid1;
                   }
-                  if (!valid4) {
-                    const err3 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                    if (vErrors === null) {
+                  if(!valid4){
+                    const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err3];
                     }
                     else {
@@ -1418,8 +1418,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   else {
                     errors = _errs13;
-                    if (vErrors !== null) {
-                      if (_errs13) {
+                    if(vErrors !== null){
+                      if(_errs13){
                         vErrors.length = _errs13;
                       }
                       else {
@@ -1432,24 +1432,24 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.limit !== undefined) {
+                if(valid0){
+                  if(data.limit !== undefined){
                     let data5 = data.limit;
                     const _errs18 = errors;
                     const _errs19 = errors;
                     let valid6 = false;
                     const _errs20 = errors;
-                    if (!(validate78(data5, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData }))) {
+                    if(!(validate78(data5, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                       vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
                       errors = vErrors.length;
                     }
                     var _valid2 = _errs20 === errors;
                     valid6 = valid6 || _valid2;
-                    if (!valid6) {
+                    if(!valid6){
                       const _errs22 = errors;
-                      if (data5 !== null) {
-                        const err4 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                        if (vErrors === null) {
+                      if(data5 !== null){
+                        const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                        if(vErrors === null){
                           vErrors = [err4];
                         }
                         else {
@@ -1460,9 +1460,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                       var _valid2 = _errs22 === errors;
                       valid6 = valid6 || _valid2;
                     }
-                    if (!valid6) {
-                      const err5 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                      if (vErrors === null) {
+                    if(!valid6){
+                      const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                      if(vErrors === null){
                         vErrors = [err5];
                       }
                       else {
@@ -1474,8 +1474,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     else {
                       errors = _errs19;
-                      if (vErrors !== null) {
-                        if (_errs19) {
+                      if(vErrors !== null){
+                        if(_errs19){
                           vErrors.length = _errs19;
                         }
                         else {
@@ -1496,7 +1496,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1505,11 +1505,11 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedAccountsByOwner-params.json" */;
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccountsByOwner-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate67(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
@@ -1518,51 +1518,51 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getCompressedAccountsByOwnerResult = validate81;
-const schema32 = { "$id": "method-getCompressedAccountsByOwner-result.json", "$ref": "components.json#/definitions/GetCompressedAccountsByOwnerResult" };
-const schema33 = { "type": "object", "required": ["context", "value"], "properties": { "context": { "$ref": "components.json#/definitions/Context" }, "value": { "$ref": "components.json#/definitions/PaginatedAccountList" } }, "additionalProperties": false };
-const schema34 = { "type": "object", "required": ["items", "cursor"], "properties": { "items": { "type": "array", "items": { "$ref": "components.json#/definitions/Account" } }, "cursor": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Hash" }] }, { "type": "null" }] } }, "additionalProperties": false };
+const schema32 = {"$id":"method-getCompressedAccountsByOwner-result.json","$ref":"components.json#/definitions/GetCompressedAccountsByOwnerResult"};
+const schema33 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/PaginatedAccountList"}},"additionalProperties":false};
+const schema34 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/Account"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))) {
-        validate84.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "items") || (key0 === "cursor"))) {
-            validate84.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "items") || (key0 === "cursor"))){
+            validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.items !== undefined) {
+        if(_errs1 === errors){
+          if(data.items !== undefined){
             let data0 = data.items;
             const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
+            if(errors === _errs2){
+              if(Array.isArray(data0)){
                 var valid1 = true;
                 const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+                for(let i0=0; i0<len0; i0++){
                   const _errs4 = errors;
-                  if (!(validate37(data0[i0], { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData }))) {
+                  if(!(validate37(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                     vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
-                  if (!valid1) {
+                  if(!valid1){
                     break;
                   }
                 }
               }
               else {
-                validate84.errors = [{ instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate84.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
@@ -1571,24 +1571,24 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.cursor !== undefined) {
+          if(valid0){
+            if(data.cursor !== undefined){
               let data2 = data.cursor;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid2 = false;
               const _errs7 = errors;
-              if (!(validate28(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData }))) {
+              if(!(validate28(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid2 = valid2 || _valid0;
-              if (!valid2) {
+              if(!valid2){
                 const _errs9 = errors;
-                if (data2 !== null) {
-                  const err0 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data2 !== null){
+                  const err0 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
                   }
                   else {
@@ -1599,9 +1599,9 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                 var _valid0 = _errs9 === errors;
                 valid2 = valid2 || _valid0;
               }
-              if (!valid2) {
-                const err1 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                if (vErrors === null) {
+              if(!valid2){
+                const err1 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
                 }
                 else {
@@ -1613,8 +1613,8 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
               }
               else {
                 errors = _errs6;
-                if (vErrors !== null) {
-                  if (_errs6) {
+                if(vErrors !== null){
+                  if(_errs6){
                     vErrors.length = _errs6;
                   }
                   else {
@@ -1632,7 +1632,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate84.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1641,29 +1641,29 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))) {
-        validate82.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "context") || (key0 === "value"))) {
-            validate82.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!(validate33(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData }))) {
+            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -1672,10 +1672,10 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!(validate84(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData }))) {
+              if(!(validate84(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
                 errors = vErrors.length;
               }
@@ -1689,7 +1689,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate82.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1698,11 +1698,11 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedAccountsByOwner-result.json" */;
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccountsByOwner-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate82(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
     errors = vErrors.length;
   }
@@ -1711,32 +1711,32 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getCompressedTokenAccountsByOwnerParams = validate89;
-const schema35 = { "$id": "method-getCompressedTokenAccountsByOwner-params.json", "$ref": "components.json#/definitions/GetCompressedTokenAccountsByOwnerParams" };
-const schema36 = { "type": "object", "required": ["owner"], "properties": { "owner": { "$ref": "components.json#/definitions/SerializablePubkey" }, "mint": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/SerializablePubkey" }] }, { "type": "null" }] }, "cursor": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Base58String" }] }, { "type": "null" }] }, "limit": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Limit" }] }, { "type": "null" }] } }, "additionalProperties": false };
+const schema35 = {"$id":"method-getCompressedTokenAccountsByOwner-params.json","$ref":"components.json#/definitions/GetCompressedTokenAccountsByOwnerParams"};
+const schema36 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"mint":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.owner === undefined) && (missing0 = "owner")) {
-        validate90.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))) {
-            validate90.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))){
+            validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!(validate26(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData }))) {
+            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
@@ -1745,24 +1745,24 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.mint !== undefined) {
+          if(valid0){
+            if(data.mint !== undefined){
               let data1 = data.mint;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!(validate26(data1, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData }))) {
+              if(!(validate26(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
                 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = { instancePath: instancePath + "/mint", schemaPath: "#/properties/mint/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
                   }
                   else {
@@ -1773,9 +1773,9 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = { instancePath: instancePath + "/mint", schemaPath: "#/properties/mint/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
                 }
                 else {
@@ -1787,8 +1787,8 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
               }
               else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
                   }
                   else {
@@ -1801,24 +1801,24 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.cursor !== undefined) {
+            if(valid0){
+              if(data.cursor !== undefined){
                 let data2 = data.cursor;
                 const _errs9 = errors;
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if (!(validate71(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData }))) {
+                if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                   vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
                 valid3 = valid3 || _valid1;
-                if (!valid3) {
+                if(!valid3){
                   const _errs13 = errors;
-                  if (data2 !== null) {
-                    const err2 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err2 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err2];
                     }
                     else {
@@ -1829,9 +1829,9 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                   var _valid1 = _errs13 === errors;
                   valid3 = valid3 || _valid1;
                 }
-                if (!valid3) {
-                  const err3 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
+                if(!valid3){
+                  const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err3];
                   }
                   else {
@@ -1843,8 +1843,8 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 else {
                   errors = _errs10;
-                  if (vErrors !== null) {
-                    if (_errs10) {
+                  if(vErrors !== null){
+                    if(_errs10){
                       vErrors.length = _errs10;
                     }
                     else {
@@ -1857,24 +1857,24 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
               else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.limit !== undefined) {
+              if(valid0){
+                if(data.limit !== undefined){
                   let data3 = data.limit;
                   const _errs15 = errors;
                   const _errs16 = errors;
                   let valid5 = false;
                   const _errs17 = errors;
-                  if (!(validate78(data3, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData }))) {
+                  if(!(validate78(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                     vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs17 === errors;
                   valid5 = valid5 || _valid2;
-                  if (!valid5) {
+                  if(!valid5){
                     const _errs19 = errors;
-                    if (data3 !== null) {
-                      const err4 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
+                    if(data3 !== null){
+                      const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err4];
                       }
                       else {
@@ -1885,9 +1885,9 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                     var _valid2 = _errs19 === errors;
                     valid5 = valid5 || _valid2;
                   }
-                  if (!valid5) {
-                    const err5 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                    if (vErrors === null) {
+                  if(!valid5){
+                    const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err5];
                     }
                     else {
@@ -1899,8 +1899,8 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   else {
                     errors = _errs16;
-                    if (vErrors !== null) {
-                      if (_errs16) {
+                    if(vErrors !== null){
+                      if(_errs16){
                         vErrors.length = _errs16;
                       }
                       else {
@@ -1920,7 +1920,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate90.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1929,11 +1929,11 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedTokenAccountsByOwner-params.json" */;
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenAccountsByOwner-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate90(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
     errors = vErrors.length;
   }
@@ -1942,22 +1942,22 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getCompressedTokenAccountsByOwnerResult = validate96;
-const schema37 = { "$id": "method-getCompressedTokenAccountsByOwner-result.json", "$ref": "components.json#/definitions/GetCompressedTokenAccountsByOwnerResult" };
-const schema38 = { "type": "object", "required": ["context", "value"], "properties": { "context": { "$ref": "components.json#/definitions/Context" }, "value": { "$ref": "components.json#/definitions/TokenAccountList" } }, "additionalProperties": false };
-const schema39 = { "type": "object", "required": ["items", "cursor"], "properties": { "items": { "type": "array", "items": { "$ref": "components.json#/definitions/TokenAccount" } }, "cursor": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Base58String" }] }, { "type": "null" }] } } };
-const schema40 = { "type": "object", "required": ["account", "tokenData"], "properties": { "account": { "$ref": "components.json#/definitions/Account" }, "tokenData": { "$ref": "components.json#/definitions/TokenData" } }, "additionalProperties": false };
-const schema41 = { "type": "object", "required": ["mint", "owner", "amount", "delegate", "state", "tlv"], "properties": { "mint": { "$ref": "components.json#/definitions/SerializablePubkey" }, "owner": { "$ref": "components.json#/definitions/SerializablePubkey" }, "amount": { "$ref": "components.json#/definitions/UnsignedInteger" }, "delegate": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/SerializablePubkey" }] }, { "type": "null" }] }, "state": { "$ref": "components.json#/definitions/AccountState" }, "tlv": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Base64String" }] }, { "type": "null" }] } } };
-const schema42 = { "type": "string", "enum": ["initialized", "frozen"] };
+const schema37 = {"$id":"method-getCompressedTokenAccountsByOwner-result.json","$ref":"components.json#/definitions/GetCompressedTokenAccountsByOwnerResult"};
+const schema38 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/TokenAccountList"}},"additionalProperties":false};
+const schema39 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/TokenAccount"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]}}};
+const schema40 = {"type":"object","required":["account","tokenData"],"properties":{"account":{"$ref":"components.json#/definitions/Account"},"tokenData":{"$ref":"components.json#/definitions/TokenData"}},"additionalProperties":false};
+const schema41 = {"type":"object","required":["mint","owner","amount","delegate","state","tlv"],"properties":{"mint":{"$ref":"components.json#/definitions/SerializablePubkey"},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"amount":{"$ref":"components.json#/definitions/UnsignedInteger"},"delegate":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"state":{"$ref":"components.json#/definitions/AccountState"},"tlv":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base64String"}]},{"type":"null"}]}}};
+const schema42 = {"type":"string","enum":["initialized","frozen"]};
 
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (typeof data !== "string") {
-    validate107.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+  if(typeof data !== "string"){
+    validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
     return false;
   }
-  if (!((data === "initialized") || (data === "frozen"))) {
-    validate107.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" }];
+  if(!((data === "initialized") || (data === "frozen"))){
+    validate107.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"}];
     return false;
   }
   validate107.errors = vErrors;
@@ -1965,20 +1965,20 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((((((data.mint === undefined) && (missing0 = "mint")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.delegate === undefined) && (missing0 = "delegate"))) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tlv === undefined) && (missing0 = "tlv"))) {
-        validate102.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((((data.mint === undefined) && (missing0 = "mint")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.delegate === undefined) && (missing0 = "delegate"))) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tlv === undefined) && (missing0 = "tlv"))){
+        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.mint !== undefined) {
+        if(data.mint !== undefined){
           const _errs1 = errors;
-          if (!(validate26(data.mint, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData }))) {
+          if(!(validate26(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
             vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
             errors = vErrors.length;
           }
@@ -1987,10 +1987,10 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.owner !== undefined) {
+        if(valid0){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!(validate26(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData }))) {
+            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
@@ -1999,10 +1999,10 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.amount !== undefined) {
+          if(valid0){
+            if(data.amount !== undefined){
               const _errs3 = errors;
-              if (!(validate34(data.amount, { instancePath: instancePath + "/amount", parentData: data, parentDataProperty: "amount", rootData }))) {
+              if(!(validate34(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
                 vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
                 errors = vErrors.length;
               }
@@ -2011,24 +2011,24 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.delegate !== undefined) {
+            if(valid0){
+              if(data.delegate !== undefined){
                 let data3 = data.delegate;
                 const _errs4 = errors;
                 const _errs5 = errors;
                 let valid1 = false;
                 const _errs6 = errors;
-                if (!(validate26(data3, { instancePath: instancePath + "/delegate", parentData: data, parentDataProperty: "delegate", rootData }))) {
+                if(!(validate26(data3, {instancePath:instancePath+"/delegate",parentData:data,parentDataProperty:"delegate",rootData}))){
                   vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs6 === errors;
                 valid1 = valid1 || _valid0;
-                if (!valid1) {
+                if(!valid1){
                   const _errs8 = errors;
-                  if (data3 !== null) {
-                    const err0 = { instancePath: instancePath + "/delegate", schemaPath: "#/properties/delegate/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data3 !== null){
+                    const err0 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err0];
                     }
                     else {
@@ -2039,9 +2039,9 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                   var _valid0 = _errs8 === errors;
                   valid1 = valid1 || _valid0;
                 }
-                if (!valid1) {
-                  const err1 = { instancePath: instancePath + "/delegate", schemaPath: "#/properties/delegate/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
+                if(!valid1){
+                  const err1 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err1];
                   }
                   else {
@@ -2053,8 +2053,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 else {
                   errors = _errs5;
-                  if (vErrors !== null) {
-                    if (_errs5) {
+                  if(vErrors !== null){
+                    if(_errs5){
                       vErrors.length = _errs5;
                     }
                     else {
@@ -2067,10 +2067,10 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
               else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.state !== undefined) {
+              if(valid0){
+                if(data.state !== undefined){
                   const _errs10 = errors;
-                  if (!(validate107(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData }))) {
+                  if(!(validate107(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
                     vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
                     errors = vErrors.length;
                   }
@@ -2079,24 +2079,24 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.tlv !== undefined) {
+                if(valid0){
+                  if(data.tlv !== undefined){
                     let data5 = data.tlv;
                     const _errs11 = errors;
                     const _errs12 = errors;
                     let valid3 = false;
                     const _errs13 = errors;
-                    if (!(validate42(data5, { instancePath: instancePath + "/tlv", parentData: data, parentDataProperty: "tlv", rootData }))) {
+                    if(!(validate42(data5, {instancePath:instancePath+"/tlv",parentData:data,parentDataProperty:"tlv",rootData}))){
                       vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
                       errors = vErrors.length;
                     }
                     var _valid1 = _errs13 === errors;
                     valid3 = valid3 || _valid1;
-                    if (!valid3) {
+                    if(!valid3){
                       const _errs15 = errors;
-                      if (data5 !== null) {
-                        const err2 = { instancePath: instancePath + "/tlv", schemaPath: "#/properties/tlv/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                        if (vErrors === null) {
+                      if(data5 !== null){
+                        const err2 = {instancePath:instancePath+"/tlv",schemaPath:"#/properties/tlv/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                        if(vErrors === null){
                           vErrors = [err2];
                         }
                         else {
@@ -2107,9 +2107,9 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                       var _valid1 = _errs15 === errors;
                       valid3 = valid3 || _valid1;
                     }
-                    if (!valid3) {
-                      const err3 = { instancePath: instancePath + "/tlv", schemaPath: "#/properties/tlv/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                      if (vErrors === null) {
+                    if(!valid3){
+                      const err3 = {instancePath:instancePath+"/tlv",schemaPath:"#/properties/tlv/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                      if(vErrors === null){
                         vErrors = [err3];
                       }
                       else {
@@ -2121,8 +2121,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                     else {
                       errors = _errs12;
-                      if (vErrors !== null) {
-                        if (_errs12) {
+                      if(vErrors !== null){
+                        if(_errs12){
                           vErrors.length = _errs12;
                         }
                         else {
@@ -2143,7 +2143,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2152,29 +2152,29 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.account === undefined) && (missing0 = "account")) || ((data.tokenData === undefined) && (missing0 = "tokenData"))) {
-        validate100.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.account === undefined) && (missing0 = "account")) || ((data.tokenData === undefined) && (missing0 = "tokenData"))){
+        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "account") || (key0 === "tokenData"))) {
-            validate100.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "account") || (key0 === "tokenData"))){
+            validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.account !== undefined) {
+        if(_errs1 === errors){
+          if(data.account !== undefined){
             const _errs2 = errors;
-            if (!(validate37(data.account, { instancePath: instancePath + "/account", parentData: data, parentDataProperty: "account", rootData }))) {
+            if(!(validate37(data.account, {instancePath:instancePath+"/account",parentData:data,parentDataProperty:"account",rootData}))){
               vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
               errors = vErrors.length;
             }
@@ -2183,10 +2183,10 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.tokenData !== undefined) {
+          if(valid0){
+            if(data.tokenData !== undefined){
               const _errs3 = errors;
-              if (!(validate102(data.tokenData, { instancePath: instancePath + "/tokenData", parentData: data, parentDataProperty: "tokenData", rootData }))) {
+              if(!(validate102(data.tokenData, {instancePath:instancePath+"/tokenData",parentData:data,parentDataProperty:"tokenData",rootData}))){
                 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
                 errors = vErrors.length;
               }
@@ -2200,7 +2200,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate100.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2209,38 +2209,38 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))) {
-        validate99.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.items !== undefined) {
+        if(data.items !== undefined){
           let data0 = data.items;
           const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if (!(validate100(data0[i0], { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData }))) {
+                if(!(validate100(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
             }
             else {
-              validate99.errors = [{ instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate99.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
@@ -2249,24 +2249,24 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cursor !== undefined) {
+        if(valid0){
+          if(data.cursor !== undefined){
             let data2 = data.cursor;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = false;
             const _errs6 = errors;
-            if (!(validate71(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData }))) {
+            if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
               vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid2 = valid2 || _valid0;
-            if (!valid2) {
+            if(!valid2){
               const _errs8 = errors;
-              if (data2 !== null) {
-                const err0 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
+              if(data2 !== null){
+                const err0 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                if(vErrors === null){
                   vErrors = [err0];
                 }
                 else {
@@ -2277,9 +2277,9 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid0 = _errs8 === errors;
               valid2 = valid2 || _valid0;
             }
-            if (!valid2) {
-              const err1 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-              if (vErrors === null) {
+            if(!valid2){
+              const err1 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err1];
               }
               else {
@@ -2291,8 +2291,8 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
             }
             else {
               errors = _errs5;
-              if (vErrors !== null) {
-                if (_errs5) {
+              if(vErrors !== null){
+                if(_errs5){
                   vErrors.length = _errs5;
                 }
                 else {
@@ -2309,7 +2309,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate99.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2318,29 +2318,29 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))) {
-        validate97.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "context") || (key0 === "value"))) {
-            validate97.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!(validate33(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData }))) {
+            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -2349,10 +2349,10 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!(validate99(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData }))) {
+              if(!(validate99(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
                 errors = vErrors.length;
               }
@@ -2366,7 +2366,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     else {
-      validate97.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2375,11 +2375,11 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedTokenAccountsByOwner-result.json" */;
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenAccountsByOwner-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate97(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
     errors = vErrors.length;
   }
@@ -2388,32 +2388,32 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
 }
 
 export const getCompressedTokenBalancesByOwnerParams = validate115;
-const schema43 = { "$id": "method-getCompressedTokenBalancesByOwner-params.json", "$ref": "components.json#/definitions/GetCompressedTokenBalancesByOwnerParams" };
-const schema44 = { "type": "object", "required": ["owner"], "properties": { "owner": { "$ref": "components.json#/definitions/SerializablePubkey" }, "mint": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/SerializablePubkey" }] }, { "type": "null" }] }, "cursor": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Base58String" }] }, { "type": "null" }] }, "limit": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Limit" }] }, { "type": "null" }] } }, "additionalProperties": false };
+const schema43 = {"$id":"method-getCompressedTokenBalancesByOwner-params.json","$ref":"components.json#/definitions/GetCompressedTokenBalancesByOwnerParams"};
+const schema44 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"mint":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate116(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.owner === undefined) && (missing0 = "owner")) {
-        validate116.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))) {
-            validate116.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))){
+            validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!(validate26(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData }))) {
+            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
@@ -2422,24 +2422,24 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.mint !== undefined) {
+          if(valid0){
+            if(data.mint !== undefined){
               let data1 = data.mint;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!(validate26(data1, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData }))) {
+              if(!(validate26(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
                 vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = { instancePath: instancePath + "/mint", schemaPath: "#/properties/mint/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
                   }
                   else {
@@ -2450,9 +2450,9 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = { instancePath: instancePath + "/mint", schemaPath: "#/properties/mint/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
                 }
                 else {
@@ -2464,8 +2464,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
               }
               else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
                   }
                   else {
@@ -2478,24 +2478,24 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.cursor !== undefined) {
+            if(valid0){
+              if(data.cursor !== undefined){
                 let data2 = data.cursor;
                 const _errs9 = errors;
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if (!(validate71(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData }))) {
+                if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                   vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
                 valid3 = valid3 || _valid1;
-                if (!valid3) {
+                if(!valid3){
                   const _errs13 = errors;
-                  if (data2 !== null) {
-                    const err2 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err2 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err2];
                     }
                     else {
@@ -2506,9 +2506,9 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                   var _valid1 = _errs13 === errors;
                   valid3 = valid3 || _valid1;
                 }
-                if (!valid3) {
-                  const err3 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
+                if(!valid3){
+                  const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err3];
                   }
                   else {
@@ -2520,8 +2520,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 else {
                   errors = _errs10;
-                  if (vErrors !== null) {
-                    if (_errs10) {
+                  if(vErrors !== null){
+                    if(_errs10){
                       vErrors.length = _errs10;
                     }
                     else {
@@ -2534,24 +2534,24 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
               else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.limit !== undefined) {
+              if(valid0){
+                if(data.limit !== undefined){
                   let data3 = data.limit;
                   const _errs15 = errors;
                   const _errs16 = errors;
                   let valid5 = false;
                   const _errs17 = errors;
-                  if (!(validate78(data3, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData }))) {
+                  if(!(validate78(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                     vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs17 === errors;
                   valid5 = valid5 || _valid2;
-                  if (!valid5) {
+                  if(!valid5){
                     const _errs19 = errors;
-                    if (data3 !== null) {
-                      const err4 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
+                    if(data3 !== null){
+                      const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err4];
                       }
                       else {
@@ -2562,9 +2562,9 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                     var _valid2 = _errs19 === errors;
                     valid5 = valid5 || _valid2;
                   }
-                  if (!valid5) {
-                    const err5 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                    if (vErrors === null) {
+                  if(!valid5){
+                    const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err5];
                     }
                     else {
@@ -2576,8 +2576,8 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   else {
                     errors = _errs16;
-                    if (vErrors !== null) {
-                      if (_errs16) {
+                    if(vErrors !== null){
+                      if(_errs16){
                         vErrors.length = _errs16;
                       }
                       else {
@@ -2597,7 +2597,7 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate116.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2606,11 +2606,11 @@ function validate116(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedTokenBalancesByOwner-params.json" */;
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenBalancesByOwner-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate116(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
     errors = vErrors.length;
   }
@@ -2619,25 +2619,25 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 export const getCompressedTokenBalancesByOwnerResult = validate122;
-const schema45 = { "$id": "method-getCompressedTokenBalancesByOwner-result.json", "$ref": "components.json#/definitions/GetCompressedTokenBalancesByOwnerResult" };
-const schema46 = { "type": "object", "required": ["context", "value"], "properties": { "context": { "$ref": "components.json#/definitions/Context" }, "value": { "$ref": "components.json#/definitions/TokenBalanceList" } }, "additionalProperties": false };
-const schema47 = { "type": "object", "required": ["token_balances", "cursor"], "properties": { "token_balances": { "type": "array", "items": { "$ref": "components.json#/definitions/TokenBalance" } }, "cursor": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Base58String" }] }, { "type": "null" }] } } };
-const schema48 = { "type": "object", "required": ["mint", "balance"], "properties": { "mint": { "$ref": "components.json#/definitions/SerializablePubkey" }, "balance": { "$ref": "components.json#/definitions/UnsignedInteger" } } };
+const schema45 = {"$id":"method-getCompressedTokenBalancesByOwner-result.json","$ref":"components.json#/definitions/GetCompressedTokenBalancesByOwnerResult"};
+const schema46 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/TokenBalanceList"}},"additionalProperties":false};
+const schema47 = {"type":"object","required":["token_balances","cursor"],"properties":{"token_balances":{"type":"array","items":{"$ref":"components.json#/definitions/TokenBalance"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]}}};
+const schema48 = {"type":"object","required":["mint","balance"],"properties":{"mint":{"$ref":"components.json#/definitions/SerializablePubkey"},"balance":{"$ref":"components.json#/definitions/UnsignedInteger"}}};
 
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.mint === undefined) && (missing0 = "mint")) || ((data.balance === undefined) && (missing0 = "balance"))) {
-        validate126.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.mint === undefined) && (missing0 = "mint")) || ((data.balance === undefined) && (missing0 = "balance"))){
+        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.mint !== undefined) {
+        if(data.mint !== undefined){
           const _errs1 = errors;
-          if (!(validate26(data.mint, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData }))) {
+          if(!(validate26(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
             vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
             errors = vErrors.length;
           }
@@ -2646,10 +2646,10 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.balance !== undefined) {
+        if(valid0){
+          if(data.balance !== undefined){
             const _errs2 = errors;
-            if (!(validate34(data.balance, { instancePath: instancePath + "/balance", parentData: data, parentDataProperty: "balance", rootData }))) {
+            if(!(validate34(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
@@ -2662,7 +2662,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate126.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2671,38 +2671,38 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.token_balances === undefined) && (missing0 = "token_balances")) || ((data.cursor === undefined) && (missing0 = "cursor"))) {
-        validate125.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.token_balances === undefined) && (missing0 = "token_balances")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.token_balances !== undefined) {
+        if(data.token_balances !== undefined){
           let data0 = data.token_balances;
           const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if (!(validate126(data0[i0], { instancePath: instancePath + "/token_balances/" + i0, parentData: data0, parentDataProperty: i0, rootData }))) {
+                if(!(validate126(data0[i0], {instancePath:instancePath+"/token_balances/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
             }
             else {
-              validate125.errors = [{ instancePath: instancePath + "/token_balances", schemaPath: "#/properties/token_balances/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate125.errors = [{instancePath:instancePath+"/token_balances",schemaPath:"#/properties/token_balances/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
@@ -2711,24 +2711,24 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cursor !== undefined) {
+        if(valid0){
+          if(data.cursor !== undefined){
             let data2 = data.cursor;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = false;
             const _errs6 = errors;
-            if (!(validate71(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData }))) {
+            if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
               vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid2 = valid2 || _valid0;
-            if (!valid2) {
+            if(!valid2){
               const _errs8 = errors;
-              if (data2 !== null) {
-                const err0 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
+              if(data2 !== null){
+                const err0 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                if(vErrors === null){
                   vErrors = [err0];
                 }
                 else {
@@ -2739,9 +2739,9 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
               var _valid0 = _errs8 === errors;
               valid2 = valid2 || _valid0;
             }
-            if (!valid2) {
-              const err1 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-              if (vErrors === null) {
+            if(!valid2){
+              const err1 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err1];
               }
               else {
@@ -2753,8 +2753,8 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
             }
             else {
               errors = _errs5;
-              if (vErrors !== null) {
-                if (_errs5) {
+              if(vErrors !== null){
+                if(_errs5){
                   vErrors.length = _errs5;
                 }
                 else {
@@ -2771,7 +2771,7 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate125.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2780,29 +2780,29 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))) {
-        validate123.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "context") || (key0 === "value"))) {
-            validate123.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate123.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!(validate33(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData }))) {
+            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -2811,10 +2811,10 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!(validate125(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData }))) {
+              if(!(validate125(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
                 errors = vErrors.length;
               }
@@ -2828,7 +2828,7 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate123.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2837,11 +2837,11 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressedTokenBalancesByOwner-result.json" */;
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenBalancesByOwner-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate123(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
     errors = vErrors.length;
   }
@@ -2850,32 +2850,32 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 export const getCompressionSignaturesForTokenOwnerParams = validate133;
-const schema49 = { "$id": "method-getCompressionSignaturesForTokenOwner-params.json", "$ref": "components.json#/definitions/GetCompressionSignaturesForTokenOwnerParams" };
-const schema50 = { "type": "object", "required": ["owner"], "properties": { "owner": { "$ref": "components.json#/definitions/SerializablePubkey" }, "cursor": { "type": ["string", "null"] }, "limit": { "anyOf": [{ "allOf": [{ "$ref": "components.json#/definitions/Limit" }] }, { "type": "null" }] } }, "additionalProperties": false };
+const schema49 = {"$id":"method-getCompressionSignaturesForTokenOwner-params.json","$ref":"components.json#/definitions/GetCompressionSignaturesForTokenOwnerParams"};
+const schema50 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"cursor":{"type":["string","null"]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.owner === undefined) && (missing0 = "owner")) {
-        validate134.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate134.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(((key0 === "owner") || (key0 === "cursor")) || (key0 === "limit"))) {
-            validate134.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!(((key0 === "owner") || (key0 === "cursor")) || (key0 === "limit"))){
+            validate134.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!(validate26(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData }))) {
+            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
@@ -2884,12 +2884,12 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.cursor !== undefined) {
+          if(valid0){
+            if(data.cursor !== undefined){
               let data1 = data.cursor;
               const _errs3 = errors;
-              if ((typeof data1 !== "string") && (data1 !== null)) {
-                validate134.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: schema50.properties.cursor.type }, message: "must be string,null" }];
+              if((typeof data1 !== "string") && (data1 !== null)){
+                validate134.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema50.properties.cursor.type},message:"must be string,null"}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -2897,24 +2897,24 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.limit !== undefined) {
+            if(valid0){
+              if(data.limit !== undefined){
                 let data2 = data.limit;
                 const _errs5 = errors;
                 const _errs6 = errors;
                 let valid1 = false;
                 const _errs7 = errors;
-                if (!(validate78(data2, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData }))) {
+                if(!(validate78(data2, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                   vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
-                if (!valid1) {
+                if(!valid1){
                   const _errs9 = errors;
-                  if (data2 !== null) {
-                    const err0 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err0];
                     }
                     else {
@@ -2925,9 +2925,9 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
                   var _valid0 = _errs9 === errors;
                   valid1 = valid1 || _valid0;
                 }
-                if (!valid1) {
-                  const err1 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
+                if(!valid1){
+                  const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err1];
                   }
                   else {
@@ -2939,8 +2939,8 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 else {
                   errors = _errs6;
-                  if (vErrors !== null) {
-                    if (_errs6) {
+                  if(vErrors !== null){
+                    if(_errs6){
                       vErrors.length = _errs6;
                     }
                     else {
@@ -2959,7 +2959,7 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate134.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2968,11 +2968,11 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressionSignaturesForTokenOwner-params.json" */;
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate134(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
     errors = vErrors.length;
   }
@@ -2981,26 +2981,26 @@ function validate133(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 export const getCompressionSignaturesForTokenOwnerResult = validate138;
-const schema51 = { "$id": "method-getCompressionSignaturesForTokenOwner-result.json", "$ref": "components.json#/definitions/GetCompressionSignaturesForTokenOwnerResult" };
-const schema52 = { "type": "object", "required": ["context", "value"], "properties": { "context": { "$ref": "components.json#/definitions/Context" }, "value": { "$ref": "components.json#/definitions/PaginatedSignatureInfoList" } }, "additionalProperties": false };
-const schema53 = { "type": "object", "required": ["items", "cursor"], "properties": { "items": { "type": "array", "items": { "$ref": "components.json#/definitions/SignatureInfo" } }, "cursor": { "type": ["string", "null"] } } };
-const schema54 = { "type": "object", "required": ["signature", "slot", "blockTime"], "properties": { "signature": { "$ref": "components.json#/definitions/SerializableSignature" }, "slot": { "$ref": "components.json#/definitions/UnsignedInteger" }, "blockTime": { "$ref": "components.json#/definitions/UnixTimestamp" } } };
-const schema55 = { "type": "string", "format": "signature" };
+const schema51 = {"$id":"method-getCompressionSignaturesForTokenOwner-result.json","$ref":"components.json#/definitions/GetCompressionSignaturesForTokenOwnerResult"};
+const schema52 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/PaginatedSignatureInfoList"}},"additionalProperties":false};
+const schema53 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/SignatureInfo"}},"cursor":{"type":["string","null"]}}};
+const schema54 = {"type":"object","required":["signature","slot","blockTime"],"properties":{"signature":{"$ref":"components.json#/definitions/SerializableSignature"},"slot":{"$ref":"components.json#/definitions/UnsignedInteger"},"blockTime":{"$ref":"components.json#/definitions/UnixTimestamp"}}};
+const schema55 = {"type":"string","format":"signature"};
 const formats8 = formats.signature;
 
-function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!(formats8(data))) {
-          validate143.errors = [{ instancePath, schemaPath: "#/format", keyword: "format", params: { format: "signature" }, message: "must match format \"" + "signature" + "\"" }];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats8(data))){
+          validate143.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "signature"},message:"must match format \""+"signature"+"\""}];
           return false;
         }
       }
       else {
-        validate143.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -3009,13 +3009,13 @@ function validate143(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 
-const schema56 = { "uint64": true };
+const schema56 = {"uint64":true};
 
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)) {
-    validate146.errors = [{ instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" }];
+  if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
+    validate146.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
   }
   validate146.errors = vErrors;
@@ -3023,20 +3023,20 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((((data.signature === undefined) && (missing0 = "signature")) || ((data.slot === undefined) && (missing0 = "slot"))) || ((data.blockTime === undefined) && (missing0 = "blockTime"))) {
-        validate142.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.signature === undefined) && (missing0 = "signature")) || ((data.slot === undefined) && (missing0 = "slot"))) || ((data.blockTime === undefined) && (missing0 = "blockTime"))){
+        validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.signature !== undefined) {
+        if(data.signature !== undefined){
           const _errs1 = errors;
-          if (!(validate143(data.signature, { instancePath: instancePath + "/signature", parentData: data, parentDataProperty: "signature", rootData }))) {
+          if(!(validate143(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
             vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
             errors = vErrors.length;
           }
@@ -3045,10 +3045,10 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.slot !== undefined) {
+        if(valid0){
+          if(data.slot !== undefined){
             const _errs2 = errors;
-            if (!(validate34(data.slot, { instancePath: instancePath + "/slot", parentData: data, parentDataProperty: "slot", rootData }))) {
+            if(!(validate34(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
@@ -3057,10 +3057,10 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.blockTime !== undefined) {
+          if(valid0){
+            if(data.blockTime !== undefined){
               const _errs3 = errors;
-              if (!(validate146(data.blockTime, { instancePath: instancePath + "/blockTime", parentData: data, parentDataProperty: "blockTime", rootData }))) {
+              if(!(validate146(data.blockTime, {instancePath:instancePath+"/blockTime",parentData:data,parentDataProperty:"blockTime",rootData}))){
                 vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
                 errors = vErrors.length;
               }
@@ -3074,7 +3074,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate142.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3083,38 +3083,38 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))) {
-        validate141.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.items !== undefined) {
+        if(data.items !== undefined){
           let data0 = data.items;
           const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if (!(validate142(data0[i0], { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData }))) {
+                if(!(validate142(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
             }
             else {
-              validate141.errors = [{ instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate141.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
@@ -3123,12 +3123,12 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cursor !== undefined) {
+        if(valid0){
+          if(data.cursor !== undefined){
             let data2 = data.cursor;
             const _errs4 = errors;
-            if ((typeof data2 !== "string") && (data2 !== null)) {
-              validate141.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: schema53.properties.cursor.type }, message: "must be string,null" }];
+            if((typeof data2 !== "string") && (data2 !== null)){
+              validate141.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema53.properties.cursor.type},message:"must be string,null"}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -3140,7 +3140,7 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate141.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3149,29 +3149,29 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate139(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))) {
-        validate139.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!((key0 === "context") || (key0 === "value"))) {
-            validate139.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate139.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!(validate33(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData }))) {
+            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -3180,10 +3180,10 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!(validate141(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData }))) {
+              if(!(validate141(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
                 errors = vErrors.length;
               }
@@ -3197,7 +3197,7 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate139.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3206,11 +3206,11 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getCompressionSignaturesForTokenOwner-result.json" */;
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate139(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
     errors = vErrors.length;
   }
@@ -3219,23 +3219,23 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 export const getIndexerSlotParams = validate151;
-const schema57 = { "$id": "method-getIndexerSlot-params.json" };
+const schema57 = {"$id":"method-getIndexerSlot-params.json"};
 
-function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getIndexerSlot-params.json" */;
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getIndexerSlot-params.json" */;
   validate151.errors = null;
   return true;
 }
 
 export const getIndexerSlotResult = validate152;
-const schema58 = { "$id": "method-getIndexerSlot-result.json", "$ref": "components.json#/definitions/GetIndexerSlotResult" };
-const schema59 = { "uint64": true };
+const schema58 = {"$id":"method-getIndexerSlot-result.json","$ref":"components.json#/definitions/GetIndexerSlotResult"};
+const schema59 = {"uint64":true};
 
-function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
-  if (typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)) {
-    validate153.errors = [{ instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" }];
+  if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
+    validate153.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
   }
   validate153.errors = vErrors;
@@ -3243,11 +3243,11 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="method-getIndexerSlot-result.json" */;
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getIndexerSlot-result.json" */;
   let vErrors = null;
   let errors = 0;
-  if (!(validate153(data, { instancePath, parentData, parentDataProperty, rootData }))) {
+  if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
     errors = vErrors.length;
   }
@@ -3256,24 +3256,24 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 export const requestEnvelope = validate155;
-const schema60 = { "$id": "envelope-request.json", "type": "object", "required": ["jsonrpc", "method"], "properties": { "jsonrpc": { "const": "2.0" }, "id": { "anyOf": [{ "type": "string" }, { "uint64": true }, { "type": "null" }] }, "method": { "type": "string" }, "params": { "type": ["object", "array", "null"] } } };
+const schema60 = {"$id":"envelope-request.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"method":{"type":"string"},"params":{"type":["object","array","null"]}}};
 
-function validate155(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="envelope-request.json" */;
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="envelope-request.json" */;
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) {
-        validate155.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.jsonrpc !== undefined) {
+        if(data.jsonrpc !== undefined){
           const _errs1 = errors;
-          if ("2.0" !== data.jsonrpc) {
-            validate155.errors = [{ instancePath: instancePath + "/jsonrpc", schemaPath: "#/properties/jsonrpc/const", keyword: "const", params: { allowedValue: "2.0" }, message: "must be equal to constant" }];
+          if("2.0" !== data.jsonrpc){
+            validate155.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3281,16 +3281,16 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.id !== undefined) {
+        if(valid0){
+          if(data.id !== undefined){
             let data1 = data.id;
             const _errs2 = errors;
             const _errs3 = errors;
             let valid1 = false;
             const _errs4 = errors;
-            if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-              if (vErrors === null) {
+            if(typeof data1 !== "string"){
+              const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+              if(vErrors === null){
                 vErrors = [err0];
               }
               else {
@@ -3300,11 +3300,11 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            if (!valid1) {
+            if(!valid1){
               const _errs6 = errors;
-              if (typeof data1 == "bigint" ? (data1 < 0n || data1 > 18446744073709551615n) : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)) {
-                const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/1/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" };
-                if (vErrors === null) {
+              if(typeof data1 == "bigint" ? (data1 < 0n || data1 > 18446744073709551615n) : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)){
+                const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"};
+                if(vErrors === null){
                   vErrors = [err1];
                 }
                 else {
@@ -3314,11 +3314,11 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err2];
                   }
                   else {
@@ -3330,9 +3330,9 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
                 valid1 = valid1 || _valid0;
               }
             }
-            if (!valid1) {
-              const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-              if (vErrors === null) {
+            if(!valid1){
+              const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err3];
               }
               else {
@@ -3344,8 +3344,8 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
             }
             else {
               errors = _errs3;
-              if (vErrors !== null) {
-                if (_errs3) {
+              if(vErrors !== null){
+                if(_errs3){
                   vErrors.length = _errs3;
                 }
                 else {
@@ -3358,11 +3358,11 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.method !== undefined) {
+          if(valid0){
+            if(data.method !== undefined){
               const _errs9 = errors;
-              if (typeof data.method !== "string") {
-                validate155.errors = [{ instancePath: instancePath + "/method", schemaPath: "#/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.method !== "string"){
+                validate155.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -3370,11 +3370,11 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
             else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.params !== undefined) {
+            if(valid0){
+              if(data.params !== undefined){
                 const _errs11 = errors;
-                if (typeof data.params != "object") {
-                  validate155.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/type", keyword: "type", params: { type: schema60.properties.params.type }, message: "must be object,array,null" }];
+                if(typeof data.params != "object"){
+                  validate155.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema60.properties.params.type},message:"must be object,array,null"}];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -3388,7 +3388,7 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate155.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3397,26 +3397,26 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 export const responseEnvelope = validate156;
-const schema61 = { "$id": "envelope-response.json", "type": "object", "required": ["jsonrpc", "id"], "properties": { "jsonrpc": { "const": "2.0" }, "id": { "anyOf": [{ "type": "string" }, { "uint64": true }, { "type": "null" }] }, "result": {}, "error": { "$ref": "envelope-error.json" } }, "oneOf": [{ "required": ["result"], "properties": { "result": {} } }, { "required": ["error"], "properties": { "error": {} } }] };
-const schema62 = { "$id": "envelope-error.json", "type": "object", "required": ["code", "message"], "properties": { "code": { "type": "integer" }, "message": { "type": "string" }, "data": {} } };
+const schema61 = {"$id":"envelope-response.json","type":"object","required":["jsonrpc","id"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"result":{},"error":{"$ref":"envelope-error.json"}},"oneOf":[{"required":["result"],"properties":{"result":{}}},{"required":["error"],"properties":{"error":{}}}]};
+const schema62 = {"$id":"envelope-error.json","type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{}}};
 
-function validate157(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="envelope-error.json" */;
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="envelope-error.json" */;
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))) {
-        validate157.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+        validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
-        if (data.code !== undefined) {
+        if(data.code !== undefined){
           let data0 = data.code;
           const _errs1 = errors;
-          if (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-            validate157.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+            validate157.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3424,11 +3424,11 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.message !== undefined) {
+        if(valid0){
+          if(data.message !== undefined){
             const _errs3 = errors;
-            if (typeof data.message !== "string") {
-              validate157.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.message !== "string"){
+              validate157.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3440,7 +3440,7 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate157.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3449,19 +3449,19 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
 }
 
 
-function validate156(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-/*# sourceURL="envelope-response.json" */;
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="envelope-response.json" */;
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs2 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)){
     let missing0;
-    if ((data.result === undefined) && (missing0 = "result")) {
-      const err0 = { instancePath, schemaPath: "#/oneOf/0/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
-      if (vErrors === null) {
+    if((data.result === undefined) && (missing0 = "result")){
+      const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+      if(vErrors === null){
         vErrors = [err0];
       }
       else {
@@ -3471,16 +3471,16 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0) {
+  if(_valid0){
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)){
     let missing1;
-    if ((data.error === undefined) && (missing1 = "error")) {
-      const err1 = { instancePath, schemaPath: "#/oneOf/1/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
-      if (vErrors === null) {
+    if((data.error === undefined) && (missing1 = "error")){
+      const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+      if(vErrors === null){
         vErrors = [err1];
       }
       else {
@@ -3490,19 +3490,19 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0){
     valid0 = false;
     passing0 = [passing0, 1];
   }
   else {
-    if (_valid0) {
+    if(_valid0){
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0){
+    const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null){
       vErrors = [err2];
     }
     else {
@@ -3514,8 +3514,8 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
   }
   else {
     errors = _errs1;
-    if (vErrors !== null) {
-      if (_errs1) {
+    if(vErrors !== null){
+      if(_errs1){
         vErrors.length = _errs1;
       }
       else {
@@ -3523,18 +3523,18 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing2;
-      if (((data.jsonrpc === undefined) && (missing2 = "jsonrpc")) || ((data.id === undefined) && (missing2 = "id"))) {
-        validate156.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+      if(((data.jsonrpc === undefined) && (missing2 = "jsonrpc")) || ((data.id === undefined) && (missing2 = "id"))){
+        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
         return false;
       }
       else {
-        if (data.jsonrpc !== undefined) {
+        if(data.jsonrpc !== undefined){
           const _errs4 = errors;
-          if ("2.0" !== data.jsonrpc) {
-            validate156.errors = [{ instancePath: instancePath + "/jsonrpc", schemaPath: "#/properties/jsonrpc/const", keyword: "const", params: { allowedValue: "2.0" }, message: "must be equal to constant" }];
+          if("2.0" !== data.jsonrpc){
+            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
             return false;
           }
           var valid1 = _errs4 === errors;
@@ -3542,16 +3542,16 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
         else {
           var valid1 = true;
         }
-        if (valid1) {
-          if (data.id !== undefined) {
+        if(valid1){
+          if(data.id !== undefined){
             let data1 = data.id;
             const _errs5 = errors;
             const _errs6 = errors;
             let valid2 = false;
             const _errs7 = errors;
-            if (typeof data1 !== "string") {
-              const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-              if (vErrors === null) {
+            if(typeof data1 !== "string"){
+              const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+              if(vErrors === null){
                 vErrors = [err3];
               }
               else {
@@ -3561,11 +3561,11 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
             }
             var _valid1 = _errs7 === errors;
             valid2 = valid2 || _valid1;
-            if (!valid2) {
+            if(!valid2){
               const _errs9 = errors;
-              if (typeof data1 == "bigint" ? (data1 < 0n || data1 > 18446744073709551615n) : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)) {
-                const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/1/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" };
-                if (vErrors === null) {
+              if(typeof data1 == "bigint" ? (data1 < 0n || data1 > 18446744073709551615n) : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)){
+                const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"};
+                if(vErrors === null){
                   vErrors = [err4];
                 }
                 else {
@@ -3575,11 +3575,11 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
               }
               var _valid1 = _errs9 === errors;
               valid2 = valid2 || _valid1;
-              if (!valid2) {
+              if(!valid2){
                 const _errs10 = errors;
-                if (data1 !== null) {
-                  const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err5];
                   }
                   else {
@@ -3591,9 +3591,9 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
                 valid2 = valid2 || _valid1;
               }
             }
-            if (!valid2) {
-              const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-              if (vErrors === null) {
+            if(!valid2){
+              const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err6];
               }
               else {
@@ -3605,8 +3605,8 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
             }
             else {
               errors = _errs6;
-              if (vErrors !== null) {
-                if (_errs6) {
+              if(vErrors !== null){
+                if(_errs6){
                   vErrors.length = _errs6;
                 }
                 else {
@@ -3619,10 +3619,10 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
           else {
             var valid1 = true;
           }
-          if (valid1) {
-            if (data.error !== undefined) {
+          if(valid1){
+            if(data.error !== undefined){
               const _errs12 = errors;
-              if (!(validate157(data.error, { instancePath: instancePath + "/error", parentData: data, parentDataProperty: "error", rootData }))) {
+              if(!(validate157(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
                 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
                 errors = vErrors.length;
               }
@@ -3636,7 +3636,7 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     else {
-      validate156.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3649,13 +3649,13 @@ export const errorObject = validate157;
 
 /** The params and result validator of each method. */
 export const methodValidators = {
-  "getCompressedAccount": { params: getCompressedAccountParams, result: getCompressedAccountResult },
-  "getMultipleCompressedAccounts": { params: getMultipleCompressedAccountsParams, result: getMultipleCompressedAccountsResult },
-  "getCompressedAccountsByOwner": { params: getCompressedAccountsByOwnerParams, result: getCompressedAccountsByOwnerResult },
-  "getCompressedTokenAccountsByOwner": { params: getCompressedTokenAccountsByOwnerParams, result: getCompressedTokenAccountsByOwnerResult },
-  "getCompressedTokenBalancesByOwner": { params: getCompressedTokenBalancesByOwnerParams, result: getCompressedTokenBalancesByOwnerResult },
-  "getCompressionSignaturesForTokenOwner": { params: getCompressionSignaturesForTokenOwnerParams, result: getCompressionSignaturesForTokenOwnerResult },
-  "getIndexerSlot": { params: getIndexerSlotParams, result: getIndexerSlotResult },
+  getCompressedAccount: { params: getCompressedAccountParams, result: getCompressedAccountResult },
+  getMultipleCompressedAccounts: { params: getMultipleCompressedAccountsParams, result: getMultipleCompressedAccountsResult },
+  getCompressedAccountsByOwner: { params: getCompressedAccountsByOwnerParams, result: getCompressedAccountsByOwnerResult },
+  getCompressedTokenAccountsByOwner: { params: getCompressedTokenAccountsByOwnerParams, result: getCompressedTokenAccountsByOwnerResult },
+  getCompressedTokenBalancesByOwner: { params: getCompressedTokenBalancesByOwnerParams, result: getCompressedTokenBalancesByOwnerResult },
+  getCompressionSignaturesForTokenOwner: { params: getCompressionSignaturesForTokenOwnerParams, result: getCompressionSignaturesForTokenOwnerResult },
+  getIndexerSlot: { params: getIndexerSlotParams, result: getIndexerSlotResult },
 };
 
 /** The JSON-RPC envelope validators. */

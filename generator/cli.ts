@@ -1,8 +1,10 @@
 /**
  * photon-gen: generate and check the typed client, server stubs and validators.
- * Exit codes: 0 done, 1 stale (check), 2 bad input (unreadable or invalid spec, usage).
+ * Exit codes: 0 done, 1 stale (check) or a change matching --fail-on (diff), 2 bad input
+ * (unreadable or invalid spec, usage).
  */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
+import { diffSpecs, failsOn, render, type DiffFormat, type FailOn } from "./diff/index.js";
 import { GenError } from "./errors.js";
 import { generate } from "./generate.js";
 import { packageVersion } from "./paths.js";
@@ -60,6 +62,19 @@ export async function main(argv: string[]): Promise<number> {
       } else {
         process.stdout.write(`photon-gen: ${opts.out} is up to date with ${model.source} (${model.version}, sha256 ${model.sha256.slice(0, 12)}…)\n`);
       }
+    });
+  program
+    .command("diff")
+    .description("compare two specs by meaning and classify each change as breaking for clients, for servers, or compatible")
+    .argument("<old>", "the spec before: a file, a folder of per-method files, or an http(s) URL")
+    .argument("<new>", "the spec after")
+    .addOption(new Option("--format <format>", "report format").choices(["text", "markdown", "json"]).default("text"))
+    .addOption(new Option("--fail-on <what>", "exit 1 when a change breaks clients or servers (breaking), clients, servers, or on any change").choices(["breaking", "clients", "servers", "any"]))
+    .option("--include-docs", "also compare descriptions and summaries", false)
+    .action(async (oldSpec: string, newSpec: string, opts: { format: DiffFormat; failOn?: FailOn; includeDocs: boolean }) => {
+      const report = await diffSpecs(oldSpec, newSpec, { includeDocs: opts.includeDocs });
+      process.stdout.write(render(report, opts.format));
+      if (failsOn(report, opts.failOn)) code = 1;
     });
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -12,6 +12,8 @@ import { addClient } from "./client.js";
 import { addMethodTable } from "./methods.js";
 import { addServer } from "./server.js";
 import { addMethodTypes, renderSchemaTypes } from "./types.js";
+import { indentByBraces } from "./indent.js";
+import { quoteKey } from "./names.js";
 import { emitValidators } from "./validators.js";
 
 
@@ -61,17 +63,18 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   finish("methods.ts", table);
 
   const { code, layout } = emitValidators(model);
-  const validatorsJs = project.createSourceFile("validators.js", [
+  const validatorsJs = [
     `import { formats } from "photon-indexer-kit/runtime";`,
-    code,
+    "",
+    indentByBraces(code),
     "",
     "/** The params and result validator of each method. */",
-    `export const methodValidators = {\n${layout.methods.map((m) => `  ${JSON.stringify(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
+    `export const methodValidators = {\n${layout.methods.map((m) => `  ${quoteKey(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
     "",
     "/** The JSON-RPC envelope validators. */",
     "export const envelopeValidators = { request: requestEnvelope, response: responseEnvelope, error: errorObject };",
-  ].join("\n"));
-  finish("validators.js", validatorsJs);
+  ].join("\n");
+  files.set("validators.js", `${bannerFor("validators.js")}\n${validatorsJs}\n`);
 
   const validatorsDts = project.createSourceFile("validators.d.ts", "");
   validatorsDts.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["EnvelopeValidators", "MethodValidators", "StandaloneValidate"], isTypeOnly: true });
