@@ -4,9 +4,10 @@
  * reporters render them and the CLI turns them into an exit code.
  */
 import { createHash } from "node:crypto";
+import { connect } from "node:net";
 import picomatch from "picomatch";
 import { methods } from "../generated/index.js";
-import { createRedactor, parseJson, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
+import { ClientErrorCode, createRedactor, parseJson, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject } from "./checks/check.js";
 import { judge, summarize } from "./judge.js";
@@ -33,6 +34,31 @@ export interface RunOptions {
 
 export class UnreachableError extends Error {
   override name = "UnreachableError";
+}
+
+/** Whether anything at the URL's host and port accepts a TCP connection within `timeoutMs`. */
+export function acceptsConnections(url: string, timeoutMs: number): Promise<boolean> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const port = Number(u.port) || (u.protocol === "https:" ? 443 : 80);
+  return new Promise((resolve) => {
+    let settled = false;
+    const socket = connect({ host: u.hostname.replace(/^\[(.*)\]$/, "$1"), port });
+    const done = (ok: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(done, timeoutMs, false);
+    socket.on("connect", () => done(true));
+    socket.on("error", () => done(false));
+  });
 }
 
 /** Stable shard of a case: the same case lands on the same machine in every run. */
@@ -121,7 +147,12 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
   const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
 
   const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
-  if (probe.error && probe.status === 0) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+  // Unreachable: nothing takes a connection, or the request cannot be sent at all. A server that
+  // connects and then stalls, resets or sends too much is reachable: its cases fail, naming why.
+  if (probe.error && probe.status === 0) {
+    const unsendable = probe.error.endsWith(`[${ClientErrorCode.INVALID_OPTIONS}]`);
+    if (unsendable || !(await acceptsConnections(options.url, options.timeoutMs ?? 10_000))) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+  }
 
   const results: CaseResult[] = new Array(cases.length);
   let next = 0;

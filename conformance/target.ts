@@ -45,6 +45,14 @@ function pacer(maxRps: number | null): () => Promise<void> {
   };
 }
 
+/** `value` with every string in it (keys too) passed through `redact`. */
+function scrub(value: unknown, redact: Redactor): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((v) => scrub(v, redact));
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), scrub(v, redact)]));
+  return value;
+}
+
 export function createTarget(options: TargetOptions): RawTarget {
   const display = redactUrl(options.url);
   const pace = pacer(options.maxRps);
@@ -67,11 +75,15 @@ export function createTarget(options: TargetOptions): RawTarget {
         maxBodyBytes: options.maxBodyBytes,
         retry: options.retry,
       });
+      // A body carrying a credential (a server echoing the request) is judged with it masked:
+      // checks excerpt values, and a credential cut short by an excerpt escapes redaction.
+      const shown = options.redact(res.body);
       let parsed: unknown;
       let parseError: string | null = null;
       if (res.body.length > 0) {
         try {
           parsed = parseJson(res.body);
+          if (shown !== res.body) parsed = scrub(parsed, options.redact);
         } catch (err) {
           parseError = options.redact((err as Error).message);
         }
@@ -80,7 +92,7 @@ export function createTarget(options: TargetOptions): RawTarget {
         request,
         status: res.status,
         headers: res.headers,
-        text: options.redact(res.body.length > 4096 ? `${res.body.slice(0, 4096)}…` : res.body),
+        text: shown.length > 4096 ? `${shown.slice(0, 4096)}…` : shown,
         body: parsed,
         parseError,
         error: null,

@@ -62,8 +62,9 @@ function withMethodPath(url: string, method: string): string {
 }
 
 function snippet(text: string, redact: Redactor): string {
-  const one = text.replace(/\s+/g, " ").trim();
-  return redact(one.length > 200 ? `${one.slice(0, 200)}…` : one);
+  // Redact before cutting: a credential cut in two would no longer be recognised.
+  const one = redact(text).replace(/\s+/g, " ").trim();
+  return one.length > 200 ? `${one.slice(0, 200)}…` : one;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -110,7 +111,9 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
       body = parseJson(exchange.body);
     } catch (err) {
       const code = exchange.status === 200 ? ClientErrorCode.BAD_JSON : ClientErrorCode.HTTP_STATUS;
-      throw new PhotonClientError(code, `${method}: HTTP ${exchange.status}, body is not JSON: ${snippet(exchange.body, redact) || "(empty)"}`, {
+      // The parser's reason names causes the excerpt cannot show (nesting too deep, where the text breaks off).
+      const reason = exchange.body.length === 0 ? "" : ` (${snippet((err as Error).message, redact)})`;
+      throw new PhotonClientError(code, `${method}: HTTP ${exchange.status}, body is not JSON${reason}: ${snippet(exchange.body, redact) || "(empty)"}`, {
         status: exchange.status,
         cause: err,
       });
