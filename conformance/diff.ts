@@ -9,7 +9,7 @@ import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./cas
 import { isObject, show } from "./checks/check.js";
 import { summarize } from "./judge.js";
 import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
-import { requestOf, selectCases, skipped, UnreachableError } from "./run.js";
+import { ensureReachable, requestOf, selectCases, skipped } from "./run.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 export interface DiffOptions {
@@ -115,10 +115,8 @@ export async function diffTargets(options: DiffOptions): Promise<RunSummary> {
   const a = make(options.url);
   const b = make(options.against);
   const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
-  for (const t of [a, b]) {
-    const probe = await t.call("getIndexerSlot", undefined);
-    if (probe.error && probe.status === 0) throw new UnreachableError(`cannot reach ${t.display}: ${probe.error}`);
-  }
+  await ensureReachable(a, options.url, options.timeoutMs ?? 10_000);
+  await ensureReachable(b, options.against, options.timeoutMs ?? 10_000);
   const results: CaseResult[] = new Array(cases.length);
   let next = 0;
   let done = 0;

@@ -13,7 +13,7 @@ import { createRedactor, secretsOf, type Redactor, type RetryOptions } from "../
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
 import { differences } from "./diff.js";
-import { requestOf, selectCases, UnreachableError } from "./run.js";
+import { ensureReachable, requestOf, selectCases } from "./run.js";
 import { createTarget } from "./target.js";
 
 export interface RecordOptions {
@@ -92,8 +92,7 @@ export async function recordCases(options: RecordOptions): Promise<RecordChange[
   const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 };
   const target = createTarget({ url: options.url, headers, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry, redact });
   const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
-  const probe = await target.call("getIndexerSlot", undefined);
-  if (probe.error && probe.status === 0) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+  await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
   const changes: RecordChange[] = [];
   for (const c of cases) {
     if (c.skip) {

@@ -37,6 +37,18 @@ export class UnreachableError extends Error {
 }
 
 /** Whether anything at the URL's host and port accepts a TCP connection within `timeoutMs`. */
+/**
+ * Throws UnreachableError when nothing takes a connection at the target, or a request cannot be
+ * sent at all. A server that connects and then stalls, resets or sends too much is reachable:
+ * its cases fail, naming why.
+ */
+export async function ensureReachable(target: RawTarget, url: string, timeoutMs: number): Promise<void> {
+  const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
+  if (!probe.error || probe.status !== 0) return;
+  const unsendable = probe.error.endsWith(`[${ClientErrorCode.INVALID_OPTIONS}]`);
+  if (unsendable || !(await acceptsConnections(url, timeoutMs))) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+}
+
 export function acceptsConnections(url: string, timeoutMs: number): Promise<boolean> {
   let u: URL;
   try {
@@ -146,13 +158,7 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
   });
   const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
 
-  const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
-  // Unreachable: nothing takes a connection, or the request cannot be sent at all. A server that
-  // connects and then stalls, resets or sends too much is reachable: its cases fail, naming why.
-  if (probe.error && probe.status === 0) {
-    const unsendable = probe.error.endsWith(`[${ClientErrorCode.INVALID_OPTIONS}]`);
-    if (unsendable || !(await acceptsConnections(options.url, options.timeoutMs ?? 10_000))) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
-  }
+  await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
 
   const results: CaseResult[] = new Array(cases.length);
   let next = 0;

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { request } from "undici";
-import { parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { GenError, GenErrorCode, pointerOf, unescapePointer } from "./errors.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -66,13 +66,19 @@ async function readUrl(url: string): Promise<{ file: string; text: string }> {
 
 /** Parses YAML (a superset of JSON) into plain data; errors name the file and line. */
 export function parseSpecText(file: string, text: string): JsonObject {
-  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // yaml's own duplicate-key check compares every pair of keys (quadratic: 20,000 keys take
+  // seconds); duplicateKey below does the same in one pass.
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: false });
   if (document.errors.length > 0) {
     const e = document.errors[0]!;
     const line = e.linePos?.[0];
     const where = line ? ` at line ${line.line}, column ${line.col}` : "";
     const reason = e.message.split("\n")[0]!.replace(/\s+at line \d+, column \d+:?$/, "");
     throw new GenError(GenErrorCode.YAML, `invalid YAML${where}: ${reason}`, { file });
+  }
+  const duplicate = duplicateKey(document.contents, text);
+  if (duplicate) {
+    throw new GenError(GenErrorCode.YAML, `invalid YAML at line ${duplicate.line}, column ${duplicate.column}: Map keys must be unique (${JSON.stringify(duplicate.key)} repeats)`, { file });
   }
   let data: unknown;
   try {
@@ -93,6 +99,28 @@ export function parseSpecText(file: string, text: string): JsonObject {
   }
   if (!isObject(data.paths)) throw new GenError(GenErrorCode.NOT_OPENAPI, "`paths` must be a mapping", { file, pointer: "/paths" });
   return data;
+}
+
+/** The first key repeated within one mapping, with its line, in one pass over the document. */
+function duplicateKey(root: unknown, text: string): { key: string; line: number; column: number } | null {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
+        if (seen.has(key)) {
+          const offset = isScalar(pair.key) && pair.key.range ? pair.key.range[0] : 0;
+          const before = text.slice(0, offset);
+          return { key, line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+        }
+        seen.add(key);
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) stack.push(...node.items);
+  }
+  return null;
 }
 
 /** Resolves a local JSON pointer (`#/a/b`) inside a document, or returns undefined. */

@@ -19,6 +19,9 @@ export interface SchemaPair {
   readonly normalized: JsonObject | boolean;
   /** The TypeScript name under `components["schemas"]`. */
   readonly typeName: string;
+  /** Where the source schema stands: its file and JSON pointer. */
+  readonly file: string;
+  readonly pointer: string;
 }
 
 export interface MethodModel extends MethodInfo {
@@ -42,6 +45,8 @@ export interface SpecModel {
   readonly sourceComponents: Readonly<Record<string, Json>>;
   /** Component schemas by name, normalised. */
   readonly components: Readonly<Record<string, JsonObject | boolean>>;
+  /** Where each component (synthetic ones included) stands in the source: file and JSON pointer. */
+  readonly componentSources: Readonly<Record<string, { readonly file: string; readonly pointer: string }>>;
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
@@ -127,6 +132,7 @@ interface Builder {
   readonly sourceComponents: Record<string, Json>;
   readonly components: Record<string, JsonObject | boolean>;
   readonly componentOrigin: Map<string, string>;
+  readonly componentSources: Record<string, { file: string; pointer: string }>;
 }
 
 function rewriteRef(file: string) {
@@ -153,19 +159,22 @@ function addComponents(b: Builder, doc: SpecDocument): void {
     }
     b.sourceComponents[name] = schema;
     b.componentOrigin.set(name, doc.file);
+    b.componentSources[name] = { file: doc.file, pointer: pointerOf(path) };
     b.components[name] = normalized;
   }
 }
 
 function schemaPair(b: Builder, doc: SpecDocument, source: Json, path: (string | number)[], syntheticName: string): SchemaPair {
   const normalized = normalizeSchema(source, { file: doc.file, path, rewriteRef: rewriteRef(doc.file) });
+  const where = { file: doc.file, pointer: pointerOf(path) };
   const ref = isObject(source) && typeof source.$ref === "string" && Object.keys(source).length === 1 ? SCHEMA_REF.exec(source.$ref) : null;
-  if (ref) return { source, normalized, typeName: ref[1]! };
+  if (ref) return { source, normalized, typeName: ref[1]!, ...where };
   let typeName = syntheticName;
   while (typeName in b.sourceComponents) typeName += "_";
   b.sourceComponents[typeName] = source;
   b.components[typeName] = normalized;
-  return { source, normalized, typeName };
+  b.componentSources[typeName] = where;
+  return { source, normalized, typeName, ...where };
 }
 
 function content(doc: SpecDocument, holder: Json | undefined, path: (string | number)[], what: string): { schema: Json; path: (string | number)[] } {
@@ -223,7 +232,7 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
 const VERBS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 export function buildModel(spec: LoadedSpec): SpecModel {
-  const b: Builder = { sourceComponents: {}, components: {}, componentOrigin: new Map() };
+  const b: Builder = { sourceComponents: {}, components: {}, componentOrigin: new Map(), componentSources: {} };
   for (const doc of spec.documents) addComponents(b, doc);
   const methods: MethodModel[] = [];
   const seen = new Map<string, string>();
@@ -254,5 +263,6 @@ export function buildModel(spec: LoadedSpec): SpecModel {
     methods,
     sourceComponents: b.sourceComponents,
     components: b.components,
+    componentSources: b.componentSources,
   };
 }

@@ -10,6 +10,7 @@ import { _Code } from "ajv/dist/compile/codegen/code.js";
 import { formats } from "../../runtime/formats.js";
 import { errorObjectSchema, requestEnvelopeSchema, responseEnvelopeSchema } from "../envelope.js";
 import { GenError, GenErrorCode } from "../errors.js";
+import { resolvePointer, type Json } from "../load.js";
 import { COMPONENTS_ID, type SpecModel } from "../model.js";
 
 // ajv is CommonJS: its default export arrives as the module object under NodeNext.
@@ -82,6 +83,38 @@ function exportName(base: string, index: number, suffix: string): string {
   return IDENT.test(base) ? `${base}${suffix}` : `method${index}${suffix}`;
 }
 
+/**
+ * A normalised path inside a component, as a path in its source form: the `anyOf/0` level that
+ * `nullable` adds is dropped where the source has none; failing that, the longest prefix that
+ * exists in the source.
+ */
+function sourcePath(source: Json | undefined, path: string): string {
+  if (source === undefined) return path;
+  const exists = (p: string) => resolvePointer(source, `#${p}`) !== undefined;
+  if (exists(path)) return path;
+  const unwrapped = path.replace(/\/anyOf\/0(?=\/|$)/g, "");
+  if (exists(unwrapped)) return unwrapped;
+  const parts = unwrapped.split("/");
+  while (parts.length > 1 && !exists(parts.join("/"))) parts.pop();
+  return parts.join("/");
+}
+
+/**
+ * Turns ajv's complaint into an error at the schema it is about: ajv names a normalised path
+ * (`data/definitions/Name/properties/x/type`), which maps back to the component's place in the
+ * source (normalisation keeps property paths; it may add an `anyOf` level for `nullable`).
+ */
+function locate(model: SpecModel, message: string): GenError {
+  const first = message.split(/, data\//)[0]!;
+  const m = /data\/definitions\/([^/\s,]+)((?:\/[^\s,]*)?)/.exec(message);
+  const source = m ? model.componentSources[decodeURIComponent(m[1]!)] : undefined;
+  if (source) {
+    const rest = sourcePath(model.sourceComponents[decodeURIComponent(m![1]!)], m![2]!);
+    return new GenError(GenErrorCode.SCHEMA, `invalid schema: ${first.replace(/^schema is invalid: data\/definitions\/[^\s]*\s*/, "")}`, { file: source.file, pointer: `${source.pointer}${rest}` });
+  }
+  return new GenError(GenErrorCode.SCHEMA, `ajv cannot compile the spec's schemas: ${message}`, { file: model.source });
+}
+
 /** Compiles every schema of the model; returns the standalone module body (no banner). */
 export function emitValidators(model: SpecModel): { code: string; layout: ValidatorExports } {
   const ajv = createAjv();
@@ -108,7 +141,7 @@ export function emitValidators(model: SpecModel): { code: string; layout: Valida
     exports.errorObject = "envelope-error.json";
     for (const id of Object.values(exports)) ajv.getSchema(id); // compile now, so errors surface here
   } catch (err) {
-    throw new GenError(GenErrorCode.SCHEMA, `ajv cannot compile the spec's schemas: ${(err as Error).message}`, { file: model.source });
+    throw locate(model, (err as Error).message);
   }
   let code = standaloneCode(ajv, exports).replace(/^"use strict";\s*/, ""); // modules are strict already
   if (code.includes("require(")) {

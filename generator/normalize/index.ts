@@ -58,6 +58,17 @@ export function normalizeSchema(node: Json, ctx: NormalizeContext): JsonObject |
   if (schema.required !== undefined && (!Array.isArray(schema.required) || !schema.required.every((r) => typeof r === "string"))) {
     throw new GenError(GenErrorCode.SCHEMA, "`required` must be a list of names", { file: ctx.file, pointer: pointerOf([...ctx.path, "required"]) });
   }
+  if (Array.isArray(schema.required) && isObject(schema.properties)) {
+    // ajv's strict mode refuses a required name that `properties` does not define.
+    const properties = schema.properties;
+    const missing = schema.required.findIndex((r) => !(String(r) in properties));
+    if (missing >= 0) {
+      throw new GenError(GenErrorCode.SCHEMA, `required property ${JSON.stringify(schema.required[missing])} is not defined in \`properties\``, {
+        file: ctx.file,
+        pointer: pointerOf([...ctx.path, "required", missing]),
+      });
+    }
+  }
   for (const transform of PIPELINE) schema = transform(schema, ctx);
   return schema;
 }

@@ -191,11 +191,12 @@ describe("postJson: retries", { timeout: 5_000 }, () => {
     expect(ex.attempts).toBe(3);
     expect(t.hits).toHaveLength(3);
     expect(ex.body).toBe('{"attempt":3}');
-    // Full jitter: the n-th wait is in [0, min(maxDelay, minDelay * 2^(n-1))).
+    // Full jitter: each wait is in [0, min(maxDelay, minDelay * 2^(n-1))); a wait of 0 is not
+    // slept at all, so the recorded waits cannot be matched to attempts: bound each by the cap.
     expect(sleeps.length).toBeLessThanOrEqual(2);
-    for (const [n, ms] of sleeps.entries()) {
+    for (const ms of sleeps) {
       expect(ms).toBeGreaterThanOrEqual(0);
-      expect(ms).toBeLessThan(Math.min(15, 10 * 2 ** n));
+      expect(ms).toBeLessThan(15);
     }
   });
 
