@@ -33,48 +33,120 @@ export class JsonSyntaxError extends SyntaxError {
 }
 
 const MAX_DEPTH = 512;
-const TOO_DEEP = -1;
+
+/** Where the text's integers of 16 or more digits (outside strings) start and end. */
+interface Scan {
+  readonly tooDeep: boolean;
+  readonly big: number[];
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /**
- * One pass over the text outside its strings (skipped with indexOf): -1 when more than
- * `MAX_DEPTH` arrays/objects are open at once, else the longest run of digits (the length
- * of the longest number's digit string). Text that is not JSON is left to the parser.
+ * One pass over the text outside its strings (skipped with indexOf): whether more than
+ * `MAX_DEPTH` arrays/objects are open at once, and the spans of integer literals of 16 or more
+ * digits (the only ones that can pass 2^53). Text that is not JSON is left to the parser.
  */
-function scan(text: string): number {
+function scan(text: string): Scan {
   let depth = 0;
-  let run = 0;
-  let longest = 0;
+  const big: number[] = [];
   for (let i = 0, n = text.length; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) {
-      if (++run > longest) longest = run;
-      continue;
-    }
-    run = 0;
-    if (c === 0x22) {
+    if (isDigit(c)) {
+      let end = i + 1;
+      while (end < n && isDigit(text.charCodeAt(end))) end++;
+      const after = end < n ? text.charCodeAt(end) : 0;
+      const before = i > 0 ? text.charCodeAt(i - 1) : 0;
+      // An integer literal: not the fraction or exponent of a float, nor followed by one.
+      if (end - i >= 16 && after !== 0x2e && after !== 0x65 && after !== 0x45 && before !== 0x2e && before !== 0x65 && before !== 0x45 && before !== 0x2b) {
+        big.push(before === 0x2d ? i - 1 : i, end);
+      }
+      i = end - 1;
+    } else if (c === 0x22) {
       // To the closing quote: one preceded by an even run of backslashes.
       for (;;) {
         i = text.indexOf('"', i + 1);
-        if (i === -1) return longest;
+        if (i === -1) return { tooDeep: false, big };
         let k = i - 1;
         while (text.charCodeAt(k) === 0x5c) k--;
         if ((i - 1 - k) % 2 === 0) break;
       }
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_DEPTH) return TOO_DEEP;
+      if (++depth > MAX_DEPTH) return { tooDeep: true, big };
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return longest;
+  return { tooDeep: false, big };
+}
+
+/**
+ * The fast lossless path: big integer literals are rewritten as marked strings, the native
+ * parser runs, and the marked strings become bigint (or number, when safe) in one walk.
+ */
+function parseMarked(text: string, big: readonly number[]): unknown {
+  let out = "";
+  let last = 0;
+  for (let j = 0; j < big.length; j += 2) {
+    out += `${text.slice(last, big[j])}"${MARK_IN_JSON}${text.slice(big[j], big[j + 1])}"`;
+    last = big[j + 1]!;
+  }
+  return revive(JSON.parse(out + text.slice(last)));
+}
+
+function reviveString(s: string): unknown {
+  if (!s.startsWith(MARK)) return s;
+  const digits = s.slice(MARK.length);
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : BigInt(digits);
+}
+
+function revive(value: unknown): unknown {
+  if (typeof value === "string") return reviveString(value);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v = node[i];
+        if (typeof v === "string") {
+          if (v.charCodeAt(0) === 0) node[i] = reviveString(v);
+        } else if (v !== null && typeof v === "object") stack.push(v);
+      }
+    } else if (node !== null && typeof node === "object") {
+      const o = node as Record<string, unknown>;
+      for (const k in o) {
+        const v = o[k];
+        if (typeof v === "string") {
+          if (v.charCodeAt(0) === 0) o[k] = reviveString(v);
+        } else if (v !== null && typeof v === "object") stack.push(v);
+      }
+    }
+  }
+  return value;
 }
 
 /** Parses JSON text without rounding integers above 2^53 (they become `bigint`). */
 export function parseJson(text: string): unknown {
   // Short text cannot nest deeper than the limit (valid JSON needs two brackets a level).
-  const digits = text.length <= 2 * MAX_DEPTH ? (LONG_DIGIT_RUN.test(text) ? 16 : 0) : scan(text);
-  if (digits === TOO_DEEP) throw new JsonSyntaxError(`JSON is nested more than ${MAX_DEPTH} levels deep`);
+  if (text.length <= 2 * MAX_DEPTH && !LONG_DIGIT_RUN.test(text)) return parseNative(text);
+  const { tooDeep, big } = scan(text);
+  if (tooDeep) throw new JsonSyntaxError(`JSON is nested more than ${MAX_DEPTH} levels deep`);
+  if (big.length === 0) return parseNative(text);
   try {
-    if (digits < 16) return JSON.parse(text);
-    return losslessParse(text, null, parseNumber);
+    return parseMarked(text, big);
+  } catch {
+    // Not JSON after all: let the lossless parser say why.
+    try {
+      return losslessParse(text, null, parseNumber);
+    } catch (err) {
+      if (err instanceof RangeError) throw new JsonSyntaxError("JSON is nested too deeply to parse");
+      throw new JsonSyntaxError(withoutExcerpt((err as Error).message));
+    }
+  }
+}
+
+function parseNative(text: string): unknown {
+  try {
+    return JSON.parse(text);
   } catch (err) {
     if (err instanceof RangeError) throw new JsonSyntaxError("JSON is nested too deeply to parse");
     throw new JsonSyntaxError(withoutExcerpt((err as Error).message));
@@ -92,6 +164,8 @@ function withoutExcerpt(message: string): string {
 // A per-process marker: a bigint is first written as a marked string, then the quotes
 // and marker are removed. The nonce makes it impossible for input strings to forge it.
 const MARK = `\u0000${randomBytes(6).toString("hex")}:`;
+/** The marker as it is written inside a JSON string (its NUL escaped). */
+const MARK_IN_JSON = JSON.stringify(MARK).slice(1, -1);
 const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, "\\\\")}(-?\\d+)"`, "g");
 
 function bigintReplacer(_key: string, value: unknown): unknown {
