@@ -1,0 +1,33 @@
+/**
+ * Child process: builds a reference dataset and serves it with the reference indexer on a free
+ * loopback port. Prints one JSON line when ready (url, build times, peak RSS, the dataset's
+ * profile), then serves until SIGTERM/SIGINT and closes cleanly.
+ *   node --import tsx/esm --conditions=source bench/children/reference.ts [--accounts N] [--seed N]
+ */
+import { datasetProfile, generateDataset } from "../../reference/index.js";
+import { startReferenceIndexer } from "../../reference/serve.js";
+import { stringifyJson } from "../../runtime/index.js";
+
+function arg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+const accounts = arg("--accounts", 20_000);
+const seed = arg("--seed", 1);
+const t0 = performance.now();
+const data = generateDataset({ seed, accounts });
+const t1 = performance.now();
+const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, data });
+const t2 = performance.now();
+const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+const profile = datasetProfile(data);
+process.stdout.write(
+  `${stringifyJson({ url: indexer.url, accounts, seed, generateMs: t1 - t0, indexMs: t2 - t1, maxRssBytes, profile })}\n`,
+);
+
+const shutdown = () => {
+  void indexer.close().then(() => process.exit(0));
+};
+process.once("SIGTERM", shutdown);
+process.once("SIGINT", shutdown);

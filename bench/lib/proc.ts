@@ -1,0 +1,133 @@
+/**
+ * Child processes of the benchmarks: servers that run on the other core while the bench
+ * process measures, and one-shot commands timed from spawn to exit. Every child started
+ * here is tracked and stopped by `stopAll` (figure files call it in `finally`, and on exit
+ * or a signal), so a run leaves nothing behind.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Node flags that run TypeScript sources the way `npm run bench` does. */
+export const TS_FLAGS = ["--import", "tsx/esm", "--conditions=source"] as const;
+
+const live = new Set<ChildProcess>();
+
+function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    child.kill(signal);
+  } catch {
+    // already gone
+  }
+}
+
+process.once("exit", () => {
+  for (const child of live) killTree(child, "SIGKILL");
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    for (const child of live) killTree(child, "SIGKILL");
+    process.exit(130);
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** Stops one child: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stop(child: ChildProcess, graceMs = 3000): Promise<void> {
+  killTree(child, "SIGTERM");
+  const timer = setTimeout(() => killTree(child, "SIGKILL"), graceMs);
+  await exited(child);
+  clearTimeout(timer);
+  live.delete(child);
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live].map((c) => stop(c)));
+}
+
+export interface Server<T> {
+  readonly info: T;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a TypeScript child (`bench/children/*.ts`) that prints one JSON line when it is ready
+ * (its url and facts), and keeps running until stopped.
+ */
+export function startChild<T>(script: string, args: readonly string[] = [], timeoutMs = 120_000): Promise<Server<T>> {
+  const child = spawn(process.execPath, [...TS_FLAGS, script, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  live.add(child);
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => {
+      void stop(child);
+      reject(new Error(`${script} did not report ready within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const nl = buffer.indexOf("\n");
+      if (nl < 0) return;
+      clearTimeout(timer);
+      child.stdout!.off("data", onData);
+      child.stdout!.resume(); // anything else it prints is dropped
+      try {
+        const info = JSON.parse(buffer.slice(0, nl)) as T;
+        resolve({ info, pid: child.pid!, stop: () => stop(child) });
+      } catch (err) {
+        void stop(child);
+        reject(new Error(`${script} printed a bad ready line: ${buffer.slice(0, 200)} (${(err as Error).message})`));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code, signal) => {
+      live.delete(child);
+      clearTimeout(timer);
+      reject(new Error(`${script} exited (${code ?? signal}) before it was ready`));
+    });
+  });
+}
+
+export interface Completed {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Spawn to exit, wall clock. */
+  readonly ms: number;
+}
+
+/** Runs a command to completion and times it (spawn to exit). */
+export function runCommand(command: string, args: readonly string[], timeoutMs = 120_000): Promise<Completed> {
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  live.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const timer = setTimeout(() => killTree(child, "SIGKILL"), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      live.delete(child);
+      reject(err);
+    });
+    child.once("exit", (code) => {
+      const ms = performance.now() - started;
+      clearTimeout(timer);
+      live.delete(child);
+      resolve({ code, stdout, stderr, ms });
+    });
+  });
+}
+
+/** Runs a TypeScript file under tsx to completion. */
+export function runTs(script: string, args: readonly string[] = [], timeoutMs = 300_000): Promise<Completed> {
+  return runCommand(process.execPath, [...TS_FLAGS, script, ...args], timeoutMs);
+}
