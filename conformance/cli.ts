@@ -109,10 +109,32 @@ async function fixturesFor(flags: RunFlags, url: string | undefined): Promise<{ 
   }
 }
 
-const discoverOptions = (command: Command) =>
+/** The options every command that sends the corpus to a target shares. */
+const corpusOptions = (command: Command) =>
   command
+    .option("--method <name>", "only cases of this method (repeatable)", collect)
+    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
+    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
+    .option("--header <header>", "'Name: value' sent with every request (repeatable; never printed or written)", header)
+    .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
+    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
     .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts");
+
+const reporterOptions = (command: Command) =>
+  command
+    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
+    .addOption(new Option("--output <file>", "file for the preceding --reporter"));
+
+/** The case selection and fixtures of a command line, as the runner's options take them. */
+const selection = (flags: RunFlags, fixtures: Fixtures) => ({
+  headers: flags.header ?? {},
+  casesDir: flags.cases,
+  fixtures,
+  methods: flags.method ?? [],
+  caseGlobs: flags.case ?? [],
+  timeoutMs: flags.timeout,
+});
 
 async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
   const pairs = reporters(argv);
@@ -121,14 +143,9 @@ async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
   const redact = createRedactor(secretsOf(flags.url, flags.header));
   try {
     const summary = await runSuite({
+      ...selection(flags, fixtures),
       url: flags.url ?? reference!.url,
-      headers: flags.header ?? {},
-      casesDir: flags.cases,
-      fixtures,
-      methods: flags.method ?? [],
-      caseGlobs: flags.case ?? [],
       concurrency: flags.concurrency,
-      timeoutMs: flags.timeout,
       strict: flags.strict ?? false,
       maxRps: flags.maxRps ?? null,
       shard: flags.shard ?? null,
@@ -177,91 +194,46 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-  discoverOptions(program.command("run"))
+  reporterOptions(corpusOptions(program.command("run")))
     .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
     .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)")
-    .option("--method <name>", "only cases of this method (repeatable)", collect)
-    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
-    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
-    .option("--header <header>", "'Name: value' sent with every request (repeatable; never printed)", header)
-    .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
-    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
     .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
-    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
-    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
     .action(async (flags: RunFlags) => {
       code = await run(flags, argv);
     });
 
-  discoverOptions(program.command("diff"))
+  reporterOptions(corpusOptions(program.command("diff")))
     .description("send the same cases to two indexers and report every difference by JSON path")
     .requiredOption("--url <url>", "the indexer under test")
     .requiredOption("--against <url>", "the indexer to compare with (e.g. a trusted deployment)")
-    .option("--method <name>", "only cases of this method (repeatable)", collect)
-    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
-    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
-    .option("--header <header>", "'Name: value' sent to both (repeatable; never printed)", header)
-    .option("--fixtures <file>", "fixtures profile (JSON) naming accounts both indexers hold")
-    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
-    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
-    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
     .action(async (flags: RunFlags & { url: string; against: string }) => {
       const pairs = reporters(argv);
       const { fixtures, discovered } = await fixturesFor(flags, flags.url);
-      const summary = await diffTargets({
-        url: flags.url,
-        against: flags.against,
-        headers: flags.header ?? {},
-        casesDir: flags.cases,
-        fixtures,
-        methods: flags.method ?? [],
-        caseGlobs: flags.case ?? [],
-        concurrency: flags.concurrency,
-        timeoutMs: flags.timeout,
-        onResult: progress(pairs),
-      });
+      const summary = await diffTargets({ ...selection(flags, fixtures), url: flags.url, against: flags.against, concurrency: flags.concurrency, onResult: progress(pairs) });
       await report(discovered ? { ...summary, discovered } : summary, pairs, createRedactor([...secretsOf(flags.url, flags.header), ...secretsOf(flags.against)]));
       code = summary.passed ? 0 : 1;
     });
 
-  discoverOptions(program.command("record"))
+  corpusOptions(program.command("record"))
     .description("send every case to a live indexer and write its answers into the case files")
     .requiredOption("--url <url>", "the indexer to record from (its query string is never written)")
     .requiredOption("--out <dir>", "where the recorded case files go (may be the corpus itself)")
-    .option("--method <name>", "only cases of this method (repeatable)", collect)
-    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
-    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
-    .option("--header <header>", "'Name: value' sent with every request (repeatable; never written)", header)
-    .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
-    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .action(async (flags: RunFlags & { url: string; out: string }) => {
       const { fixtures, discovered } = await fixturesFor(flags, flags.url);
       if (discovered) process.stdout.write(`discovered fixtures: ${stringifyJson(discovered)}\n`);
-      const changes = await recordCases({
-        url: flags.url,
-        out: flags.out,
-        headers: flags.header ?? {},
-        casesDir: flags.cases,
-        fixtures,
-        methods: flags.method ?? [],
-        caseGlobs: flags.case ?? [],
-        timeoutMs: flags.timeout,
-      });
+      const changes = await recordCases({ ...selection(flags, fixtures), url: flags.url, out: flags.out });
       process.stdout.write(createRedactor(secretsOf(flags.url, flags.header))(renderChanges(changes)));
       code = changes.some((c) => c.kind === "failed") ? 1 : 0;
     });
 
-  program
-    .command("check")
+  reporterOptions(program.command("check"))
     .description("verify captured traffic offline: FILE is JSON lines of {request, response, status?}")
     .argument("<file>", "captured exchanges, one JSON object a line")
     .option("--strict", "fields unknown to the spec fail instead of warn")
-    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
-    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
     .action(async (file: string, flags: { strict?: boolean }) => {
       const pairs = reporters(argv);
       const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs) });
