@@ -4,15 +4,17 @@
  * - pagination walks with the generated client (`iterateCompressedAccountsByOwner` over the
  *   2500-account owner) at 10, 100 and 1000 items per page, against the reference indexer;
  * - the reference indexer's page latency at 12k (the generator's minimum; 10k is below it),
- *   100k and 1M accounts: first pages and cursor pages of the paginated methods and a lookup,
- *   sent one at a time over loopback. It must stay flat (indexed, not scanned): the figure is
- *   the worst 1M ÷ 12k latency ratio over those requests.
+ *   100k and 1M accounts (one server per size, measured in interleaved rounds): first pages
+ *   and cursor pages of the paginated methods and a lookup, sent one at a time over loopback.
+ *   It must stay flat (indexed, not scanned): the figure is the worst 1M ÷ 12k latency ratio
+ *   over those requests.
  */
 import { request } from "undici";
 import { createClient, methodValidators } from "../generated/index.js";
 import { stringifyJson, validate } from "../runtime/index.js";
 import { asReceived, tokenAccountsPage } from "./lib/data.js";
 import { figure, fmtNumber, main, type BenchOptions, type FigureResult, type Table } from "./lib/figure.js";
+import type { Server } from "./lib/proc.js";
 import { startReference, type ReferenceInfo } from "./lib/reference.js";
 import { median, round } from "./lib/stats.js";
 import { compare } from "./lib/tiny.js";
@@ -118,17 +120,24 @@ async function timed(url: string, body: string): Promise<number> {
 }
 
 /**
- * Median latency of each probe, sent one at a time: first every probe in turn for `warmMs`
- * (the server's JIT settles), then `n` samples each, taken in three interleaved rounds.
+ * Median latency of each probe on each server, sent one at a time. Every server is warmed up
+ * first (each probe in turn for `warmMs`, so its JIT settles), then the samples are taken in
+ * three rounds that visit every server in turn: the sizes are compared under the same
+ * conditions, not one after the other.
  */
-async function latencies(url: string, probes: readonly Probe[], n: number, warmMs: number): Promise<Map<string, number>> {
-  const end = performance.now() + warmMs;
-  while (performance.now() < end) for (const p of probes) await timed(url, p.body);
-  const samples = new Map<string, number[]>(probes.map((p) => [p.name, []]));
-  for (let round = 0; round < 3; round++) {
-    for (const p of probes) for (let i = 0; i < Math.ceil(n / 3); i++) samples.get(p.name)!.push(await timed(url, p.body));
+async function latencies(servers: readonly { url: string; probes: readonly Probe[] }[], n: number, warmMs: number): Promise<Map<string, number>[]> {
+  for (const { url, probes } of servers) {
+    const end = performance.now() + warmMs;
+    while (performance.now() < end) for (const p of probes) await timed(url, p.body);
   }
-  return new Map([...samples].map(([name, list]) => [name, median(list)]));
+  const samples = servers.map(({ probes }) => new Map<string, number[]>(probes.map((p) => [p.name, []])));
+  for (let round = 0; round < 3; round++) {
+    for (let s = 0; s < servers.length; s++) {
+      const { url, probes } = servers[s]!;
+      for (const p of probes) for (let i = 0; i < Math.ceil(n / 3); i++) samples[s]!.get(p.name)!.push(await timed(url, p.body));
+    }
+  }
+  return samples.map((m) => new Map([...m].map(([name, list]) => [name, median(list)])));
 }
 
 export async function run(options: BenchOptions): Promise<{ results: FigureResult[]; tables: Table[] }> {
@@ -138,20 +147,26 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   const first = sizes[0]!;
   const byProbe = new Map<string, number[]>();
   const builds: string[] = [];
-  for (const accounts of sizes) {
-    const reference = await startReference(accounts);
-    try {
-      const info = reference.info;
-      builds.push(`${accounts.toLocaleString("en-US")}: built in ${((info.generateMs + info.indexMs) / 1000).toFixed(1)} s, peak RSS ${(info.maxRssBytes / 1e9).toFixed(2)} GB`);
-      for (const [name, ms] of await latencies(info.url, await probesOf(info), n, options.quick ? 1000 : 3000)) {
+  // One server per size, started one after the other (a build takes both cores' worth of one),
+  // all kept up while measuring: an idle server costs nothing.
+  const servers: Server<ReferenceInfo>[] = [];
+  try {
+    for (const accounts of sizes) servers.push(await startReference(accounts));
+    for (const { info } of servers) {
+      builds.push(`${info.accounts.toLocaleString("en-US")}: built in ${((info.generateMs + info.indexMs) / 1000).toFixed(1)} s, peak RSS ${(info.maxRssBytes / 1e9).toFixed(2)} GB`);
+    }
+    const targets = await Promise.all(servers.map(async ({ info }) => ({ url: info.url, probes: await probesOf(info) })));
+    const perServer = await latencies(targets, n, options.quick ? 1000 : 3000);
+    for (const measured of perServer) {
+      for (const [name, ms] of measured) {
         const list = byProbe.get(name) ?? [];
         list.push(ms);
         byProbe.set(name, list);
       }
-      if (accounts === first) tables.push(await walkTable(info, options));
-    } finally {
-      await reference.stop();
     }
+    tables.push(await walkTable(servers[0]!.info, options));
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
   }
   const last = sizes[sizes.length - 1]!;
   const label = (a: number) => (a >= 1_000_000 ? `${a / 1_000_000}M` : `${a / 1000}k`);

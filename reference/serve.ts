@@ -70,6 +70,8 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
   let listener: Listener = createListener(createReferenceHandlers(store), {
+    // The dataset never changes: an identical call gets the same answer.
+    memoizeResults: { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
     onError: (err, { method }) => process.stderr.write(`reference indexer: ${method} failed: ${(err as Error).stack ?? String(err)}\n`),
   });
   if (options.latencyMs) listener = delayed(options.latencyMs, listener);

@@ -14,10 +14,37 @@ export const UINT64_MAX = 18446744073709551615n;
  */
 export const MAX_BASE58_TEXT = 4096;
 
-function base58Length(value: string): number {
-  // bs58.decodeUnsafe returns undefined for characters outside the alphabet.
-  const bytes = bs58.decodeUnsafe(value);
-  return bytes === undefined ? -1 : bytes.length;
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]*$/;
+/**
+ * POW[k] is base58 of 256^k. Canonical base58 numerals (no leading '1') compare like their
+ * values when compared by length, then as strings (the alphabet is in ASCII order).
+ */
+const POW: string[] = [];
+for (let k = 0; k <= 64; k++) {
+  const bytes = new Uint8Array(k + 1);
+  bytes[0] = 1;
+  POW.push(bs58.encode(bytes));
+}
+
+function compareNumerals(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Whether `bs58.decodeUnsafe(value)` would give exactly `bytes` bytes (at most 64), without
+ * decoding: each leading '1' is a zero byte, and the rest, a number N, needs k more bytes
+ * exactly when 256^(k-1) <= N < 256^k.
+ */
+export function isBase58OfLength(value: string, bytes: number): boolean {
+  if (!BASE58.test(value)) return false;
+  let zeros = 0;
+  while (zeros < value.length && value.charCodeAt(zeros) === 49) zeros++;
+  const k = bytes - zeros;
+  if (zeros === value.length) return k === 0;
+  if (k <= 0 || k > 64) return false;
+  const rest = zeros === 0 ? value : value.slice(zeros);
+  return compareNumerals(rest, POW[k - 1]!) >= 0 && compareNumerals(rest, POW[k]!) < 0;
 }
 
 /** Decodes base58, or returns undefined when the text is not base58. */
@@ -34,13 +61,13 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** Format checks by name, as referenced by `format:` in the spec. */
 export const formats = {
   /** A base58 public key of exactly 32 bytes (at most 44 characters). */
-  pubkey: (value: string): boolean => value.length <= 44 && base58Length(value) === 32,
+  pubkey: (value: string): boolean => value.length <= 44 && isBase58OfLength(value, 32),
   /** A base58 hash of exactly 32 bytes. */
-  hash: (value: string): boolean => value.length <= 44 && base58Length(value) === 32,
+  hash: (value: string): boolean => value.length <= 44 && isBase58OfLength(value, 32),
   /** A base58 transaction signature of exactly 64 bytes. */
-  signature: (value: string): boolean => value.length <= 88 && base58Length(value) === 64,
+  signature: (value: string): boolean => value.length <= 88 && isBase58OfLength(value, 64),
   /** Any base58 text up to MAX_BASE58_TEXT characters (the empty string decodes to no bytes). */
-  base58: (value: string): boolean => value.length <= MAX_BASE58_TEXT && base58Length(value) >= 0,
+  base58: (value: string): boolean => value.length <= MAX_BASE58_TEXT && BASE58.test(value),
   /** Standard base64 with `=` padding. */
   base64: (value: string): boolean => value.length % 4 === 0 && BASE64.test(value),
 } as const;

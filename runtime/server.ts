@@ -37,6 +37,13 @@ export interface ListenerOptions {
   maxResponseBytes?: number;
   /** Check handler results with the result validators; a failure becomes -32603 with the issues in `data` (a test aid). Default false. */
   validateResults?: boolean;
+  /**
+   * Reuse the serialised result of an identical call (same method, same params) for servers
+   * whose handlers are pure over immutable data, such as the reference indexer: bounded,
+   * oldest dropped first. Only successful synchronous results that fit the response limit
+   * are kept. Default off.
+   */
+  memoizeResults?: { maxEntries?: number; maxBytes?: number } | false;
   /** Backs `GET /readiness` and the `readiness` method. Default: always ready. */
   readiness?: () => boolean | Promise<boolean>;
   /** Called with unexpected handler errors (the client only sees -32000 `Internal server error`). */
@@ -155,6 +162,23 @@ function sendBytes(res: ServerResponse, status: number, contentType: string, bod
   res.end(body);
 }
 
+const RESULT_HEAD = Buffer.from(`{"jsonrpc":"2.0","result":`);
+
+/** HTTP 200 JSON in three parts (no copy of the middle one). */
+function sendParts(res: ServerResponse, head: Buffer, body: Buffer, tail: Buffer): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  res.writeHead(200, {
+    "content-type": JSON_TYPE,
+    "access-control-allow-origin": "*",
+    "content-length": head.length + body.length + tail.length,
+  });
+  res.cork();
+  res.write(head);
+  res.write(body);
+  res.end(tail);
+  res.uncork();
+}
+
 function sendJson(res: ServerResponse, status: number, body: string | Buffer): void {
   sendBytes(res, status, JSON_TYPE, typeof body === "string" ? Buffer.from(body, "utf8") : body);
 }
@@ -211,11 +235,51 @@ function onBodyError(this: BodyRequest): void {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Serialised results by call (method and params), oldest dropped first past either bound. */
+class ResultMemo {
+  private readonly texts = new Map<string, string>();
+  private readonly encoded = new Map<string, Buffer>();
+  private size = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxChars: number,
+  ) {}
+
+  get(key: string): string | undefined {
+    return this.texts.get(key);
+  }
+
+  /** The result as UTF-8 bytes, encoded once on its first reuse. */
+  bytes(key: string): Buffer | undefined {
+    const hit = this.encoded.get(key);
+    if (hit !== undefined) return hit;
+    const text = this.texts.get(key);
+    if (text === undefined) return undefined;
+    const bytes = Buffer.from(text, "utf8");
+    this.encoded.set(key, bytes);
+    return bytes;
+  }
+
+  set(key: string, text: string): void {
+    if (text.length > this.maxChars || this.texts.has(key)) return;
+    this.texts.set(key, text);
+    this.size += key.length + text.length;
+    for (const [k, v] of this.texts) {
+      if (this.texts.size <= this.maxEntries && this.size <= this.maxChars) break;
+      this.texts.delete(k);
+      this.encoded.delete(k);
+      this.size -= k.length + v.length;
+    }
+  }
+}
+
 class RpcCore {
   readonly maxRequestBytes: number;
   readonly maxResponseBytes: number;
   private readonly table = new Map<string, Entry>();
   private readonly validateResults: boolean;
+  private readonly memo: ResultMemo | null;
   private readonly onError: ((err: unknown, ctx: { method: string }) => void) | undefined;
   private readonly tooLargeBytes: Buffer;
   private readonly tooBigData: string;
@@ -224,6 +288,7 @@ class RpcCore {
     this.maxRequestBytes = limit(options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, "maxRequestBytes");
     this.maxResponseBytes = limit(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, "maxResponseBytes");
     this.validateResults = options.validateResults === true;
+    this.memo = options.memoizeResults ? new ResultMemo(options.memoizeResults.maxEntries ?? 4096, options.memoizeResults.maxBytes ?? 64 * 1024 * 1024) : null;
     this.onError = options.onError;
     // jsonrpsee: http.rs `too_large` / types `reject_too_big_request`.
     this.tooLargeBytes = Buffer.from(
@@ -338,6 +403,19 @@ class RpcCore {
   }
 
   private single(req: IncomingMessage, res: ServerResponse, request: Record<string, unknown>): void {
+    if (this.memo !== null) {
+      // A call answered before: its result bytes go out as they are, between the envelope's head and id.
+      const id = request.id;
+      const method = request.method;
+      if (request.jsonrpc === "2.0" && typeof method === "string" && id !== undefined && isUsableId(id)) {
+        const entry = this.table.get(method);
+        const bytes = entry === undefined ? undefined : this.memo.bytes(`${method}\u0000${entry.hasParams ? stringifyJson(request.params) : ""}`);
+        if (bytes !== undefined) {
+          sendParts(res, RESULT_HEAD, bytes, Buffer.from(`,"id":${idToText(id as string | number | bigint | null)}}`, "utf8"));
+          return;
+        }
+      }
+    }
     const out = this.element(req, request, false);
     if (typeof out === "string") {
       this.sendEnvelope(res, out);
@@ -444,6 +522,12 @@ class RpcCore {
     const entry = this.table.get(method);
     if (entry === undefined) return errorEnvelope(idText, RpcCode.METHOD_NOT_FOUND, RpcMessage.METHOD_NOT_FOUND);
     let result: unknown;
+    let memoKey: string | undefined;
+    if (this.memo !== null) {
+      memoKey = `${method}\u0000${entry.hasParams ? stringifyJson(params) : ""}`;
+      const text = this.memo.get(memoKey);
+      if (text !== undefined) return `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
+    }
     try {
       // Methods without params ignore whatever `params` holds, as Photon's handlers do (§1.7).
       const p = entry.hasParams ? this.checkParams(entry, params) : undefined;
@@ -457,7 +541,7 @@ class RpcCore {
         (err: unknown) => this.failure(entry.name, idText, err),
       );
     }
-    return this.success(entry, idText, result);
+    return this.success(entry, idText, result, memoKey);
   }
 
   /** Params must be an object passing the params validator; else -32602 (§6). Throws RpcError. */
@@ -479,7 +563,7 @@ class RpcCore {
     return params;
   }
 
-  private success(entry: Entry, idText: string, value: unknown): string {
+  private success(entry: Entry, idText: string, value: unknown, memoKey?: string): string {
     try {
       if (this.validateResults && entry.result !== undefined) {
         const issues = validate(entry.result, value === undefined ? null : value);
@@ -493,7 +577,10 @@ class RpcCore {
         }
       }
       // Key order as jsonrpsee writes it (§0); undefined becomes null.
-      return this.capped(`{"jsonrpc":"2.0","result":${stringifyJson(value)},"id":${idText}}`, idText);
+      const text = stringifyJson(value);
+      const envelope = `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
+      if (memoKey !== undefined && this.fits(envelope)) this.memo!.set(memoKey, text);
+      return this.capped(envelope, idText);
     } catch (err) {
       // Unserialisable result (cycle, throwing toJSON) or a throwing validator.
       this.report(err, entry.name);

@@ -23,6 +23,14 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/** Decoded base58 by text, for one ordering pass: each value is decoded once, not once per comparison. */
+let decoded = new Map<string, Uint8Array>();
+function bytesOf(text: string): Uint8Array {
+  let bytes = decoded.get(text);
+  if (bytes === undefined) decoded.set(text, (bytes = decodeBase58(text) ?? new Uint8Array()));
+  return bytes;
+}
+
 function compareKey(a: unknown, b: unknown, key: OrderKey): number {
   let c: number;
   if (key.compare === "integer") {
@@ -30,7 +38,7 @@ function compareKey(a: unknown, b: unknown, key: OrderKey): number {
     const y = BigInt(b as number | bigint);
     c = x < y ? -1 : x > y ? 1 : 0;
   } else if (key.compare === "base58-bytes") {
-    c = compareBytes(decodeBase58(String(a)) ?? new Uint8Array(), decodeBase58(String(b)) ?? new Uint8Array());
+    c = compareBytes(bytesOf(String(a)), bytesOf(String(b)));
   } else {
     c = String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
   }
@@ -39,6 +47,7 @@ function compareKey(a: unknown, b: unknown, key: OrderKey): number {
 
 /** Index of the first item out of the documented order, or -1. */
 export function firstOutOfOrder(items: readonly unknown[], order: readonly OrderKey[]): number {
+  decoded = new Map();
   for (let i = 1; i < items.length; i++) {
     for (const key of order) {
       const c = compareKey(getPath(items[i - 1], key.field), getPath(items[i], key.field), key);
@@ -54,14 +63,18 @@ function describeOrder(order: readonly OrderKey[]): string {
   return order.map((k) => `${k.field} ${k.direction}`).join(", ");
 }
 
-function firstDuplicate(items: readonly unknown[]): number {
+/** Index of the first key equal to an earlier one, or -1. */
+function firstDuplicateKey(keys: readonly string[]): number {
   const seen = new Set<string>();
-  for (let i = 0; i < items.length; i++) {
-    const key = stringifyJson(items[i]);
-    if (seen.has(key)) return i;
-    seen.add(key);
+  for (let i = 0; i < keys.length; i++) {
+    if (seen.has(keys[i]!)) return i;
+    seen.add(keys[i]!);
   }
   return -1;
+}
+
+function firstDuplicate(items: readonly unknown[]): number {
+  return firstDuplicateKey(items.map((i) => stringifyJson(i)));
 }
 
 interface Walk {
@@ -130,7 +143,7 @@ export const paginationCheck: Check = {
     const full = await walk(ctx, p, info, params, baseSize, MAX_WALK_PAGES);
     if (full.problem) return [...findings, fail("pagination", `walking at ${baseSize ?? "the default"} page size: ${full.problem}`)];
     const fullKeys = full.items.map((i) => stringifyJson(i));
-    const fullDup = firstDuplicate(full.items);
+    const fullDup = firstDuplicateKey(fullKeys);
     if (fullDup >= 0) findings.push(fail("pagination", `walk at ${baseSize ?? "default"} size: item ${fullDup} appears twice across pages`, undefined, show(full.items[fullDup])));
     if (p.order) {
       const bad = firstOutOfOrder(full.items, p.order);
