@@ -4,13 +4,14 @@
  */
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, reporterPairs } from "../../conformance/cli.js";
 import { loadCases } from "../../conformance/case-format.js";
 import { selectCases } from "../../conformance/run.js";
 import { generateDataset } from "../../reference/index.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { parseJson } from "../../runtime/index.js";
+import { captured } from "../helpers/capture.js";
 import { root, scratch } from "../helpers/paths.js";
 import { editValue, startBroken } from "./broken-servers.js";
 
@@ -19,17 +20,7 @@ const KEY = "k3y-0f-the-operat0r";
 const TOKEN = "t0ken-0f-the-operat0r";
 let indexer: ReferenceIndexer;
 
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  let out = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((out += String(s)), true));
-  try {
-    return { code: await main(args), out };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const run = (...args: string[]) => captured(main, args);
 
 beforeAll(async () => {
   rmSync(dir, { recursive: true, force: true });

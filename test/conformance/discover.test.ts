@@ -1,29 +1,20 @@
 /** --discover: a fixtures profile derived from the target, enough to certify it knowing nothing of its data. */
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { discoverFixtures } from "../../conformance/discover.js";
 import { createTarget } from "../../conformance/target.js";
 import { datasetProfile, generateDataset, TOKEN_PROGRAM } from "../../reference/index.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { captured } from "../helpers/capture.js";
 import { scratch } from "../helpers/paths.js";
 
 const dir = join(scratch, "discover");
 let indexer: ReferenceIndexer;
 const profile = datasetProfile(generateDataset({ seed: 5 }));
 
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  let out = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((out += String(s)), true));
-  try {
-    return { code: await main(args), out };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const run = (...args: string[]) => captured(main, args);
 
 beforeAll(async () => {
   rmSync(dir, { recursive: true, force: true });
