@@ -7,6 +7,7 @@
 import { createRedactor, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
+import { ABSENT, getPath } from "./matchers.js";
 import { summarize } from "./judge.js";
 import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { ensureReachable, requestOf, selectCases, skipped } from "./run.js";
@@ -64,10 +65,10 @@ export function differences(a: unknown, b: unknown, ignored: ReadonlySet<string>
   return a === b ? [] : [at];
 }
 
-function valueAt(body: unknown, path: string): unknown {
-  let node = body;
-  for (const part of path.split(".")) node = Array.isArray(node) ? node[Number(part)] : isObject(node) ? node[part] : undefined;
-  return node;
+/** The value at a path that `differences` reported (undefined where one side lacks it). */
+export function valueAt(body: unknown, path: string): unknown {
+  const value = getPath(body, path === "(root)" ? "" : path);
+  return value === ABSENT ? undefined : value;
 }
 
 async function both(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<[Exchange, Exchange]> {

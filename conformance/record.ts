@@ -12,7 +12,7 @@ import { parseDocument } from "yaml";
 import { createRedactor, secretsOf, type Redactor, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
-import { differences } from "./diff.js";
+import { differences, valueAt } from "./diff.js";
 import { ensureReachable, requestOf, selectCases } from "./run.js";
 import { createTarget } from "./target.js";
 
@@ -57,12 +57,6 @@ function scrub(value: unknown, redact: Redactor): Json {
   if (Array.isArray(value)) return value.map((v) => scrub(v, redact));
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), scrub(v, redact)]));
   return value as Json;
-}
-
-function valueAt(body: unknown, path: string): unknown {
-  let node = body;
-  for (const part of path === "(root)" ? [] : path.split(".")) node = Array.isArray(node) ? node[Number(part)] : isObject(node) ? node[part] : undefined;
-  return node;
 }
 
 async function recordCase(c: ConformanceCase, text: string, body: unknown, status: number, out: string): Promise<RecordChange> {
