@@ -25,6 +25,8 @@ export interface RecordOptions {
   readonly methods?: readonly string[];
   readonly caseGlobs?: readonly string[];
   readonly timeoutMs?: number;
+  /** Values to mask besides the URL's credentials and the header values (`--secret`). */
+  readonly secrets?: readonly string[];
 }
 
 export interface RecordChange {
@@ -82,9 +84,10 @@ async function recordCase(c: ConformanceCase, text: string, body: unknown, statu
 
 export async function recordCases(options: RecordOptions): Promise<RecordChange[]> {
   const headers = options.headers ?? {};
-  const redact = createRedactor(secretsOf(options.url, { ...headers }));
+  // The case files are an output edge: every string written passes this redactor.
+  const redact = createRedactor(secretsOf(options.url, headers, options.secrets));
   const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 };
-  const target = createTarget({ url: options.url, headers, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry, redact });
+  const target = createTarget({ url: options.url, headers, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry });
   const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
   await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
   const changes: RecordChange[] = [];
@@ -96,10 +99,10 @@ export async function recordCases(options: RecordOptions): Promise<RecordChange[
     const { body } = requestOf(c, target);
     const exchange = await target.send(c.http, body);
     if (exchange.error) {
-      changes.push({ id: c.id, kind: "failed", paths: [], message: exchange.error });
+      changes.push({ id: c.id, kind: "failed", paths: [], message: redact(exchange.error) });
       continue;
     }
-    const answer = exchange.parseError ? exchange.text : scrub(exchange.body, redact);
+    const answer = exchange.parseError ? redact(exchange.text) : scrub(exchange.body, redact);
     const text = await readFile(join(options.casesDir, `${c.id}.yaml`), "utf8").catch(() => readFile(c.file, "utf8"));
     changes.push(await recordCase(c, text, answer, exchange.status, options.out));
   }

@@ -2,9 +2,11 @@
  * The target under test: sends cases' requests through the runtime transport (time and
  * size bounds, retries on 429 within a budget, no redirects), paced by --max-rps, and
  * turns every outcome, including failures, into an Exchange. Nothing here throws for a
- * misbehaving server; secrets are redacted before anything is kept.
+ * misbehaving server. What the target answered is kept as it came, for the checks to judge:
+ * secrets are masked at the output edge (reporters, recorded files, messages), never here.
+ * Only the request's display form (URL and headers) is masked, as it is never judged.
  */
-import { parseJson, PhotonClientError, postJson, redactUrl, stringifyJson, type Redactor, type RetryOptions } from "../runtime/index.js";
+import { parseJson, PhotonClientError, postJson, redactUrl, stringifyJson, type RetryOptions } from "../runtime/index.js";
 import type { HttpRequestSpec } from "./case-format.js";
 import type { Target } from "./checks/index.js";
 import type { Exchange } from "./model.js";
@@ -16,7 +18,6 @@ export interface TargetOptions {
   readonly maxBodyBytes: number;
   readonly maxRps: number | null;
   readonly retry: RetryOptions | false;
-  readonly redact: Redactor;
 }
 
 export interface RawTarget extends Target {
@@ -45,26 +46,19 @@ function pacer(maxRps: number | null): () => Promise<void> {
   };
 }
 
-/** `value` with every string in it (keys too) passed through `redact`. */
-function scrub(value: unknown, redact: Redactor): unknown {
-  if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((v) => scrub(v, redact));
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), scrub(v, redact)]));
-  return value;
-}
-
 export function createTarget(options: TargetOptions): RawTarget {
   const display = redactUrl(options.url);
   const pace = pacer(options.maxRps);
   let id = 0;
-  const shownHeaders = Object.fromEntries(Object.entries(options.headers).map(([k, v]) => [k, options.redact(v)]));
+  // Every header value given for a target is a secret (whatever its name): shown masked.
+  const shownHeaders = Object.fromEntries(Object.keys(options.headers).map((k) => [k, "***"]));
 
   async function send(http: HttpRequestSpec | null, body: string): Promise<Exchange> {
     await pace();
     const method = http?.method ?? "POST";
     const url = withPath(options.url, http?.path ?? null);
     const contentType = http ? http.contentType : "application/json";
-    const request = { method, url: redactUrl(url), headers: { ...shownHeaders, ...(contentType ? { "content-type": contentType } : {}) }, body: options.redact(body) };
+    const request = { method, url: redactUrl(url), headers: { ...shownHeaders, ...(contentType ? { "content-type": contentType } : {}) }, body };
     const startedAt = performance.now();
     try {
       const res = await postJson(url, body, {
@@ -75,24 +69,20 @@ export function createTarget(options: TargetOptions): RawTarget {
         maxBodyBytes: options.maxBodyBytes,
         retry: options.retry,
       });
-      // A body carrying a credential (a server echoing the request) is judged with it masked:
-      // checks excerpt values, and a credential cut short by an excerpt escapes redaction.
-      const shown = options.redact(res.body);
       let parsed: unknown;
       let parseError: string | null = null;
       if (res.body.length > 0) {
         try {
           parsed = parseJson(res.body);
-          if (shown !== res.body) parsed = scrub(parsed, options.redact);
         } catch (err) {
-          parseError = options.redact((err as Error).message);
+          parseError = (err as Error).message;
         }
       } else parseError = "empty body";
       return {
         request,
         status: res.status,
         headers: res.headers,
-        text: shown.length > 4096 ? `${shown.slice(0, 4096)}…` : shown,
+        text: res.body.length > 4096 ? `${res.body.slice(0, 4096)}…` : res.body,
         body: parsed,
         parseError,
         error: null,
@@ -102,7 +92,7 @@ export function createTarget(options: TargetOptions): RawTarget {
       };
     } catch (err) {
       const message = err instanceof PhotonClientError ? `${err.message} [${err.code}]` : (err as Error).message;
-      return { request, status: 0, headers: {}, text: "", body: undefined, parseError: null, error: options.redact(message), startedAt, durationMs: performance.now() - startedAt, attempts: 1 };
+      return { request, status: 0, headers: {}, text: "", body: undefined, parseError: null, error: message, startedAt, durationMs: performance.now() - startedAt, attempts: 1 };
     }
   }
 

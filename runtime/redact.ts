@@ -1,20 +1,34 @@
 /**
- * Keeping credentials out of messages: endpoint URLs often carry an API key in the query
- * string (`?api-key=…`) or userinfo, and headers carry `authorization` tokens. Errors name
- * their target with `redactUrl`, and any text that may echo a request (server error bodies,
- * underlying error messages) goes through a `Redactor` built from `secretsOf`.
+ * Keeping credentials out of what leaves the process. Redaction happens at the output edge
+ * only (consoles, reports, recorded files, error messages), never on data being judged.
+ *
+ * The secrets of a run (`secretsOf`): the values of credential-like query keys (`api-key`,
+ * `token`, `auth`, … by name), URL userinfo, every header value given for a target (whatever
+ * its name), and values named explicitly (`--secret`, `PHOTON_SECRETS`). A `Redactor` masks
+ * each secret as written and in the forms it takes on the way out: URL-encoded, JSON- and
+ * HTML-escaped, and base64 (as a whole and at every byte alignment inside longer base64).
+ * Secrets shorter than 4 characters are masked where they stand as whole tokens only. A
+ * secret cut short by an excerpt (`abcd…`) is masked too.
  */
 
 const MASK = "***";
-/** Secrets shorter than this are not masked in free text ("1", "true" would mangle it). */
+/** Secrets shorter than this are masked only as whole tokens ("1" inside "10" stays). */
 const MIN_SECRET_LENGTH = 4;
+/** A piece of a secret this long or longer before an excerpt's `…` is masked. */
+const MIN_PIECE = 3;
+/** The mark excerpts end with when they cut text short. */
+const CUT = "…";
+
+/** Query keys whose values are credentials (case-insensitive, by part of the name). */
+const CREDENTIAL_QUERY_KEY = /key|token|secret|auth|pass|pwd|credential|session|jwt|signature|sig$/i;
 
 const SENSITIVE_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"]);
 const SENSITIVE_PARTS = /token|secret|key|auth|password/;
 
 /**
- * The URL with every query value replaced by `***` (names kept), userinfo replaced by
- * `***@` and any fragment dropped. Text that does not parse as a URL gives `<invalid url>`.
+ * The URL for display: every query value replaced by `***` (names kept; a display loses
+ * nothing by masking more than the secrets), userinfo replaced by `***@`, the fragment
+ * dropped. Text that does not parse as a URL gives `<invalid url>`.
  */
 export function redactUrl(url: string): string {
   let u: URL;
@@ -38,10 +52,15 @@ export function redactUrl(url: string): string {
   return `${base}${u.pathname}${search}`;
 }
 
-/** Whether a header's value is a credential (by name, case-insensitive). */
+/** Whether a header's name marks a credential (case-insensitive). Every header given for a target is a secret anyway. */
 export function isSensitiveHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return SENSITIVE_HEADERS.has(lower) || SENSITIVE_PARTS.test(lower);
+}
+
+/** Whether a query key names a credential (`api-key`, `apikey`, `api_key`, `key`, `token`, `access_token`, `auth`, `secret`, `password`, …). */
+export function isCredentialQueryKey(name: string): boolean {
+  return CREDENTIAL_QUERY_KEY.test(safeDecode(name));
 }
 
 function safeDecode(text: string): string {
@@ -53,9 +72,8 @@ function safeDecode(text: string): string {
 }
 
 function addSecret(out: Set<string>, value: string): void {
-  if (value.length < MIN_SECRET_LENGTH) return;
+  if (value.length === 0) return;
   out.add(value);
-  // The forms the value takes once URL-encoded (path/query style and form style).
   const encoded = encodeURIComponent(value);
   if (encoded !== value) {
     out.add(encoded);
@@ -98,43 +116,63 @@ function addHeaderValue(out: Set<string>, name: string, value: string): void {
   }
 }
 
-/**
- * Every credential-like string of an endpoint and its headers: each query value, the userinfo
- * user and password, and the value of each sensitive header (for `Bearer xyz` also `xyz`),
- * with their URL-encoded forms. Values shorter than 4 characters are left out.
- */
-export function secretsOf(url: string | undefined, headers?: Record<string, string>): string[] {
-  const out = new Set<string>();
-  if (url !== undefined && url !== "") {
-    let u: URL | undefined;
-    try {
-      u = new URL(url);
-    } catch {
-      u = undefined;
-    }
-    if (u) {
-      if (u.username !== "") addQueryValue(out, u.username);
-      if (u.password !== "") addQueryValue(out, u.password);
-      if (u.search.length > 1) {
-        for (const part of u.search.slice(1).split("&")) {
-          const eq = part.indexOf("=");
-          if (eq !== -1) addQueryValue(out, part.slice(eq + 1));
-        }
-      }
-    } else {
-      // Not a URL we can parse: still take anything that looks like `?name=value` or `user:pass@`.
-      for (const m of url.matchAll(/[?&][^=&#\s]*=([^&#\s]*)/g)) addQueryValue(out, m[1]!);
-      const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^@/?#\s]*)@/i.exec(url);
-      if (userinfo) for (const piece of userinfo[1]!.split(":")) addQueryValue(out, piece);
-    }
+/** The query values of credential-like keys in a URL (or, for text that is not a URL, in anything shaped `?name=value`). */
+function addUrl(out: Set<string>, url: string): void {
+  let u: URL | undefined;
+  try {
+    u = new URL(url);
+  } catch {
+    u = undefined;
   }
+  const pairs: [string, string][] = [];
+  if (u) {
+    if (u.username !== "") addQueryValue(out, u.username);
+    if (u.password !== "") addQueryValue(out, u.password);
+    if (u.search.length > 1) {
+      for (const part of u.search.slice(1).split("&")) {
+        const eq = part.indexOf("=");
+        if (eq !== -1) pairs.push([part.slice(0, eq), part.slice(eq + 1)]);
+      }
+    }
+  } else {
+    for (const m of url.matchAll(/[?&]([^=&#\s]*)=([^&#\s]*)/g)) pairs.push([m[1]!, m[2]!]);
+    const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^@/?#\s]*)@/i.exec(url);
+    if (userinfo) for (const piece of userinfo[1]!.split(":")) addQueryValue(out, piece);
+  }
+  for (const [name, value] of pairs) if (isCredentialQueryKey(name)) addQueryValue(out, value);
+}
+
+/**
+ * The secrets of a target: the values of its URL's credential-like query keys and its
+ * userinfo, every value of `headers` (all of them, whatever the name; for `Bearer xyz` also
+ * `xyz`, for Basic auth the decoded user and password), and each of `extra` (values named
+ * with `--secret`), with their URL-encoded forms.
+ */
+export function secretsOf(url: string | undefined, headers?: Readonly<Record<string, string>>, extra: readonly string[] = []): string[] {
+  const out = new Set<string>();
+  if (url !== undefined && url !== "") addUrl(out, url);
   if (headers) {
     for (const name of Object.keys(headers)) {
       const value = headers[name];
-      if (typeof value === "string" && isSensitiveHeader(name)) addHeaderValue(out, name, value);
+      if (typeof value === "string") addHeaderValue(out, name, value);
     }
   }
+  for (const value of extra) if (typeof value === "string") addSecret(out, value.trim());
+  out.delete("");
   return [...out];
+}
+
+/**
+ * Secrets named in the environment: `PHOTON_SECRETS`, one value per line (so a value may
+ * hold commas and spaces). Blank lines are ignored.
+ */
+export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  const raw = env.PHOTON_SECRETS;
+  if (!raw) return [];
+  return raw
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /** Replaces every secret occurrence in a text with `***`. */
@@ -146,14 +184,90 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/**
+ * The base64 text that `value` leaves inside any longer base64 string, at each of the three
+ * byte alignments: the characters that depend on the value's bytes alone.
+ */
+function base64Cores(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const out: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const padded = Buffer.concat([Buffer.alloc(lead), bytes]);
+    const full = padded.toString("base64").replace(/=+$/, "");
+    // The first group mixes the leading bytes in; the last mixes in whatever follows, unless it ends on a group boundary.
+    const start = lead === 0 ? 0 : 4;
+    const end = padded.length % 3 === 0 ? full.length : Math.floor(padded.length / 3) * 4;
+    const core = full.slice(start, end);
+    if (core.length >= 8) {
+      out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+    }
+  }
+  return out;
+}
+
+/** Every form a secret may take in output: as written, JSON- and HTML-escaped, base64 (whole and inside longer base64). */
+function formsOf(secret: string): string[] {
+  const forms = new Set([secret]);
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  forms.add(secret.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!));
+  if (secret.length >= MIN_SECRET_LENGTH) {
+    const b64 = Buffer.from(secret, "utf8").toString("base64");
+    forms.add(b64);
+    forms.add(b64.replace(/=+$/, ""));
+    forms.add(b64.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"));
+    for (const core of base64Cores(secret)) forms.add(core);
+  }
+  return [...forms];
+}
+
 /**
  * A function that masks each secret in a text (longest first, so a secret that contains
- * another is masked whole). With no secrets it returns its input unchanged.
+ * another is masked whole), in every form `formsOf` lists. Secrets shorter than 4 characters
+ * are masked only where they stand as whole tokens (not inside a longer word or number). A
+ * piece of a secret (3+ characters) just before `…` (an excerpt cut there) is masked as well.
+ * With no secrets it returns its input unchanged.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const list = [...new Set(secrets.filter((s) => typeof s === "string" && s.length > 0))].sort((a, b) => b.length - a.length);
-  if (list.length === 0) return identity;
-  // One alternation: at each position the regex engine tries the longest secret first.
-  const pattern = new RegExp(list.map(escapeRegExp).join("|"), "g");
-  return (text) => (typeof text === "string" && text.length > 0 ? text.replace(pattern, MASK) : text);
+  const unique = [...new Set(secrets.filter((s) => typeof s === "string" && s.length > 0))];
+  if (unique.length === 0) return identity;
+  const long = new Set<string>();
+  const short = new Set<string>();
+  for (const secret of unique) {
+    for (const form of formsOf(secret)) (form.length >= MIN_SECRET_LENGTH ? long : short).add(form);
+  }
+  const byLength = (a: string, b: string) => b.length - a.length;
+  const alternatives: string[] = [];
+  if (long.size > 0) alternatives.push([...long].sort(byLength).map(escapeRegExp).join("|"));
+  if (short.size > 0) alternatives.push(`(?<![\\p{L}\\p{N}_])(?:${[...short].sort(byLength).map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}_])`);
+  const pattern = new RegExp(alternatives.join("|"), "gu");
+  // Pieces a cut may leave: every prefix of 3+ characters of each long form.
+  const pieces = new Set<string>();
+  let longest = 0;
+  for (const form of long) {
+    longest = Math.max(longest, form.length);
+    for (let n = MIN_PIECE; n < form.length; n++) pieces.add(form.slice(0, n));
+  }
+  const maskCutPieces = (text: string): string => {
+    if (!text.includes(CUT)) return text;
+    let out = "";
+    let from = 0;
+    for (let at = text.indexOf(CUT); at !== -1; at = text.indexOf(CUT, at + 1)) {
+      let cut = 0;
+      for (let n = Math.min(longest - 1, at - from); n >= MIN_PIECE; n--) {
+        if (pieces.has(text.slice(at - n, at))) {
+          cut = n;
+          break;
+        }
+      }
+      if (cut > 0) {
+        out += `${text.slice(from, at - cut)}${MASK}`;
+        from = at;
+      }
+    }
+    return out + text.slice(from);
+  };
+  return (text) => (typeof text === "string" && text.length > 0 ? maskCutPieces(text.replace(pattern, MASK)) : text);
 }

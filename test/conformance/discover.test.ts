@@ -26,7 +26,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const target = () => createTarget({ url: indexer.url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false, redact: (s) => s });
+const target = () => createTarget({ url: indexer.url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false });
 
 describe("discoverFixtures", () => {
   it("finds token owners and mints from the token program's accounts, checked against the target's own lists", async () => {

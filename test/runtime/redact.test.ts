@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, isSensitiveHeader, redactUrl, secretsOf } from "../../runtime/redact.js";
+import { createRedactor, isCredentialQueryKey, isSensitiveHeader, redactUrl, secretsFromEnv, secretsOf } from "../../runtime/redact.js";
 
 describe("redactUrl", { timeout: 5_000 }, () => {
   it("masks every query value and keeps the names, host, port and path", () => {
@@ -42,12 +42,15 @@ describe("isSensitiveHeader", { timeout: 5_000 }, () => {
 });
 
 describe("secretsOf", { timeout: 5_000 }, () => {
-  it("takes query values of 4+ characters, as written and decoded, and skips short ones", () => {
-    const secrets = secretsOf("https://h/rpc?api-key=abc%2Bdef%3D&limit=1&mode=full");
+  it("takes the values of credential-like query keys, as written and decoded, and no other query value", () => {
+    const secrets = secretsOf("https://h/rpc?api-key=abc%2Bdef%3D&limit=1&mode=full&format=json&cluster=mainnet");
     expect(secrets).toContain("abc%2Bdef%3D");
     expect(secrets).toContain("abc+def=");
-    expect(secrets).toContain("full");
-    expect(secrets).not.toContain("1");
+    for (const plain of ["full", "json", "mainnet", "1"]) expect(secrets).not.toContain(plain);
+  });
+
+  it("takes a short credential too (masked as a whole token only)", () => {
+    expect(secretsOf("https://h/rpc?token=ab")).toEqual(["ab"]);
   });
 
   it("adds URL-encoded forms of a decoded value", () => {
@@ -73,8 +76,14 @@ describe("secretsOf", { timeout: 5_000 }, () => {
     expect(secrets).toEqual(
       expect.arrayContaining(["Bearer eyJhbGciOi.payload.sig", "eyJhbGciOi.payload.sig", "k-123456", basic, "bob:hunter2!", "hunter2!", "abcdef123", "dark"]),
     );
-    expect(secrets).not.toContain("application/json");
-    expect(secrets).not.toContain("req-000111");
+    // Every header value given for a target is a secret, whatever its name.
+    expect(secrets).toContain("application/json");
+    expect(secrets).toContain("req-000111");
+  });
+
+  it("takes headers with names that say nothing (x-jwt, x-session-id) and --secret values", () => {
+    const secrets = secretsOf("https://h/", { "x-jwt": "jwt-value-1", "x-session-id": "sess-42" }, ["named secret", "ab"]);
+    expect(secrets).toEqual(expect.arrayContaining(["jwt-value-1", "sess-42", "named secret", "named%20secret", "ab"]));
   });
 
   it("still finds query values in a URL that does not parse", () => {
@@ -83,7 +92,19 @@ describe("secretsOf", { timeout: 5_000 }, () => {
 
   it("is empty with nothing secret", () => {
     expect(secretsOf(undefined)).toEqual([]);
-    expect(secretsOf("http://127.0.0.1:8784/", { accept: "application/json" })).toEqual([]);
+    expect(secretsOf("http://127.0.0.1:8784/?format=json&verbose=1")).toEqual([]);
+  });
+});
+
+describe("isCredentialQueryKey and secretsFromEnv", { timeout: 5_000 }, () => {
+  it.each(["api-key", "API-KEY", "apikey", "api_key", "key", "token", "access_token", "auth", "secret", "password", "client_secret", "x-session"])("%s names a credential", (name) => {
+    expect(isCredentialQueryKey(name)).toBe(true);
+  });
+  it.each(["format", "cluster", "limit", "verbose", "mode", "commitment"])("%s does not", (name) => expect(isCredentialQueryKey(name)).toBe(false));
+
+  it("reads PHOTON_SECRETS one value per line", () => {
+    expect(secretsFromEnv({ PHOTON_SECRETS: "first, with comma\r\n\n  second  \n" })).toEqual(["first, with comma", "second"]);
+    expect(secretsFromEnv({})).toEqual([]);
   });
 });
 
@@ -117,5 +138,47 @@ describe("createRedactor", { timeout: 5_000 }, () => {
     const out = redact(echoed);
     for (const s of ["k3y/with=chars", "k3y%2Fwith%3Dchars", "user1", "pass word", "pass%20word", "TOKEN-XYZ"]) expect(out).not.toContain(s);
     expect(out).toBe("got *** and ***, ***, ***, ***, ***");
+  });
+
+  it("masks a short secret only where it stands as a whole token", () => {
+    const redact = createRedactor(["ab", "7"]);
+    expect(redact("ab tab abc (ab) 7 17 7x ab")).toBe("*** tab abc (***) *** 17 7x ***");
+  });
+
+  it("masks the JSON-escaped, HTML-escaped and base64 forms of a secret", () => {
+    const secret = 'k"e<y>\\&1';
+    const redact = createRedactor([secret]);
+    const json = JSON.stringify({ v: secret });
+    expect(redact(json)).toBe('{"v":"***"}');
+    expect(redact("<p>k&quot;e&lt;y&gt;\\&amp;1</p>")).toBe("<p>***</p>");
+    expect(redact(Buffer.from(secret).toString("base64"))).toBe("***");
+  });
+
+  it("masks a secret's base64 inside longer base64, at every byte alignment", () => {
+    const secret = "hk_live_5f3a9c0e7b2d4a61";
+    const redact = createRedactor([secret]);
+    for (const lead of ["", "a", "ab", "abc", "abcd"]) {
+      for (const tail of ["", "z", "zy", "zyx"]) {
+        const b64 = Buffer.from(`${lead}${secret}${tail}`).toString("base64");
+        const out = redact(b64);
+        expect(out, `${lead}|${tail}`).toContain("***");
+        // Whatever is left decodes to no 8-character piece of the secret.
+        for (const piece of out.split("***")) {
+          const decoded = Buffer.from(piece, "base64").toString("latin1");
+          for (let i = 0; i + 8 <= secret.length; i++) expect(decoded).not.toContain(secret.slice(i, i + 8));
+        }
+      }
+    }
+  });
+
+  it("masks the piece of a secret left before an excerpt's cut mark", () => {
+    const secret = "hk_live_5f3a9c0e7b2d4a61";
+    const redact = createRedactor([secret]);
+    for (let n = 3; n < secret.length; n++) {
+      const excerpt = `${"p".repeat(20)}${secret.slice(0, n)}…`;
+      expect(redact(excerpt)).toBe(`${"p".repeat(20)}***…`);
+    }
+    expect(redact("hk…")).toBe("hk…"); // two characters say nothing
+    expect(redact(`a ${secret} b hk_live…`)).toBe("a *** b ***…");
   });
 });
