@@ -15,7 +15,7 @@ import { RpcError } from "../runtime/errors.js";
 import { encodeBase58Fast } from "./base58.js";
 import { u64 } from "./records.js";
 import type { AccountRecord, SignatureRecord, TokenRecord } from "./records.js";
-import type { ReferenceStore, TokenEntry } from "./store.js";
+import type { OwnerData, ReferenceStore, TokenEntry } from "./store.js";
 
 /** Photon's PAGE_LIMIT: the default page size and the most lookups per call. */
 export const PAGE_LIMIT = 1000;
@@ -70,12 +70,32 @@ interface Memcmp {
   bytes: Buffer;
 }
 
-/** Photon's SQL: SUBSTRING(data FROM offset+1 FOR len(bytes)) = bytes; data null never matches. */
-function matches(a: AccountRecord, filters: readonly Memcmp[]): boolean {
-  if (filters.length === 0) return true;
-  if (a.data === null) return false;
-  const data = Buffer.from(a.data.data, "base64");
-  return filters.every((f) => data.subarray(f.offset, f.offset + f.bytes.length).equals(f.bytes));
+/**
+ * Photon refuses filters for an owner with this many unspent accounts or more
+ * (MAX_CHILD_ACCOUNTS_WITH_FILTERS): a filtered call scans at most this many accounts.
+ */
+export const MAX_ACCOUNTS_WITH_FILTERS = 1_000_000;
+
+/**
+ * Photon's SQL for account `i` of the owner: SUBSTRING(data FROM offset+1 FOR len(bytes)) =
+ * bytes for every filter; data null never matches; a slice shorter than `bytes` never matches,
+ * empty `bytes` match any data. Compared in place on the owner's decoded bytes.
+ */
+function matches(data: OwnerData, i: number, filters: readonly Memcmp[]): boolean {
+  if (data.hasData[i] === 0) return false;
+  const from = data.start[i] as number;
+  const length = (data.start[i + 1] as number) - from;
+  const bytes = data.bytes;
+  for (const f of filters) {
+    const want = f.bytes;
+    const k = want.length;
+    if (k === 0) continue;
+    if (f.offset + k > length) return false;
+    const at = from + f.offset;
+    if (bytes[at] !== want[0]) return false;
+    for (let j = 1; j < k; j++) if (bytes[at + j] !== want[j]) return false;
+  }
+  return true;
 }
 
 export function createReferenceHandlers(store: ReferenceStore): Handlers {
@@ -119,9 +139,16 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
         i = position + 1;
       }
       const items: Account[] = [];
-      for (; i < list.length && items.length < limit; i++) {
-        const a = list[i] as AccountRecord;
-        if (matches(a, memcmps)) items.push(toAccount(a, slice));
+      if (memcmps.length === 0) {
+        for (; i < list.length && items.length < limit; i++) items.push(toAccount(list[i] as AccountRecord, slice));
+      } else {
+        // A filtered page scans the owner's accounts after the cursor until `limit` match: at most
+        // MAX_ACCOUNTS_WITH_FILTERS of them, each a few byte comparisons (no decoding).
+        if (list.length >= MAX_ACCOUNTS_WITH_FILTERS) {
+          throw RpcError.validation(`Owner has too many children accounts. The maximum number of accounts allowed with filters is ${MAX_ACCOUNTS_WITH_FILTERS}`);
+        }
+        const data = store.ownerData(params.owner);
+        for (; i < list.length && items.length < limit; i++) if (matches(data, i, memcmps)) items.push(toAccount(list[i] as AccountRecord, slice));
       }
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },

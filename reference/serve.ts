@@ -26,7 +26,19 @@ export interface ReferenceOptions {
   rateLimit?: number;
   /** Milliseconds to wait before answering each request. */
   latencyMs?: number;
+  /**
+   * Open connections; default 1024 (Photon's default). Beyond it node closes a new connection
+   * as soon as it is accepted.
+   */
+  maxConnections?: number;
 }
+
+/** Photon's `--max-http-connections` default. */
+export const MAX_CONNECTIONS = 1024;
+/** A request's head must arrive within this (node's default is 60 s). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+/** A whole request (head and body) must arrive within this (node's default is 300 s). */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface ReferenceIndexer {
   /** `http://host:port/` */
@@ -69,14 +81,17 @@ function delayed(ms: number, next: Listener): Listener {
 export async function startReferenceIndexer(options: ReferenceOptions = {}): Promise<ReferenceIndexer> {
   const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   let listener: Listener = createListener(createReferenceHandlers(store), {
     // The dataset never changes: an identical call gets the same answer.
     memoizeResults: { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
+    maxConnections,
     onError: (err, { method }) => process.stderr.write(`reference indexer: ${method} failed: ${(err as Error).stack ?? String(err)}\n`),
   });
   if (options.latencyMs) listener = delayed(options.latencyMs, listener);
   if (options.rateLimit) listener = rateLimited(options.rateLimit, listener);
-  const server = createServer({ keepAliveTimeout: 5000 }, listener);
+  const server = createServer({ keepAliveTimeout: 5000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, listener);
+  server.maxConnections = maxConnections;
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

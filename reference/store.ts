@@ -54,6 +54,17 @@ function compareSignaturesNewestFirst(a: SignatureRecord, b: SignatureRecord): n
   return b.slot - a.slot || compareBase58(b.signature, a.signature);
 }
 
+/**
+ * An owner's account data bytes, decoded once, in ownerAccounts(owner) order: account i's
+ * bytes are `bytes[start[i], start[i + 1])`, and `hasData[i]` is 0 where its data is null.
+ * memcmp filters compare in place here instead of decoding base64 per account and call.
+ */
+export interface OwnerData {
+  readonly bytes: Buffer;
+  readonly start: Int32Array;
+  readonly hasData: Uint8Array;
+}
+
 const EMPTY_TOKENS: TokenOwnerIndex = { entries: [], mintRanges: new Map(), balances: [], signatures: [] };
 
 export class ReferenceStore {
@@ -64,6 +75,8 @@ export class ReferenceStore {
   private readonly byOwner = new Map<string, AccountRecord[]>();
   private readonly tokenByHash = new Map<string, TokenRecord>();
   private readonly byTokenOwner = new Map<string, TokenOwnerIndex>();
+  /** Built on an owner's first filtered call (memory: its data bytes plus 5 bytes an account). */
+  private readonly dataByOwner = new Map<string, OwnerData>();
 
   constructor(dataset: Dataset) {
     this.slot = dataset.slot;
@@ -152,6 +165,30 @@ export class ReferenceStore {
   /** The owner's unspent accounts in (leafIndex, hash bytes) order. */
   ownerAccounts(owner: string): readonly AccountRecord[] {
     return this.byOwner.get(owner) ?? [];
+  }
+
+  /** The owner's data bytes for memcmp, decoded on first use and kept (the dataset never changes). */
+  ownerData(owner: string): OwnerData {
+    let packed = this.dataByOwner.get(owner);
+    if (packed !== undefined) return packed;
+    const list = this.ownerAccounts(owner);
+    const parts: Buffer[] = [];
+    const start = new Int32Array(list.length + 1);
+    const hasData = new Uint8Array(list.length);
+    let at = 0;
+    for (let i = 0; i < list.length; i++) {
+      const data = (list[i] as AccountRecord).data;
+      start[i] = at;
+      if (data === null) continue;
+      const bytes = Buffer.from(data.data, "base64");
+      hasData[i] = 1;
+      parts.push(bytes);
+      at += bytes.length;
+    }
+    start[list.length] = at;
+    packed = { bytes: Buffer.concat(parts, at), start, hasData };
+    this.dataByOwner.set(owner, packed);
+    return packed;
   }
 
   /** The index of account `hash` in ownerAccounts(owner), or -1 when it is not an unspent account of that owner. */

@@ -13,11 +13,70 @@
  * Either way, JSON nested more than 512 arrays/objects deep is refused (as serde_json
  * refuses past 128): the native parser would accept it, and every recursive walk after it
  * (validators, `JSON.stringify`, deep equality) would overflow the stack.
+ *
+ * How a number was written is kept where it matters: serde (Photon's JSON library) refuses
+ * `1.0`, `1e0`, `1e-400` and `-0` for an integer field, though each parses to an integral
+ * number. The scan finds such literals (a fraction, an exponent, or minus zero) and records
+ * them beside the parsed value (`nonIntegerLiteral(parent, key)`), so that the generated
+ * validators refuse them for integer and uint64 fields and accept them for `number` ones.
+ * With `{ duplicateKeys: true }`, objects with a key written twice are recorded too
+ * (`duplicateKeyIn`): JSON.parse keeps the last, serde's derived structs refuse them.
  */
 import { parse as losslessParse } from "lossless-json";
 import { randomBytes } from "node:crypto";
 
 const LONG_DIGIT_RUN = /\d{16}/;
+/** Text without a digit before `.`/`e`/`E` and without `-0` holds no non-integer literal. */
+const NON_INTEGER_HINT = /\d[.eE]|-0/;
+
+export interface ParseOptions {
+  /** Record objects in which a key is written twice (see `duplicateKeyIn`). */
+  readonly duplicateKeys?: boolean;
+}
+
+/** Parent object or array → (key → the literal as written) for each number not written as an integer. */
+const nonIntegerLiterals = new WeakMap<object, Map<string | number, string>>();
+/** Object → the first key written twice in it. */
+const duplicatedKeys = new WeakMap<object, string>();
+
+/**
+ * The literal text of `parent[key]` when it is a number written with a fraction, an exponent or
+ * as `-0` in text read by `parseJson` (`"1.0"`, `"1e3"`), else undefined. Integer fields refuse
+ * such literals as serde does, whatever their value.
+ */
+export function nonIntegerLiteral(parent: unknown, key: string | number | undefined): string | undefined {
+  if (typeof parent !== "object" || parent === null || key === undefined) return undefined;
+  return nonIntegerLiterals.get(parent)?.get(key);
+}
+
+/**
+ * The JSON pointer and name of the first key written twice in an object inside `value`, for
+ * a value parsed with `{ duplicateKeys: true }`; null when there is none. Depth-first, in key order.
+ */
+export function duplicateKeyIn(value: unknown, pointer = ""): { pointer: string; key: string } | null {
+  if (typeof value !== "object" || value === null) return null;
+  const key = duplicatedKeys.get(value);
+  if (key !== undefined) return { pointer, key };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = duplicateKeyIn(value[i], `${pointer}/${i}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const k of Object.keys(value)) {
+    const found = duplicateKeyIn((value as Record<string, unknown>)[k], `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** What the scan found beside the big integers: literals to mark and objects with a duplicate key. */
+interface Marks {
+  readonly literals: { path: (string | number)[]; token: string }[];
+  readonly duplicates: { path: (string | number)[]; key: string }[];
+  readonly keys: (Set<string> | undefined)[] | null;
+}
 const INTEGER = /^-?\d+$/;
 
 function parseNumber(text: string): number | bigint {
@@ -76,12 +135,19 @@ function keyBefore(text: string, at: number): string {
  * Numbers with a fraction or an exponent are not integers. Text that is not JSON is left to
  * the parser.
  */
-function scan(text: string, tokens: string[], paths: (string | number)[][]): void {
+function scan(text: string, tokens: string[], paths: (string | number)[][], marks: Marks): void {
   let depth = 0;
   const n = text.length;
+  /** The path of the value starting at `at` (array indexes and object keys), found only for tokens that need it. */
+  const pathTo = (at: number): (string | number)[] => {
+    const path: (string | number)[] = [];
+    for (let d = 1; d <= depth; d++) path.push(IN_ARRAY[d] === 1 ? INDEX[d]! : keyBefore(text, d < depth ? OPEN_AT[d + 1]! : at));
+    return path;
+  };
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
+      const open = i;
       // To the closing quote: one preceded by an even run of backslashes.
       for (;;) {
         i = text.indexOf('"', i + 1);
@@ -90,6 +156,27 @@ function scan(text: string, tokens: string[], paths: (string | number)[][]): voi
         while (text.charCodeAt(k) === 0x5c) k--;
         if ((i - 1 - k) % 2 === 0) break;
       }
+      if (marks.keys !== null && IN_ARRAY[depth] === 0 && depth > 0) {
+        let j = i + 1;
+        while (isSpace(text.charCodeAt(j))) j++;
+        if (text.charCodeAt(j) === 0x3a) {
+          const raw = text.slice(open + 1, i);
+          let key = raw;
+          if (raw.includes("\\")) {
+            try {
+              key = JSON.parse(`"${raw}"`) as string;
+            } catch {
+              continue; // not JSON: the parser says why
+            }
+          }
+          const seen = (marks.keys[depth] ??= new Set());
+          if (seen.has(key)) {
+            const path: (string | number)[] = [];
+            for (let d = 1; d < depth; d++) path.push(IN_ARRAY[d] === 1 ? INDEX[d]! : keyBefore(text, OPEN_AT[d + 1]!));
+            marks.duplicates.push({ path, key });
+          } else seen.add(key);
+        }
+      }
     } else if (c === 0x2c) {
       if (IN_ARRAY[depth] === 1) INDEX[depth]!++;
     } else if (c === 0x5b || c === 0x7b) {
@@ -97,6 +184,7 @@ function scan(text: string, tokens: string[], paths: (string | number)[][]): voi
       IN_ARRAY[depth] = c === 0x5b ? 1 : 0;
       INDEX[depth] = 0;
       OPEN_AT[depth] = i;
+      if (marks.keys !== null) marks.keys[depth]?.clear();
     } else if (c === 0x5d || c === 0x7d) {
       depth--;
     } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
@@ -107,20 +195,54 @@ function scan(text: string, tokens: string[], paths: (string | number)[][]): voi
         if (d < 0x30 || d > 0x39) break;
         j++;
       }
-      if (j - start >= 16) {
-        const next = j < n ? text.charCodeAt(j) : 0;
-        if (next !== 0x2e && next !== 0x65 && next !== 0x45) {
-          const token = text.slice(start, j);
-          if (!Number.isSafeInteger(Number(token))) {
-            const path: (string | number)[] = [];
-            for (let d = 1; d <= depth; d++) path.push(IN_ARRAY[d] === 1 ? INDEX[d]! : keyBefore(text, d < depth ? OPEN_AT[d + 1]! : start));
-            tokens.push(token);
-            paths.push(path);
-          }
+      const next = j < n ? text.charCodeAt(j) : 0;
+      if (next === 0x2e || next === 0x65 || next === 0x45) {
+        // A fraction or an exponent: to the token's end, then remember how it was written.
+        let e = j + 1;
+        while (e < n) {
+          const d = text.charCodeAt(e);
+          if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)) break;
+          e++;
+        }
+        marks.literals.push({ path: pathTo(start), token: text.slice(start, e) });
+        j = e;
+      } else if (c === 0x2d && j === start + 2 && text.charCodeAt(start + 1) === 0x30) {
+        marks.literals.push({ path: pathTo(start), token: "-0" }); // serde reads -0 as a float
+      } else if (j - start >= 16) {
+        const token = text.slice(start, j);
+        if (!Number.isSafeInteger(Number(token))) {
+          tokens.push(token);
+          paths.push(pathTo(start));
         }
       }
       i = j - 1;
     }
+  }
+}
+
+/** The container a path leads to and the last step, in a parsed value (undefined when the path does not lead there). */
+function parentAt(value: unknown, path: readonly (string | number)[]): object | undefined {
+  let node = value;
+  for (let p = 0; p < path.length - 1; p++) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string | number, unknown>)[path[p]!];
+  }
+  return typeof node === "object" && node !== null ? node : undefined;
+}
+
+/** Records the scan's marks beside the parsed value. */
+function applyMarks(value: unknown, marks: Marks): void {
+  for (const { path, token } of marks.literals) {
+    if (path.length === 0) continue; // a bare number: no field to refuse it for
+    const parent = parentAt(value, path);
+    if (parent === undefined) continue;
+    let map = nonIntegerLiterals.get(parent);
+    if (map === undefined) nonIntegerLiterals.set(parent, (map = new Map()));
+    map.set(path[path.length - 1]!, token);
+  }
+  for (const { path, key } of marks.duplicates) {
+    const object = path.length === 0 ? value : (parentAt(value, path) as Record<string | number, unknown> | undefined)?.[path[path.length - 1]!];
+    if (typeof object === "object" && object !== null && !duplicatedKeys.has(object)) duplicatedKeys.set(object, key);
   }
 }
 
@@ -129,11 +251,12 @@ function scan(text: string, tokens: string[], paths: (string | number)[][]): voi
  * the rounded number there is replaced by the bigint of its text. Anything unexpected (text
  * that is not JSON around such a number, duplicate keys) goes to lossless-json, as before.
  */
-function parseWithBigints(text: string): unknown {
+function parseWithBigints(text: string, options: ParseOptions | undefined): unknown {
   const tokens: string[] = [];
   const paths: (string | number)[][] = [];
+  const marks: Marks = { literals: [], duplicates: [], keys: options?.duplicateKeys ? [] : null };
   try {
-    scan(text, tokens, paths);
+    scan(text, tokens, paths, marks);
   } catch (err) {
     if (err instanceof NotJson) return losslessParse(text, null, parseNumber);
     throw err;
@@ -145,7 +268,13 @@ function parseWithBigints(text: string): unknown {
     // Not JSON after all: lossless-json says why (and where).
     return losslessParse(text, null, parseNumber);
   }
-  if (tokens.length === 0) return value;
+  if (tokens.length > 0) value = withBigints(text, value, tokens, paths, marks.duplicates.length > 0);
+  if (marks.literals.length > 0 || marks.duplicates.length > 0) applyMarks(value, marks);
+  return value;
+}
+
+/** The parsed value with each rounded integer at `paths` replaced by the bigint of its token. */
+function withBigints(text: string, value: unknown, tokens: readonly string[], paths: readonly (string | number)[][], duplicates: boolean): unknown {
   if (paths[0]!.length === 0) return BigInt(tokens[0]!);
   for (let b = 0; b < tokens.length; b++) {
     const path = paths[b]!;
@@ -159,19 +288,26 @@ function parseWithBigints(text: string): unknown {
     }
     const key = path[last]!;
     const current = node[key];
-    if (typeof current !== "number" || current !== Number(token)) return losslessParse(text, null, parseNumber);
+    if (typeof current !== "number" || current !== Number(token)) {
+      if (duplicates) continue; // a value written over by a later duplicate key: JSON.parse kept the last
+      return losslessParse(text, null, parseNumber);
+    }
     node[key] = BigInt(token);
   }
   return value;
 }
 
-/** Parses JSON text without rounding integers above 2^53 (they become `bigint`). */
-export function parseJson(text: string): unknown {
+/**
+ * Parses JSON text without rounding integers above 2^53 (they become `bigint`), noting numbers
+ * not written as integers (`nonIntegerLiteral`) and, when asked, keys written twice (`duplicateKeyIn`).
+ */
+export function parseJson(text: string, options?: ParseOptions): unknown {
   try {
     // Short text cannot nest deeper than the limit (valid JSON needs two brackets a level),
-    // and without a run of 16 digits it holds no integer above 2^53.
-    if (text.length <= 2 * MAX_DEPTH && !LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
-    return parseWithBigints(text);
+    // without a run of 16 digits it holds no integer above 2^53, and without a digit before
+    // `.`/`e` or a `-0` no number written otherwise than as an integer.
+    if (text.length <= 2 * MAX_DEPTH && !LONG_DIGIT_RUN.test(text) && !NON_INTEGER_HINT.test(text) && !options?.duplicateKeys) return JSON.parse(text);
+    return parseWithBigints(text, options);
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw err;
     if (err instanceof RangeError) throw new JsonSyntaxError("JSON is nested too deeply to parse");

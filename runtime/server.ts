@@ -13,10 +13,11 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { MethodInfo, MethodValidators, StandaloneValidate, ValidationIssue } from "./contracts.js";
 import { formatIssues, validate } from "./contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "./errors.js";
-import { parseJson, stringifyJson } from "./json.js";
+import { duplicateKeyIn, parseJson, stringifyJson } from "./json.js";
 
 export interface CallContext {
   /** The request id (null for a notification). */
@@ -35,6 +36,26 @@ export interface ListenerOptions {
   maxRequestBytes?: number;
   /** Largest response body sent; default 10 MiB. A larger answer becomes -32702. */
   maxResponseBytes?: number;
+  /**
+   * Connections served at once; default 1024 (Photon's `--max-http-connections`). A request on
+   * a connection beyond it gets HTTP 429 text/plain `Too many connections. Please try again
+   * later.` and the connection is closed, as jsonrpsee does. A connection counts from its first
+   * request to its close; cap idle ones too with the server's own `maxConnections`.
+   */
+  maxConnections?: number;
+  /**
+   * Bytes of unfinished request bodies held across all connections; default 64 MiB, at least
+   * `maxRequestBytes`. A body's declared content-length is reserved when it starts (a chunked
+   * one is counted as it arrives); a request that would pass the budget gets HTTP 503 with
+   * `Retry-After: 1` and its connection is closed.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * Handler time a batch may spend, in milliseconds; default 2000. The elements run in order,
+   * yielding to the event loop every few milliseconds so that other connections are served;
+   * elements not started when the budget is spent are answered -32000 without being run.
+   */
+  maxBatchMs?: number;
   /** Check handler results with the result validators; a failure becomes -32603 with the issues in `data` (a test aid). Default false. */
   validateResults?: boolean;
   /**
@@ -52,6 +73,11 @@ export interface ListenerOptions {
 
 const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_BATCH_MS = 2000;
+/** A batch runs at most this long before it yields to the event loop. */
+const BATCH_SLICE_MS = 5;
 
 const U64_MAX = 18446744073709551615n;
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -60,6 +86,61 @@ const TEXT_TYPE = "text/plain";
 // jsonrpsee's text/plain answers end with a newline (jsonrpsee: http.rs `response` module).
 const METHOD_NOT_ALLOWED_TEXT = Buffer.from("Used HTTP Method is not allowed. POST or OPTIONS is required\n");
 const UNSUPPORTED_TYPE_TEXT = Buffer.from("Supplied content type is not allowed. Content-Type: application/json is required\n");
+// jsonrpsee: http.rs `too_many_requests` (over the connection limit).
+const TOO_MANY_CONNECTIONS_TEXT = Buffer.from("Too many connections. Please try again later.\n");
+
+/**
+ * The longest number literal read. A u64 has at most 20 digits and this interface has no
+ * fractional field, so no valid request holds a longer literal; reading one costs time
+ * quadratic in its length (a 9.5 MiB literal held the event loop for 10 s).
+ */
+export const MAX_NUMBER_CHARS = 40;
+/** A run of characters that could form a literal longer than MAX_NUMBER_CHARS (a quick pre-check). */
+const MAY_HOLD_LONG_NUMBER = /[-+.\deE]{41}/;
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+/**
+ * The request text with every number literal longer than MAX_NUMBER_CHARS (outside strings)
+ * replaced, before parsing, by 18446744073709551616 (2^64, with its sign): out of range for
+ * every integer field, so params validation answers -32602 naming its pointer, and an id
+ * becomes unusable (a notification), as serde answers such a literal in jsonrpsee. A long run
+ * that is not a JSON number makes the text not JSON: SyntaxError (-32700).
+ */
+function boundedNumbers(text: string): string {
+  if (text.length <= MAX_NUMBER_CHARS || !MAY_HOLD_LONG_NUMBER.test(text)) return text;
+  const parts: string[] = [];
+  let from = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one preceded by an even run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return parts.length === 0 ? text : parts.join("") + text.slice(from);
+        let k = i - 1;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        if ((i - 1 - k) % 2 === 0) break;
+      }
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < n && isNumberChar(text.charCodeAt(j))) j++;
+      if (j - i > MAX_NUMBER_CHARS) {
+        if (!JSON_NUMBER.test(text.slice(i, j))) throw new SyntaxError("malformed number");
+        parts.push(text.slice(from, i), c === 0x2d ? "-18446744073709551616" : "18446744073709551616");
+        from = j;
+      }
+      i = j - 1;
+    }
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(from));
+  return parts.join("");
+}
 
 function errorEnvelope(idText: string, code: number, message: string, data?: unknown): string {
   let text = `{"jsonrpc":"2.0","error":{"code":${stringifyJson(code)},"message":${stringifyJson(message)}`;
@@ -183,6 +264,16 @@ function sendJson(res: ServerResponse, status: number, body: string | Buffer): v
   sendBytes(res, status, JSON_TYPE, typeof body === "string" ? Buffer.from(body, "utf8") : body);
 }
 
+/** A text/plain refusal after which the connection is closed. */
+function sendClosing(res: ServerResponse, status: number, body: Buffer, extra: Record<string, string> = {}): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  res.writeHead(status, { "content-type": TEXT_TYPE, "access-control-allow-origin": "*", ...extra, connection: "close", "content-length": body.length });
+  res.end(body);
+}
+
+const OVER = Object.freeze({ over: true });
+const COUNTED = Object.freeze({ over: false });
+
 // ---------------------------------------------------------------------------------------------
 // Request body collection: module-level listeners (no per-request closures); the state lives on
 // the request under a symbol.
@@ -195,6 +286,8 @@ interface BodyState {
   chunks: Buffer[];
   size: number;
   done: boolean;
+  /** Bytes of the listener's buffered-bytes budget held for this body (released once). */
+  reserved: number;
 }
 
 type BodyRequest = IncomingMessage & { [BODY]?: BodyState };
@@ -206,19 +299,32 @@ function onBodyData(this: BodyRequest, chunk: Buffer): void {
   if (state.size > state.core.maxRequestBytes) {
     // §6: 413 as soon as the limit is passed. Stop collecting: with no 'data' listener left the
     // stream keeps flowing and node discards the rest, so the connection stays usable.
-    state.done = true;
-    state.chunks = [];
-    this.removeListener("data", onBodyData);
+    stopCollecting(this, state);
     state.core.tooLarge(state.res);
     return;
   }
+  if (state.size > state.reserved && !state.core.reserve(state, state.size - state.reserved)) {
+    // The budget across connections is spent: refuse, and close the connection rather than read the rest.
+    stopCollecting(this, state);
+    state.core.busy(state.res);
+    return;
+  }
   state.chunks.push(chunk);
+}
+
+/** Drops what was collected, gives its budget back and reads no more of this body. */
+function stopCollecting(req: BodyRequest, state: BodyState): void {
+  state.done = true;
+  state.chunks = [];
+  state.core.release(state);
+  req.removeListener("data", onBodyData);
 }
 
 function onBodyEnd(this: BodyRequest): void {
   const state = this[BODY];
   if (state === undefined || state.done) return;
   state.done = true;
+  state.core.release(state);
   const chunks = state.chunks;
   state.chunks = [];
   const body = chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, state.size);
@@ -231,7 +337,13 @@ function onBodyError(this: BodyRequest): void {
   if (state === undefined) return;
   state.done = true;
   state.chunks = [];
+  state.core.release(state);
 }
+
+const CONNECTION = Symbol("photon.connection");
+
+/** Per socket: whether its requests are refused (it came past the connection limit). */
+type TrackedSocket = Socket & { [CONNECTION]?: { readonly over: boolean } };
 
 // ---------------------------------------------------------------------------------------------
 
@@ -277,6 +389,15 @@ class ResultMemo {
 class RpcCore {
   readonly maxRequestBytes: number;
   readonly maxResponseBytes: number;
+  private readonly maxConnections: number;
+  private readonly maxBufferedBytes: number;
+  private readonly maxBatchMs: number;
+  /** Connections counted (first request seen, not closed yet). */
+  private connections = 0;
+  /** Bytes reserved by unfinished request bodies. */
+  private buffered = 0;
+  private readonly busyBytes: Buffer;
+  private readonly budgetMessage: string;
   private readonly table = new Map<string, Entry>();
   private readonly validateResults: boolean;
   private readonly memo: ResultMemo | null;
@@ -287,6 +408,12 @@ class RpcCore {
   constructor(options: ListenerOptions) {
     this.maxRequestBytes = limit(options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, "maxRequestBytes");
     this.maxResponseBytes = limit(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, "maxResponseBytes");
+    this.maxConnections = limit(options.maxConnections, DEFAULT_MAX_CONNECTIONS, "maxConnections");
+    this.maxBufferedBytes = limit(options.maxBufferedBytes, Math.max(DEFAULT_MAX_BUFFERED_BYTES, this.maxRequestBytes), "maxBufferedBytes");
+    if (this.maxBufferedBytes < this.maxRequestBytes) throw new RangeError(`maxBufferedBytes (${this.maxBufferedBytes}) must be at least maxRequestBytes (${this.maxRequestBytes})`);
+    this.maxBatchMs = limit(options.maxBatchMs, DEFAULT_MAX_BATCH_MS, "maxBatchMs");
+    this.busyBytes = Buffer.from(`Server busy: request bodies in flight would exceed ${this.maxBufferedBytes} bytes. Please try again later.\n`);
+    this.budgetMessage = `Batch time budget of ${this.maxBatchMs} ms spent: call not run`;
     this.validateResults = options.validateResults === true;
     this.memo = options.memoizeResults ? new ResultMemo(options.memoizeResults.maxEntries ?? 4096, options.memoizeResults.maxBytes ?? 64 * 1024 * 1024) : null;
     this.onError = options.onError;
@@ -326,6 +453,13 @@ class RpcCore {
   // -- HTTP --------------------------------------------------------------------------------------
 
   handle(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket as TrackedSocket;
+    const seen = socket[CONNECTION];
+    if (seen === undefined ? this.admit(socket) : seen.over) {
+      req.resume();
+      sendClosing(res, 429, TOO_MANY_CONNECTIONS_TEXT);
+      return;
+    }
     const method = req.method;
     if (method === "POST") {
       // §7: the path (and query) is ignored for POST; only the content type is checked.
@@ -339,10 +473,18 @@ class RpcCore {
         this.tooLarge(res);
         return;
       }
-      const state: BodyState = { core: this, res, chunks: [], size: 0, done: false };
+      const state: BodyState = { core: this, res, chunks: [], size: 0, done: false, reserved: 0 };
+      // The declared length is reserved up front, so a slow sender cannot hold more than the budget.
+      const reserve = declared === undefined ? 0 : Number(declared);
+      if (reserve > 0 && !this.reserve(state, reserve)) {
+        req.resume();
+        this.busy(res);
+        return;
+      }
       (req as BodyRequest)[BODY] = state;
-      // A client that goes away mid-body makes node emit 'error' (ECONNRESET "aborted").
+      // A client that goes away mid-body makes node emit 'error' (ECONNRESET "aborted"); 'close' always comes.
       req.on("error", onBodyError);
+      req.on("close", onBodyError);
       req.on("data", onBodyData);
       req.on("end", onBodyEnd);
       return;
@@ -374,6 +516,35 @@ class RpcCore {
     sendJson(res, 413, this.tooLargeBytes);
   }
 
+  /** Counts a socket seen for the first time; true when it is past the connection limit (its requests are refused). */
+  private admit(socket: TrackedSocket): boolean {
+    const over = this.connections >= this.maxConnections;
+    socket[CONNECTION] = over ? OVER : COUNTED;
+    if (!over) {
+      this.connections++;
+      socket.once("close", () => this.connections--);
+    }
+    return over;
+  }
+
+  /** Takes `bytes` more of the buffered-bytes budget for `state`; false (nothing taken) when that would pass it. */
+  reserve(state: BodyState, bytes: number): boolean {
+    if (this.buffered + bytes > this.maxBufferedBytes) return false;
+    this.buffered += bytes;
+    state.reserved += bytes;
+    return true;
+  }
+
+  release(state: BodyState): void {
+    this.buffered -= state.reserved;
+    state.reserved = 0;
+  }
+
+  /** HTTP 503 with Retry-After, connection closed: the buffered-bytes budget is spent. */
+  busy(res: ServerResponse): void {
+    sendClosing(res, 503, this.busyBytes, { "retry-after": "1" });
+  }
+
   /** A fully read POST body (§6). */
   body(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     try {
@@ -390,7 +561,7 @@ class RpcCore {
       let value: unknown;
       try {
         if (!isUtf8(body)) throw new SyntaxError("invalid UTF-8");
-        value = parseJson(body.toString("utf8"));
+        value = parseJson(boundedNumbers(body.toString("utf8")), { duplicateKeys: true });
       } catch {
         sendJson(res, 200, PARSE_ERROR_BYTES);
         return;
@@ -409,7 +580,8 @@ class RpcCore {
       const method = request.method;
       if (request.jsonrpc === "2.0" && typeof method === "string" && id !== undefined && isUsableId(id)) {
         const entry = this.table.get(method);
-        const bytes = entry === undefined ? undefined : this.memo.bytes(`${method}\u0000${entry.hasParams ? stringifyJson(request.params) : ""}`);
+        const key = entry === undefined ? undefined : this.memoKey(entry, request.params);
+        const bytes = key === undefined ? undefined : this.memo.bytes(key);
         if (bytes !== undefined) {
           sendParts(res, RESULT_HEAD, bytes, Buffer.from(`,"id":${idToText(id as string | number | bigint | null)}}`, "utf8"));
           return;
@@ -452,12 +624,28 @@ class RpcCore {
       return true;
     };
     const tooBig = () => sendJson(res, 200, errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData));
+    // Handler time is bounded: every BATCH_SLICE_MS the batch yields (setImmediate) so that other
+    // connections are served, and past maxBatchMs in all the remaining elements are not run.
+    let spent = 0;
     const step = (): void => {
+      if (res.destroyed) return; // the client went away: stop working for it
+      const sliceStart = performance.now();
       for (; i < n; i++) {
         const el = requests[i];
+        const elapsed = performance.now() - sliceStart;
+        if (spent + elapsed > this.maxBatchMs) {
+          if (!add(this.notRun(req, el))) return tooBig();
+          continue;
+        }
+        if (elapsed >= BATCH_SLICE_MS) {
+          spent += elapsed;
+          setImmediate(step);
+          return;
+        }
         const slot = el !== null && typeof el === "object" && !Array.isArray(el) ? this.element(req, el as Record<string, unknown>, true) : INVALID_REQUEST_NULL;
         if (slot !== undefined && typeof slot !== "string") {
           i++;
+          spent += performance.now() - sliceStart;
           slot.then(
             (done) => (add(done) ? step() : tooBig()),
             (err: unknown) => this.internalFailure(res, err, ""),
@@ -469,6 +657,16 @@ class RpcCore {
       this.finishBatch(res, slots);
     };
     step();
+  }
+
+  /** The slot of a batch element left unrun once the batch's time budget is spent: calls get -32000, the rest what they always get. */
+  private notRun(req: IncomingMessage, el: unknown): Slot {
+    if (el === null || typeof el !== "object" || Array.isArray(el)) return INVALID_REQUEST_NULL;
+    const request = el as Record<string, unknown>;
+    if (request.jsonrpc !== "2.0" || typeof request.method !== "string") return this.element(req, request, true) as Slot;
+    const id = request.id;
+    if (id === undefined || !isUsableId(id)) return undefined;
+    return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.budgetMessage);
   }
 
   private finishBatch(res: ServerResponse, slots: readonly Slot[]): void {
@@ -523,14 +721,15 @@ class RpcCore {
     if (entry === undefined) return errorEnvelope(idText, RpcCode.METHOD_NOT_FOUND, RpcMessage.METHOD_NOT_FOUND);
     let result: unknown;
     let memoKey: string | undefined;
-    if (this.memo !== null) {
-      memoKey = `${method}\u0000${entry.hasParams ? stringifyJson(params) : ""}`;
-      const text = this.memo.get(memoKey);
-      if (text !== undefined) return `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
-    }
     try {
       // Methods without params ignore whatever `params` holds, as Photon's handlers do (§1.7).
       const p = entry.hasParams ? this.checkParams(entry, params) : undefined;
+      if (this.memo !== null) {
+        // Only params that passed: their serialisation is then exact (integers only, no -0 or Infinity).
+        memoKey = `${method}\u0000${entry.hasParams ? stringifyJson(p) : ""}`;
+        const text = this.memo.get(memoKey);
+        if (text !== undefined) return `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
+      }
       result = entry.handler(p, { id, method, request: req });
     } catch (err) {
       return this.failure(entry.name, idText, err);
@@ -544,7 +743,21 @@ class RpcCore {
     return this.success(entry, idText, result, memoKey);
   }
 
-  /** Params must be an object passing the params validator; else -32602 (§6). Throws RpcError. */
+  /**
+   * The memo key of a call whose params pass (the same key `call` uses), or undefined when they
+   * do not: a key is exact only for valid params (`limit: 1e400` and `limit: null` would both
+   * serialise as `null`).
+   */
+  private memoKey(entry: Entry, params: unknown): string | undefined {
+    if (!entry.hasParams) return `${entry.name}\u0000`;
+    try {
+      return `${entry.name}\u0000${stringifyJson(this.checkParams(entry, params))}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Params must be an object passing the params validator, with no key written twice; else -32602 (§6). Throws RpcError. */
   private checkParams(entry: Entry, params: unknown): unknown {
     if (params === undefined) {
       throw RpcError.invalidParams("Invalid params: missing params (an object is required)", {
@@ -554,6 +767,13 @@ class RpcCore {
     if (params === null || typeof params !== "object" || Array.isArray(params)) {
       throw RpcError.invalidParams(`Invalid params: params must be an object, got ${kindOf(params)}`, {
         issues: [{ pointer: "", message: "must be an object" }],
+      });
+    }
+    // serde's derived structs refuse a field given twice (JSON.parse would keep the last).
+    const duplicate = duplicateKeyIn(params);
+    if (duplicate !== null) {
+      throw RpcError.invalidParams(`Invalid params: duplicate field \`${duplicate.key}\` at ${duplicate.pointer || "/"}`, {
+        issues: [{ pointer: duplicate.pointer, message: `duplicate field \`${duplicate.key}\`` }],
       });
     }
     if (entry.params !== undefined) {

@@ -7,7 +7,8 @@
  * to obtain a complete response throw, always as `PhotonClientError`.
  */
 import type { EventEmitter } from "node:events";
-import { request, type Dispatcher } from "undici";
+import type { Socket } from "node:net";
+import { Agent, buildConnector, request, type Dispatcher } from "undici";
 import { ClientErrorCode, PhotonClientError, type ClientErrorCodeValue } from "./errors.js";
 import { createRedactor, redactUrl, secretsOf } from "./redact.js";
 
@@ -40,7 +41,11 @@ export interface TransportOptions {
   retry?: RetryOptions | false;
   /** Caller cancellation: stops the current attempt and any backoff wait at once. */
   signal?: AbortSignal;
-  /** An undici dispatcher (Agent, Pool, MockAgent, composed interceptors). Default: undici's global one. */
+  /**
+   * An undici dispatcher (Agent, Pool, MockAgent, composed interceptors). Default: this module's
+   * own Agent (undici's defaults, plus tolerance of an unsolicited `100 Continue`; see
+   * `tolerateInterimResponses`). undici's global dispatcher is not used.
+   */
   dispatcher?: Dispatcher;
   /** Called before each backoff wait. `attempt` is the number of the attempt about to be made (2 = first retry). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
@@ -173,6 +178,16 @@ class BodyTooLarge {
   ) {}
 }
 
+function ignore(): void {}
+
+/** Raised inside an attempt when the body is content-encoded (gzip, br…): nothing was negotiated and nothing here decodes it. */
+class UnnegotiatedEncoding {
+  constructor(
+    readonly status: number,
+    readonly encoding: string,
+  ) {}
+}
+
 /** The reason an attempt's controller is aborted with when its deadline passes. */
 class DeadlineReached extends Error {
   override name = "DeadlineReached";
@@ -252,6 +267,123 @@ async function readBody(body: Dispatcher.ResponseData["body"], status: number, l
   const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   // A UTF-8 byte order mark is not part of the JSON text.
   return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.toString("utf8", 3) : buf.toString("utf8");
+}
+
+// ---------------------------------------------------------------------------------------
+// An unsolicited `100 Continue`. undici's HTTP/1.1 parser destroys the socket on any 100
+// ("bad response") because it never sends `Expect: 100-continue`; servers and proxies that
+// send one anyway are common enough, and RFC 9110 §15.2 says a client must accept (and may
+// ignore) an interim response it did not ask for. The sockets of the default Agent drop
+// `HTTP/1.x 100 …\r\n\r\n` heads found where a response begins, before the parser sees them.
+
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/1\.1\r\n/;
+/** `HTTP/1.0 100` / `HTTP/1.1 100` then a space or CR: the 13 bytes that decide. */
+const INTERIM_PREFIX = Buffer.from("HTTP/1.1 100 ", "latin1");
+/** An interim head longer than this is not skipped (the parser then refuses it as before). */
+const MAX_INTERIM_HEAD = 16 * 1024;
+const CRLFCRLF = Buffer.from("\r\n\r\n", "latin1");
+
+/** 1: `buf` starts with a 100 interim head; 0: it does not; -1: too few bytes to tell. */
+function interimPrefix(buf: Buffer): number {
+  const n = Math.min(buf.length, INTERIM_PREFIX.length);
+  for (let i = 0; i < n; i++) {
+    const b = buf[i]!;
+    if (i === 7 ? b !== 0x30 && b !== 0x31 : i === 12 ? b !== 0x20 && b !== 0x0d : b !== INTERIM_PREFIX[i]) return 0;
+  }
+  return n === INTERIM_PREFIX.length ? 1 : -1;
+}
+
+/**
+ * Makes undici's HTTP/1.1 parser never see `100 Continue` interim responses on this socket.
+ * undici reads with `socket.read()` and writes each request head as one latin1 string
+ * starting with the request line (pipelining 1: a response begins after that write); only
+ * the bytes at the start of a response are examined, so a body is never touched.
+ */
+export function tolerateInterimResponses(socket: Socket): Socket {
+  const read = socket.read;
+  const write = socket.write;
+  let atHead = true;
+  let held: Buffer | null = null;
+  socket.write = function (this: Socket, chunk: unknown, ...rest: unknown[]): boolean {
+    if (typeof chunk === "string" && rest[0] === "latin1" && REQUEST_LINE.test(chunk)) atHead = true;
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as Socket["write"];
+  socket.read = function (this: Socket, size?: number): unknown {
+    if (!atHead && held === null) return read.call(this, size);
+    const chunk = read.call(this) as Buffer | null;
+    let buf: Buffer;
+    if (chunk === null) {
+      if (held === null) return null;
+      // The stream ended on a partial head: hand it over, the parser says what is wrong.
+      if (!this.readableEnded) return null;
+      buf = held;
+      held = null;
+      atHead = false;
+      return buf;
+    }
+    buf = held === null ? chunk : Buffer.concat([held, chunk]);
+    held = null;
+    while (atHead) {
+      const prefix = interimPrefix(buf);
+      if (prefix === 0) {
+        atHead = false;
+        break;
+      }
+      const end = prefix === 1 ? buf.indexOf(CRLFCRLF) : -1;
+      if (end === -1) {
+        if (buf.length > MAX_INTERIM_HEAD) {
+          atHead = false;
+          break;
+        }
+        held = buf;
+        return null;
+      }
+      buf = buf.subarray(end + 4);
+      if (buf.length === 0) return null;
+    }
+    return buf;
+  } as Socket["read"];
+  return socket;
+}
+
+const baseConnect = buildConnector({});
+let defaultAgent: Agent | undefined;
+
+/** The default dispatcher: undici's Agent defaults, with sockets that tolerate interim responses. */
+function defaultDispatcher(): Agent {
+  return (defaultAgent ??= new Agent({
+    connect: (opts, callback) =>
+      baseConnect(opts, (err, socket) => {
+        if (err !== null) callback(err, null);
+        else callback(null, tolerateInterimResponses(socket as Socket));
+      }),
+  }));
+}
+
+/**
+ * `user:pass@` in the URL: undici refuses or ignores userinfo, so it becomes
+ * `Authorization: Basic base64(user:pass)` (percent-decoded, RFC 7617) and the URL requested
+ * loses it. A caller's own `authorization` header wins. Undefined when the URL has no userinfo
+ * (or cannot be parsed: undici then reports it).
+ */
+function splitUserinfo(url: string): { url: string; authorization: string } | undefined {
+  if (!url.includes("@")) return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.username === "" && u.password === "") return undefined;
+  let credentials: string;
+  try {
+    credentials = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  } catch {
+    credentials = `${u.username}:${u.password}`;
+  }
+  u.username = "";
+  u.password = "";
+  return { url: u.toString(), authorization: `Basic ${Buffer.from(credentials, "utf8").toString("base64")}` };
 }
 
 /** Why one attempt failed (its signal's `why`), with the raw cause; turned into PhotonClientError by `postJson`. */
@@ -373,6 +505,13 @@ async function attempt(
     const res = await request(url, requestOptions);
     status = res.statusCode;
     const headers = normalizeHeaders(res.headers);
+    const encoding = headers["content-encoding"];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity" && encoding.trim() !== "") {
+      // No Accept-Encoding is sent and nothing here decodes: the bytes are not the JSON text.
+      res.body.on("error", ignore);
+      res.body.destroy();
+      throw new UnnegotiatedEncoding(status, encoding.trim());
+    }
     const length = headers["content-length"];
     if (length !== undefined) {
       const declared = Number(length);
@@ -385,7 +524,7 @@ async function attempt(
     // attempts and elapsedMs are filled in by postJson.
     return { status, headers, body, attempts: 0, elapsedMs: 0 };
   } catch (err) {
-    if (err instanceof BodyTooLarge) throw err;
+    if (err instanceof BodyTooLarge || err instanceof UnnegotiatedEncoding) throw err;
     throw new AttemptFailure(signal?.why ?? 0, err, status, deadlineMs);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
@@ -406,11 +545,19 @@ export async function postJson(url: string, body: string, options: TransportOpti
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budgetMs = policy.budgetMs;
+  let headers = mergeHeaders(options.headers, options.contentType);
+  // Messages keep naming `url` (redactUrl masks its userinfo); the request goes to `requestUrl`.
+  let requestUrl = url;
+  const userinfo = splitUserinfo(url);
+  if (userinfo !== undefined) {
+    requestUrl = userinfo.url;
+    if (headers.authorization === undefined) headers = { ...headers, authorization: userinfo.authorization };
+  }
   const requestOptions: PostRequestOptions = {
     method: options.method ?? "POST",
-    headers: mergeHeaders(options.headers, options.contentType),
+    headers,
     body,
-    dispatcher: options.dispatcher,
+    dispatcher: options.dispatcher ?? defaultDispatcher(),
     // A dispatcher composed with undici's redirect interceptor would otherwise follow 3xx.
     maxRedirections: 0,
   };
@@ -440,7 +587,7 @@ export async function postJson(url: string, body: string, options: TransportOpti
     let retryAfterMs: number | null = null;
     let networkFailure: { errorCode: string; cause: unknown } | undefined;
     try {
-      const response = await attempt(url, requestOptions, deadlineMs, maxBodyBytes, signal);
+      const response = await attempt(requestUrl, requestOptions, deadlineMs, maxBodyBytes, signal);
       response.attempts = attempts;
       if (!policy.statuses.includes(response.status) || attempts > policy.retries) {
         response.elapsedMs = performance.now() - started;
@@ -450,6 +597,13 @@ export async function postJson(url: string, body: string, options: TransportOpti
       retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
       reason = `HTTP ${response.status}`;
     } catch (err) {
+      if (err instanceof UnnegotiatedEncoding) {
+        const asked = headers["accept-encoding"] === undefined ? "but no encoding was negotiated (no Accept-Encoding was sent)" : "and this client does not decode content encodings";
+        throw fail(ClientErrorCode.BAD_JSON, `${target()}: HTTP ${err.status} response is ${err.encoding}-encoded ${asked}; its body is not JSON text`, {
+          status: err.status,
+          details: { contentEncoding: err.encoding, attempts },
+        });
+      }
       if (err instanceof BodyTooLarge) {
         const seen = err.contentLength !== undefined ? `content-length is ${err.contentLength}` : `${err.received} bytes received when it was aborted`;
         throw fail(ClientErrorCode.BODY_TOO_LARGE, `${target()}: HTTP ${err.status} response body exceeds the limit of ${formatBytes(maxBodyBytes)} (${seen}); request aborted`, {

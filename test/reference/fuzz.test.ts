@@ -171,7 +171,9 @@ function expected(r: Req): Expected {
   if (!isUtf8(r.body)) return parseError;
   let value: unknown;
   try {
-    value = parseJson(r.body.toString("utf8"));
+    // As the server reads a request: a key written twice is no parse error (serde's derived
+    // structs refuse it as -32602 when it is inside params).
+    value = parseJson(r.body.toString("utf8"), { duplicateKeys: true });
   } catch {
     return parseError;
   }

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AjvErrorObject, MethodInfo, MethodValidators, StandaloneValidate } from "../../runtime/contracts.js";
@@ -626,5 +626,161 @@ describe("robustness", () => {
   it("serves many concurrent requests", async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(base, rpc("slow", { ms: 5, tag: `t${i}` }, String(i)))));
     answers.forEach((a, i) => expectJson(a, 200, ok(`"t${i}"`, String(i))));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Bounds (issue 12 §6): connections, buffered bytes across connections, batch CPU, long numbers.
+
+/** Connects, writes `head` (and `body` if given), and collects what comes back until the socket closes or `until` holds. */
+function rawSocket(base: string): { socket: Socket; text: () => string; closed: Promise<void>; wait: (until: (t: string) => boolean) => Promise<string> } {
+  const url = new URL(base);
+  const socket = connect(Number(url.port), url.hostname);
+  socket.on("error", () => {});
+  let text = "";
+  const waiters: (() => void)[] = [];
+  socket.on("data", (c: Buffer) => {
+    text += c.toString("latin1");
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise<void>((resolve) => socket.once("close", () => (resolve(), waiters.splice(0).forEach((w) => w()))));
+  const wait = async (until: (t: string) => boolean): Promise<string> => {
+    while (!until(text) && !socket.destroyed) await new Promise<void>((r) => waiters.push(r));
+    return text;
+  };
+  return { socket, text: () => text, closed, wait };
+}
+
+const requestBytes = (body: string, extra = ""): string =>
+  `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+/** A complete response: the head and content-length bytes of body. */
+const complete = (t: string): boolean => {
+  const end = t.indexOf("\r\n\r\n");
+  const m = /content-length: (\d+)/i.exec(t);
+  return end !== -1 && m !== null && t.length >= end + 4 + Number(m[1]);
+};
+
+let spins = 0;
+/** A handler that holds the event loop for about 2 ms. */
+function spin(): number {
+  const until = performance.now() + 2;
+  while (performance.now() < until);
+  return ++spins;
+}
+const withSpin = (extra: Partial<ListenerOptions> = {}): Promise<string> =>
+  start({
+    methods: { ...methods, spin: info("spin", false) },
+    validators: { ...validators, spin: { params: anything, result: anything } },
+    handlers: { ...handlers, spin },
+    ...extra,
+  });
+
+describe("listener bounds", () => {
+  it("answers requests on connections past maxConnections with 429 and closes them; a freed slot serves again", async () => {
+    const url = await start({ maxConnections: 2 });
+    const slot = rpc("getIndexerSlot");
+    const first = [rawSocket(url), rawSocket(url)];
+    for (const c of first) {
+      c.socket.write(requestBytes(slot));
+      expect(await c.wait(complete)).toMatch(/^HTTP\/1\.1 200/);
+    }
+    const third = rawSocket(url);
+    third.socket.write(requestBytes(slot));
+    await third.closed;
+    expect(third.text()).toMatch(/^HTTP\/1\.1 429/);
+    expect(third.text()).toContain("Too many connections. Please try again later.");
+    expect(third.text().toLowerCase()).toContain("connection: close");
+    first[0]!.socket.destroy();
+    await first[0]!.closed;
+    // The server sees the close a moment later; a new connection is then served.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await post(url, slot)).status;
+      if (status !== 200) await sleep(10);
+    }
+    expect(status).toBe(200);
+    first[1]!.socket.destroy();
+  });
+
+  it("holds at most maxBufferedBytes of unfinished bodies across connections: 503 and close past it, released when a body ends", async () => {
+    const KiB = 1024;
+    const url = await start({ maxRequestBytes: 1024 * KiB, maxBufferedBytes: 2048 * KiB });
+    const prefix = `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","pad":"`;
+    const body = prefix + "x".repeat(900 * KiB - prefix.length - 2) + `"}`;
+    const head = (n: number) => `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${n}\r\n\r\n`;
+    const slow = [rawSocket(url), rawSocket(url), rawSocket(url), rawSocket(url)];
+    // Each declares 900 KiB and sends 100 KiB of it: two fit in 2 MiB, the others are refused at once.
+    for (const c of slow) c.socket.write(head(body.length) + body.slice(0, 100 * KiB));
+    await Promise.all(slow.slice(2).map((c) => c.closed));
+    for (const c of slow.slice(2)) {
+      expect(c.text()).toMatch(/^HTTP\/1\.1 503/);
+      expect(c.text().toLowerCase()).toContain("retry-after: 1");
+    }
+    expect(slow[0]!.text()).toBe("");
+    // A chunked body is counted as it arrives: 300 KiB more does not fit.
+    const chunked = rawSocket(url);
+    chunked.socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+    for (let i = 0; i < 3 && !chunked.socket.destroyed; i++) chunked.socket.write(`${(100 * KiB).toString(16)}\r\n${"x".repeat(100 * KiB)}\r\n`);
+    await chunked.closed;
+    expect(chunked.text()).toMatch(/^HTTP\/1\.1 503/);
+    // The first body ends: answered, and its bytes are free again for a new request.
+    slow[0]!.socket.write(body.slice(100 * KiB));
+    expect(await slow[0]!.wait(complete)).toMatch(/^HTTP\/1\.1 200/);
+    expect((await post(url, body)).status).toBe(200);
+    slow[1]!.socket.destroy();
+    await slow[1]!.closed;
+    await sleep(20);
+    expect((await post(url, body)).status).toBe(200);
+    slow[0]!.socket.destroy();
+  });
+
+  it("refuses maxBufferedBytes below maxRequestBytes", () => {
+    expect(() => createRequestListener({ methods, validators, handlers, maxRequestBytes: 2048, maxBufferedBytes: 1024 })).toThrow(RangeError);
+  });
+
+  it("serves other connections while a heavy batch runs (the batch yields to the event loop)", async () => {
+    const url = await withSpin();
+    spins = 0;
+    const n = 300; // about 600 ms of handler time
+    const batch = post(url, `[${Array.from({ length: n }, (_, i) => rpc("spin", undefined, String(i))).join(",")}]`);
+    while (spins === 0) await new Promise<void>((r) => setImmediate(r));
+    const other = await post(url, rpc("getIndexerSlot"));
+    const doneWhenAnswered = spins;
+    expectJson(other, 200, ok("18446744073709551615"));
+    expect(doneWhenAnswered).toBeLessThan(n);
+    const answers = JSON.parse((await batch).body) as { result: number }[];
+    expect(answers.map((a) => a.result)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+
+  it("stops running a batch's elements once its time budget is spent (-32000 in their slots)", async () => {
+    const url = await withSpin({ maxBatchMs: 20 });
+    spins = 0;
+    const calls = Array.from({ length: 100 }, (_, i) => rpc("spin", undefined, String(i)));
+    calls.push(`{"jsonrpc":"2.0","method":"spin"}`, `{"jsonrpc":"1.0","id":"bad","method":"spin"}`);
+    const answers = JSON.parse((await post(url, `[${calls.join(",")}]`)).body) as { id: unknown; result?: number; error?: { code: number; message: string } }[];
+    expect(answers).toHaveLength(101); // the notification gets no slot
+    expect(answers[0]).toEqual({ jsonrpc: "2.0", result: 1, id: 0 });
+    expect(answers[99]).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Batch time budget of 20 ms spent: call not run" }, id: 99 });
+    expect(answers[100]).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request" }, id: "bad" });
+    expect(spins).toBeLessThan(100);
+  });
+
+  it("never parses a number literal longer than 40 characters", async () => {
+    const long = "9".repeat(9 * 1024 * 1024);
+    // In params: replaced by 2^64 before parsing (validators refuse it; this fake one passes it through).
+    const a = await post(base, `{"jsonrpc":"2.0","id":1,"method":"getThing","params":{"owner":"o","limit":${long}}}`);
+    expect(JSON.parse(a.body.replace(/"limit":(\d+)/, '"limit":"$1"')).result.value.limit).toBe("18446744073709551616");
+    // As the id: unusable, so a notification (no answer), as jsonrpsee.
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":${long},"method":"getIndexerSlot"}`), 200, "");
+    // A run of number characters that is not a number: not JSON.
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":[1-${"1".repeat(50)}]}`), 200, PARSE);
+    // Long digit runs inside strings are data, not numbers.
+    const digits = "1".repeat(60);
+    expectJson(await post(base, rpc("getThing", { owner: digits })), 200, ok(`{"value":{"owner":"${digits}","amount":18446744073709551615,"limit":null}}`));
+    // A 40-character literal is still read.
+    const forty = `1${"0".repeat(39)}`;
+    const b = await post(base, `[{"jsonrpc":"2.0","id":1,"method":"getThing","params":{"owner":"o","limit":${forty}}},{"jsonrpc":"2.0","id":2,"method":"getThing","params":{"owner":"o","limit":-${long}.5e7}}]`);
+    expect(b.body).toContain(`"limit":${forty}`);
+    expect(b.body).toContain(`"limit":-18446744073709551616`);
   });
 });

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
+import { gzipSync } from "node:zlib";
 import { inspect } from "node:util";
 import { Agent, interceptors, request } from "undici";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -470,5 +471,114 @@ describe("parseRetryAfter", { timeout: 5_000 }, () => {
 
   it("gives null for absent or unusable values", () => {
     for (const v of [undefined, "", "soon", "-5", "1e3", "Infinity"]) expect(parseRetryAfter(v)).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Raw-socket servers for framing a node:http server would never write (issue 12 §6, HTTP).
+
+const rawServers: NetServer[] = [];
+const rawSockets = new Set<Socket>();
+
+/** A net server that, per request head received, writes `reply(head)` (raw bytes). Returns its base URL and the heads. */
+async function rawServe(reply: (head: string, socket: Socket) => void): Promise<{ base: string; heads: string[] }> {
+  const heads: string[] = [];
+  const server = createNetServer((socket) => {
+    rawSockets.add(socket);
+    socket.on("close", () => rawSockets.delete(socket));
+    socket.on("error", () => {});
+    let buffered = "";
+    socket.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("latin1");
+      for (;;) {
+        const end = buffered.indexOf("\r\n\r\n");
+        if (end === -1) return;
+        const head = buffered.slice(0, end);
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        heads.push(head);
+        reply(head, socket);
+      }
+    });
+  });
+  rawServers.push(server);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, heads };
+}
+
+afterEach(async () => {
+  for (const socket of rawSockets) socket.destroy();
+  await Promise.all(rawServers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+});
+
+const RESULT = '{"jsonrpc":"2.0","id":1,"result":"ok"}';
+const final200 = (body: string | Buffer, extra = ""): Buffer =>
+  Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n`, "latin1"), Buffer.from(body)]);
+
+describe("postJson: unusual HTTP framing", { timeout: 5_000 }, () => {
+  it("accepts an unsolicited 100 Continue and uses the final response", async () => {
+    const t = await rawServe((_head, socket) => {
+      socket.write("HTTP/1.1 100 Continue\r\n\r\n");
+      socket.write(final200(RESULT));
+    });
+    const ex = await postJson(`${t.base}/`, BODY, { retry: false });
+    expect([ex.status, ex.body]).toEqual([200, RESULT]);
+  });
+
+  it("accepts interim responses split across packets, several in a row, on a reused connection", async () => {
+    const t = await rawServe((_head, socket) => {
+      socket.write("HTTP/1.1 10");
+      setTimeout(() => {
+        socket.write("0 Continue\r\nx-note: early\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n");
+        setTimeout(() => socket.write(final200(RESULT, "connection: keep-alive\r\n")), 10);
+      }, 10);
+    });
+    for (let i = 0; i < 3; i++) {
+      const ex = await postJson(`${t.base}/`, BODY, { retry: false });
+      expect([ex.status, ex.body]).toEqual([200, RESULT]);
+    }
+    expect(t.heads).toHaveLength(3);
+  });
+
+  it("still fails on a response that is not HTTP at all", async () => {
+    const t = await rawServe((_head, socket) => socket.end("HTTP/1.1 10x nonsense\r\n\r\n"));
+    const err = await failure(postJson(`${t.base}/`, BODY, { retry: false }));
+    expect(err.code).toBe(ClientErrorCode.NETWORK);
+  });
+
+  it("reports a gzip-encoded body that was never negotiated as such, not as bad JSON text", async () => {
+    const t = await rawServe((_head, socket) => socket.write(final200(gzipSync(RESULT), "content-encoding: gzip\r\n")));
+    const err = await failure(postJson(`${t.base}/`, BODY, { retry: false }));
+    expect(err.code).toBe(ClientErrorCode.BAD_JSON);
+    expect(err.status).toBe(200);
+    expect(err.message).toContain("response is gzip-encoded but no encoding was negotiated");
+    expect(t.heads[0]!.toLowerCase()).not.toContain("accept-encoding");
+  });
+
+  it("accepts Content-Encoding: identity", async () => {
+    const t = await rawServe((_head, socket) => socket.write(final200(RESULT, "content-encoding: identity\r\n")));
+    expect((await postJson(`${t.base}/`, BODY, { retry: false })).body).toBe(RESULT);
+  });
+
+  it("sends URL userinfo as Basic auth (percent-decoded) and requests the URL without it", async () => {
+    const t = await rawServe((_head, socket) => socket.write(final200(RESULT)));
+    const url = `${t.base.replace("http://", "http://us%40er:p%3Ass%20w@")}/rpc?api-key=k1`;
+    const ex = await postJson(url, BODY, { retry: false });
+    expect(ex.body).toBe(RESULT);
+    const head = t.heads[0]!;
+    expect(head.split("\r\n")[0]).toBe("POST /rpc?api-key=k1 HTTP/1.1");
+    expect(head).toContain(`authorization: Basic ${Buffer.from("us@er:p:ss w").toString("base64")}`);
+    expect(head).not.toContain("us%40er");
+  });
+
+  it("keeps a caller's own authorization header over URL userinfo; a user without password is `user:`", async () => {
+    const t = await rawServe((_head, socket) => socket.write(final200(RESULT)));
+    await postJson(`${t.base.replace("http://", "http://alice:pw@")}/`, BODY, { retry: false, headers: { Authorization: "Bearer tkn" } });
+    await postJson(`${t.base.replace("http://", "http://bob@")}/`, BODY, { retry: false });
+    expect(t.heads[0]).toContain("authorization: Bearer tkn");
+    expect(t.heads[0]).not.toContain("Basic");
+    expect(t.heads[1]).toContain(`authorization: Basic ${Buffer.from("bob:").toString("base64")}`);
   });
 });
