@@ -2,23 +2,42 @@
  * `photon-conformance check FILE`: offline verification of captured traffic. FILE is JSON
  * lines, one exchange a line: `{"request": …, "response": …, "status": 200}`. Each exchange
  * becomes one case judged by the checks that need no live call (envelope, schema, errors,
- * the page checks, and the semantics one exchange can show). The file is streamed line by
- * line and only findings are kept, so memory stays flat however large the file.
+ * the page checks, and the semantics one exchange can show).
+ *
+ * Memory stays flat in the number of lines (CHECK_BOUNDS): the file is split into lines by
+ * hand over the byte stream, so a line longer than the cap is counted and skipped (a failing
+ * finding naming it) without ever being held whole; lines are parsed only under the cap; and
+ * results are tallied per method and check, listed in full only for the first cases and then
+ * for failures and warnings up to a bound. Unreadable input is a CaseError (exit 2).
  */
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import { open, stat, type FileHandle } from "node:fs/promises";
+import { methods } from "../generated/index.js";
 import { parseJson } from "../runtime/index.js";
 import type { ConformanceCase, Json } from "./case-format.js";
 import { CaseError } from "./case-format.js";
 import { isObject, type Target } from "./checks/check.js";
 import { judge, summarize } from "./judge.js";
-import { fail, rollUp, type CaseResult, type Exchange, type RunSummary } from "./model.js";
+import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
 import { deriveExpectation } from "./offline-rules.js";
+
+const MiB = 1024 * 1024;
+
+/** The bounds of `check` (README, Safety). */
+export const CHECK_BOUNDS = {
+  /** Longest line parsed: the runner's body cap. A longer line is a finding, its bytes skipped. */
+  lineBytes: 16 * MiB,
+  /** Cases listed in `results` whatever their status. */
+  listedFirst: 1000,
+  /** After those, failing or warning cases listed (the rest are counted in `tally`). */
+  listedProblems: 1000,
+} as const;
 
 export interface CheckFileOptions {
   readonly file: string;
   readonly strict?: boolean;
+  /** Longest line parsed (default CHECK_BOUNDS.lineBytes). */
+  readonly maxLineBytes?: number;
+  /** Called with every case judged, listed or not. */
   readonly onResult?: (result: CaseResult, done: number) => void;
 }
 
@@ -100,23 +119,125 @@ async function judgeLine(line: number, file: string, text: string, strict: boole
   return { id: testCase.id, method: testCase.method, description: testCase.description, required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
 }
 
+type Line = { readonly n: number; readonly text: string } | { readonly n: number; readonly tooLong: number };
+
+/**
+ * The lines of a byte stream (LF or CRLF), numbered from 1. A line of more than `max` bytes is
+ * reported by its length, its bytes dropped as they arrive: at most `max` bytes and one chunk
+ * are ever held.
+ */
+export async function* linesOf(input: AsyncIterable<Buffer>, max: number): AsyncGenerator<Line> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let over = -1; // bytes of the current line when it is past `max`
+  let n = 0;
+  const take = (piece: Buffer): void => {
+    if (over >= 0) over += piece.length;
+    else if (size + piece.length > max) {
+      over = size + piece.length;
+      parts = [];
+    } else if (piece.length > 0) {
+      parts.push(piece);
+      size += piece.length;
+    }
+  };
+  const end = (): Line => {
+    n++;
+    let line: Line;
+    if (over >= 0) line = { n, tooLong: over };
+    else {
+      const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString("utf8");
+      line = { n, text: text.endsWith("\r") ? text.slice(0, -1) : text };
+    }
+    parts = [];
+    size = 0;
+    over = -1;
+    return line;
+  };
+  for await (const chunk of input) {
+    let start = 0;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, start)) {
+      take(chunk.subarray(start, at));
+      yield end();
+      start = at + 1;
+    }
+    take(chunk.subarray(start));
+  }
+  if (size > 0 || over >= 0) yield end();
+}
+
+const formatBytes = (n: number) => (n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`);
+
+/** Counts per method and check over every case; methods outside the spec are counted together, so the keys stay few. */
+function tallier() {
+  const blank = (): Record<Status, number> => ({ pass: 0, fail: 0, warn: 0, skip: 0 });
+  const counts = blank();
+  const byMethod: Record<string, Record<Status, number>> = {};
+  const byCheck: Record<string, Record<Status, number>> = {};
+  let cases = 0;
+  return {
+    counts,
+    add(r: CaseResult): void {
+      cases++;
+      counts[r.status]++;
+      const method = Object.hasOwn(methods, r.method) || r.method === "(batch)" || r.method === "?" ? r.method : "(not in the spec)";
+      (byMethod[method] ??= blank())[r.status]++;
+      for (const f of r.findings) (byCheck[f.check] ??= blank())[f.status]++;
+    },
+    tally: (listed: number): Tally => ({ cases, unlisted: cases - listed, byMethod, byCheck }),
+  };
+}
+
+function unreadable(file: string, err: unknown, line?: number): CaseError {
+  const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new CaseError(file, `cannot read the captured traffic${line ? ` (after line ${line})` : ""}: ${why}`);
+}
+
 export async function checkFile(options: CheckFileOptions): Promise<RunSummary> {
   const startedAt = new Date();
   const t0 = performance.now();
+  const maxLine = options.maxLineBytes ?? CHECK_BOUNDS.lineBytes;
+  let handle: FileHandle | undefined;
   try {
+    // stat first: opening a FIFO would wait for a writer.
     if (!(await stat(options.file)).isFile()) throw new Error("not a file");
+    handle = await open(options.file, "r");
+    if (!(await handle.stat()).isFile()) throw new Error("not a file");
   } catch (err) {
-    throw new CaseError(options.file, `cannot read the captured traffic: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    await handle?.close();
+    throw unreadable(options.file, err);
   }
-  const lines = createInterface({ input: createReadStream(options.file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const totals = tallier();
   const results: CaseResult[] = [];
+  let problems = 0;
   let n = 0;
-  for await (const text of lines) {
-    n++;
-    if (text.trim() === "") continue;
-    const result = await judgeLine(n, options.file, text, options.strict ?? false);
-    results.push(result);
-    options.onResult?.(result, results.length);
+  let done = 0;
+  const stream = handle.createReadStream({ highWaterMark: 65536, autoClose: false });
+  const chunks = async function* (): AsyncGenerator<Buffer> {
+    try {
+      yield* stream;
+    } catch (err) {
+      throw unreadable(options.file, err, n);
+    }
+  };
+  try {
+    for await (const line of linesOf(chunks(), maxLine)) {
+      n = line.n;
+      let result: CaseResult;
+      if ("tooLong" in line) result = inputError(line.n, `longer than the ${formatBytes(maxLine)} line cap (${line.tooLong} bytes): not parsed`);
+      else if (line.text.trim() === "") continue;
+      else result = await judgeLine(line.n, options.file, line.text, options.strict ?? false);
+      totals.add(result);
+      const problem = result.status === "fail" || result.status === "warn";
+      if (results.length < CHECK_BOUNDS.listedFirst) results.push(result);
+      else if (problem && problems < CHECK_BOUNDS.listedProblems) (results.push(result), problems++);
+      done++;
+      options.onResult?.(result, done);
+    }
+  } finally {
+    stream.destroy();
+    await handle.close();
   }
-  return summarize(results, `captured traffic in ${options.file}`, startedAt, performance.now() - t0, { strict: options.strict ?? false, exchanges: results.length });
+  const listed = { strict: options.strict ?? false, exchanges: done, listed: results.length };
+  return summarize(results, `captured traffic in ${options.file}`, startedAt, performance.now() - t0, listed, done > results.length ? { counts: totals.counts, tally: totals.tally(results.length) } : undefined);
 }

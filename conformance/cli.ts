@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { createRedactor, parseJson, secretsOf, stringifyJson, type Redactor } from "../runtime/index.js";
+import { createRedactor, parseJson, secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "../runtime/index.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { CaseError, type Fixtures } from "./case-format.js";
 import { checkFile } from "./check.js";
@@ -18,7 +18,7 @@ import type { CaseResult, RunSummary } from "./model.js";
 import { packageRoot } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { runSuite, UnreachableError } from "./run.js";
+import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, UnreachableError } from "./run.js";
 
 /** A command line that cannot be carried out as given (exit 2). */
 class UsageError extends Error {
@@ -31,6 +31,14 @@ const int = (name: string, min = 0) => (value: string) => {
   return n;
 };
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A duration: milliseconds, or a number with ms, s, m or h (`90s`, `30m`). */
+const duration = (name: string) => (value: string) => {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  const ms = m ? Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "ms") as "ms"]) : NaN;
+  if (!(ms >= 1)) throw new InvalidArgumentError(`${name} is a duration: milliseconds, or a number with ms, s, m or h (e.g. 30m)`);
+  return ms;
+};
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf(":");
@@ -92,20 +100,35 @@ interface RunFlags {
   shard?: { index: number; total: number };
   discover?: boolean;
   seedOwner?: string;
+  secret?: string[];
+  maxTime?: number;
+  caseTime?: number;
 }
+
+/**
+ * The one redactor of a command's output edge (stdout, stderr, reports, recorded files): the
+ * target's credential query values and userinfo, every `--header` value, each `--secret` and
+ * each line of PHOTON_SECRETS. Nothing being judged passes through it.
+ */
+function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret">, ...others: Parameters<typeof secretsOf>[]): Redactor {
+  const extra = [...(flags.secret ?? []), ...secretsFromEnv()];
+  return createRedactor([...secretsOf(flags.url, flags.header, extra), ...others.flatMap((args) => secretsOf(...args))]);
+}
+
+/** The redactor for messages of the command being run (stderr), set as soon as its flags are known. */
+let messageRedactor: Redactor = (text) => text;
 
 /** The fixtures profile: discovered from the target (--discover), read from --fixtures, or the reference one. */
 async function fixturesFor(flags: RunFlags, url: string | undefined): Promise<{ fixtures: Fixtures; discovered?: Fixtures }> {
   if (!flags.discover) return { fixtures: await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json")) };
   if (!flags.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
   if (!url) throw new UsageError("--discover needs --url");
-  const redact = createRedactor(secretsOf(url, flags.header));
-  const target = createTarget({ url, headers: flags.header ?? {}, timeoutMs: flags.timeout, maxBodyBytes: 16 * 1024 * 1024, maxRps: flags.maxRps ?? null, retry: { retries: 3, budgetMs: 10_000 }, redact });
+  const target = createTarget({ url, headers: flags.header ?? {}, timeoutMs: flags.timeout, maxBodyBytes: 16 * 1024 * 1024, maxRps: flags.maxRps ?? null, retry: { retries: 3, budgetMs: 10_000 } });
   try {
     const discovered = (await discoverFixtures(target, flags.seedOwner)) as Fixtures;
     return { fixtures: discovered, discovered };
   } catch (err) {
-    throw new UsageError(redact((err as Error).message));
+    throw new UsageError((err as Error).message);
   }
 }
 
@@ -115,7 +138,8 @@ const corpusOptions = (command: Command) =>
     .option("--method <name>", "only cases of this method (repeatable)", collect)
     .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
     .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
-    .option("--header <header>", "'Name: value' sent with every request (repeatable; never printed or written)", header)
+    .option("--header <header>", "'Name: value' sent with every request (repeatable; its value is never printed or written)", header)
+    .option("--secret <value>", "a value to mask in every output besides the URL's credentials and header values (repeatable; also PHOTON_SECRETS, one per line)", collect)
     .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
     .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
@@ -140,7 +164,7 @@ async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
   const pairs = reporters(argv);
   const { fixtures, discovered } = await fixturesFor(flags, flags.url);
   const reference = flags.url ? null : await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
-  const redact = createRedactor(secretsOf(flags.url, flags.header));
+  const redact = outputRedactor(flags);
   try {
     const summary = await runSuite({
       ...selection(flags, fixtures),
@@ -149,7 +173,9 @@ async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
       strict: flags.strict ?? false,
       maxRps: flags.maxRps ?? null,
       shard: flags.shard ?? null,
-      onResult: progress(pairs),
+      maxTimeMs: flags.maxTime,
+      caseTimeMs: flags.caseTime,
+      onResult: progress(pairs, redact),
     });
     const shown = discovered ? { ...summary, discovered } : summary;
     await report(shown, pairs, redact);
@@ -176,15 +202,16 @@ function reporters(argv: readonly string[]): Pairs {
 /** Writes every report through the one redactor of this run. */
 async function report(summary: RunSummary, pairs: Pairs, redact: Redactor): Promise<void> {
   for (const { name, output } of pairs) {
-    const text = redact(render(name, summary, output ? null : process.stdout));
+    // Each string from outside is redacted, then escaped for its sink; the whole text once more after.
+    const text = redact(render(name, summary, output ? null : process.stdout, redact));
     if (output) await writeFile(output, text);
     else process.stdout.write(text);
   }
 }
 
-const progress = (pairs: Pairs) => {
+const progress = (pairs: Pairs, redact: Redactor) => {
   const style = consoleStyle(process.stderr);
-  return pairs.some((p) => p.name === "console" && p.output === null) ? (r: CaseResult, done: number, total?: number) => process.stderr.write(progressLine(style, r, done, total)) : undefined;
+  return pairs.some((p) => p.name === "console" && p.output === null) ? (r: CaseResult, done: number, total?: number) => process.stderr.write(redact(progressLine(style, r, done, total, redact))) : undefined;
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -201,20 +228,27 @@ export async function main(argv: string[]): Promise<number> {
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
     .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
+    .option("--max-time <duration>", "the whole run's deadline; cases left then fail as not run, and the reports are written", duration("--max-time"), DEFAULT_MAX_TIME_MS)
+    .option("--case-time <duration>", "one case's deadline, all its requests (walks included) together", duration("--case-time"), DEFAULT_CASE_TIME_MS)
     .action(async (flags: RunFlags) => {
+      messageRedactor = outputRedactor(flags);
       code = await run(flags, argv);
     });
 
   reporterOptions(corpusOptions(program.command("diff")))
     .description("send the same cases to two indexers and report every difference by JSON path")
     .requiredOption("--url <url>", "the indexer under test")
-    .requiredOption("--against <url>", "the indexer to compare with (e.g. a trusted deployment)")
+    .requiredOption("--against <url>", "the trusted indexer to compare with (its values are the expected ones)")
+    .option("--against-header <header>", "'Name: value' sent to --against only (repeatable; --header goes to --url only; values never printed)", header)
+    .option("--max-inconclusive <n>", "required cases allowed to differ only where the chain moves, at different slots twice", int("--max-inconclusive"), 0)
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
-    .action(async (flags: RunFlags & { url: string; against: string }) => {
+    .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string>; maxInconclusive: number }) => {
+      const redact = outputRedactor(flags, [flags.against, flags.againstHeader]);
+      messageRedactor = redact;
       const pairs = reporters(argv);
-      const { fixtures, discovered } = await fixturesFor(flags, flags.url);
-      const summary = await diffTargets({ ...selection(flags, fixtures), url: flags.url, against: flags.against, concurrency: flags.concurrency, onResult: progress(pairs) });
-      await report(discovered ? { ...summary, discovered } : summary, pairs, createRedactor([...secretsOf(flags.url, flags.header), ...secretsOf(flags.against)]));
+      const { fixtures, discovered } = await fixturesFor(flags, flags.url); // --discover asks --url only, with its own headers
+      const summary = await diffTargets({ ...selection(flags, fixtures), url: flags.url, against: flags.against, againstHeaders: flags.againstHeader ?? {}, maxInconclusive: flags.maxInconclusive, concurrency: flags.concurrency, onResult: progress(pairs, redact) });
+      await report(discovered ? { ...summary, discovered } : summary, pairs, redact);
       code = summary.passed ? 0 : 1;
     });
 
@@ -223,10 +257,11 @@ export async function main(argv: string[]): Promise<number> {
     .requiredOption("--url <url>", "the indexer to record from (its query string is never written)")
     .requiredOption("--out <dir>", "where the recorded case files go (may be the corpus itself)")
     .action(async (flags: RunFlags & { url: string; out: string }) => {
+      messageRedactor = outputRedactor(flags);
       const { fixtures, discovered } = await fixturesFor(flags, flags.url);
-      if (discovered) process.stdout.write(`discovered fixtures: ${stringifyJson(discovered)}\n`);
-      const changes = await recordCases({ ...selection(flags, fixtures), url: flags.url, out: flags.out });
-      process.stdout.write(createRedactor(secretsOf(flags.url, flags.header))(renderChanges(changes)));
+      if (discovered) process.stdout.write(outputRedactor(flags)(`discovered fixtures: ${stringifyJson(discovered)}\n`));
+      const changes = await recordCases({ ...selection(flags, fixtures), url: flags.url, out: flags.out, secrets: [...(flags.secret ?? []), ...secretsFromEnv()] });
+      process.stdout.write(outputRedactor(flags)(renderChanges(changes)));
       code = changes.some((c) => c.kind === "failed") ? 1 : 0;
     });
 
@@ -234,10 +269,13 @@ export async function main(argv: string[]): Promise<number> {
     .description("verify captured traffic offline: FILE is JSON lines of {request, response, status?}")
     .argument("<file>", "captured exchanges, one JSON object a line")
     .option("--strict", "fields unknown to the spec fail instead of warn")
-    .action(async (file: string, flags: { strict?: boolean }) => {
+    .option("--secret <value>", "a value to mask in every output (repeatable; also PHOTON_SECRETS, one per line)", collect)
+    .action(async (file: string, flags: { strict?: boolean; secret?: string[] }) => {
       const pairs = reporters(argv);
-      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs) });
-      await report(summary, pairs, (text) => text);
+      const redact = outputRedactor(flags);
+      messageRedactor = redact;
+      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact) });
+      await report(summary, pairs, redact);
       code = summary.passed ? 0 : 1;
     });
 
@@ -275,11 +313,11 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (err) {
     if (err instanceof CaseError || err instanceof UnreachableError || err instanceof UsageError || err instanceof InvalidArgumentError) {
-      process.stderr.write(`photon-conformance: ${err.message}\n`);
+      process.stderr.write(`photon-conformance: ${messageRedactor(err.message)}\n`);
       return 2;
     }
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2; // commander printed it
-    process.stderr.write(`photon-conformance: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(`photon-conformance: unexpected error: ${messageRedactor(err instanceof Error ? err.message : String(err))}\n`);
     return 2;
   }
 }

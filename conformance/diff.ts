@@ -1,10 +1,30 @@
 /**
  * `photon-conformance diff --url A --against B`: the same requests to two indexers, answers
- * normalised (key order, `context.slot`, paths the case's matchers declare variable) and compared; each
- * difference is reported with its JSON path. When the two answers differ and so do their
- * slots, the case is retried once and, if still different, marked inconclusive (a warning).
+ * normalised (key order, ids, the slot, paths the case's matchers declare variable) and compared;
+ * each difference is reported with its JSON path. B (`--against`) is the trusted side: its values
+ * are "expected", A's are "actual". Each side gets its own headers; nothing meant for one host
+ * is sent to the other.
+ *
+ * Two live indexers are never at the same slot, so a difference is judged by whether it can
+ * move with the chain:
+ * - answers at the same slot (or without one) that differ: fail;
+ * - answers at different slots that differ: asked again once; if the second answers agree, pass;
+ *   if they are at the same slot and differ, fail;
+ * - still at different slots: every remaining difference is classified (`movable`). Fixed
+ *   (fail): anything outside `result.value` (HTTP status, body framing, `jsonrpc`, error vs
+ *   result, error code and message), a value of another JSON type or a key present on one side
+ *   only (the shape), the `hash` of a lookup by hash and the `address` of a lookup by address,
+ *   and the content of any account (by `hash`) or signature (by `signature`) both sides list:
+ *   a hash or signature fixes what it names. Movable (inconclusive): list lengths and members,
+ *   cursors, balances, null against a value (an account appearing or being spent), values that
+ *   change at an address;
+ * - movable differences that are identical in both attempts, while the two sides' slot ranges
+ *   overlap, fail too: each side answered the same across its range, so at a slot both claim
+ *   they disagree.
+ * Inconclusive cases are warnings, counted in the `diff/inconclusive` result, which fails when
+ * more required cases than `maxInconclusive` (default 0) stayed inconclusive.
  */
-import { createRedactor, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
+import { stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
 import { ABSENT, getPath } from "./matchers.js";
@@ -14,33 +34,54 @@ import { ensureReachable, requestOf, selectCases, skipped } from "./run.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 export interface DiffOptions {
+  /** The indexer under test. */
   readonly url: string;
+  /** The trusted indexer it is compared with. */
   readonly against: string;
+  /** Sent to `url` only. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Sent to `against` only. */
+  readonly againstHeaders?: Readonly<Record<string, string>>;
   readonly casesDir: string;
   readonly fixtures: Fixtures;
   readonly methods?: readonly string[];
   readonly caseGlobs?: readonly string[];
   readonly concurrency?: number;
   readonly timeoutMs?: number;
+  /** Required cases allowed to stay inconclusive (default 0). */
+  readonly maxInconclusive?: number;
   readonly onResult?: (result: CaseResult, done: number, total: number) => void;
 }
 
 const MAX_LISTED = 20;
-const SLOT = "result.context.slot";
-
-function slotOf(body: unknown): unknown {
-  return isObject(body) && isObject(body.result) && isObject(body.result.context) ? body.result.context.slot : undefined;
-}
+export const INCONCLUSIVE_ID = "diff/inconclusive";
 
 /** Matchers that say a value varies by deployment or moment (`{any: true}`, `{type: …}`, `{matches: …}`). */
 const VARYING = new Set(["any", "type", "matches"]);
 
-/** Paths (dotted, into the reply) the comparison ignores: the slot, and what the case's matchers say may vary. */
-function ignoredPaths(c: ConformanceCase): Set<string> {
-  const ignored = new Set([SLOT, "id"]);
+/** The replies of a body: itself, or each element of a batch, with the path prefix of each. */
+function replies(body: unknown): [string, unknown][] {
+  return Array.isArray(body) ? body.map((b, i) => [`${i}.`, b]) : [["", body]];
+}
+
+/** The slot an answer was read at: the highest `context.slot` (or getIndexerSlot's bare result). */
+function slotOf(c: ConformanceCase, body: unknown): bigint | null {
+  let slot: bigint | null = null;
+  for (const [, reply] of replies(body)) {
+    if (!isObject(reply)) continue;
+    const s = isObject(reply.result) && isObject(reply.result.context) ? reply.result.context.slot : c.method === "getIndexerSlot" && !Array.isArray(body) ? reply.result : undefined;
+    if ((typeof s === "number" && Number.isInteger(s)) || typeof s === "bigint") slot = slot === null || BigInt(s) > slot ? BigInt(s) : slot;
+  }
+  return slot;
+}
+
+/** Paths (dotted, into the reply) the comparison ignores: the slot, ids, and what the case's matchers say may vary. */
+function ignoredPaths(c: ConformanceCase, x: unknown, y: unknown): Set<string> {
+  const ignored = new Set(["result.context.slot", "id"]);
+  if (c.method === "getIndexerSlot") ignored.add("result"); // the answer is the slot itself
+  for (let i = 0; i < Math.max(Array.isArray(x) ? x.length : 0, Array.isArray(y) ? y.length : 0); i++) ignored.add(`${i}.result.context.slot`).add(`${i}.id`);
   for (const [path, matcher] of Object.entries(c.expect.result ?? {})) {
-    if (isObject(matcher) && Object.keys(matcher).some((k) => VARYING.has(k))) ignored.add(`result.${path}`);
+    if (isObject(matcher) && Object.keys(matcher).some((k) => VARYING.has(k))) ignored.add(path === "." ? "result" : `result.${path}`);
   }
   return ignored;
 }
@@ -71,64 +112,192 @@ export function valueAt(body: unknown, path: string): unknown {
   return value === ABSENT ? undefined : value;
 }
 
-async function both(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<[Exchange, Exchange]> {
+/** One attempt: both answers (x from --url, y from --against, trusted), where they differ and their slots. */
+interface Attempt {
+  readonly x: Exchange;
+  readonly y: Exchange;
+  /** Differing paths; `(status)` and `(body)` for the HTTP status and a body that is not JSON. */
+  readonly paths: readonly string[];
+  readonly sx: bigint | null;
+  readonly sy: bigint | null;
+}
+
+async function attempt(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<Attempt> {
   const { body } = requestOf(c, a);
-  return Promise.all([a.send(c.http, body), b.send(c.http, body)]);
+  const [x, y] = await Promise.all([a.send(c.http, body), b.send(c.http, body)]);
+  const paths: string[] = [];
+  if (x.status !== y.status) paths.push("(status)");
+  if (x.parseError || y.parseError) {
+    if (x.text !== y.text) paths.push("(body)");
+  } else paths.push(...differences(x.body, y.body, ignoredPaths(c, x.body, y.body)));
+  return { x, y, paths, sx: slotOf(c, x.body), sy: slotOf(c, y.body) };
 }
 
-function compare(c: ConformanceCase, x: Exchange, y: Exchange): { findings: Finding[]; slotsDiffer: boolean } {
-  if (x.error || y.error) return { findings: [fail("diff", `no answer: ${x.error ?? y.error}`)], slotsDiffer: false };
-  const findings: Finding[] = [];
-  if (x.status !== y.status) findings.push(fail("diff", "HTTP status differs", String(x.status), String(y.status)));
-  const paths = x.parseError || y.parseError ? (x.text === y.text ? [] : ["(body)"]) : differences(x.body, y.body, ignoredPaths(c));
-  for (const path of paths.slice(0, MAX_LISTED)) {
-    findings.push(fail("diff", `answers differ at ${path}`, show(path === "(body)" ? x.text : valueAt(x.body, path)), show(path === "(body)" ? y.text : valueAt(y.body, path))));
+const slotsDiffer = (t: Attempt) => t.sx !== null && t.sy !== null && t.sx !== t.sy;
+const shownSlots = (t: Attempt) => `${t.sx} under test vs ${t.sy} trusted`;
+
+function valuesAt(t: Attempt, path: string): [unknown, unknown] {
+  if (path === "(status)") return [t.x.status, t.y.status];
+  if (path === "(body)") return [t.x.text, t.y.text];
+  return [valueAt(t.x.body, path), valueAt(t.y.body, path)];
+}
+
+/** A finding per differing path (at most MAX_LISTED): the trusted side's value expected, the other's actual. */
+function listed(t: Attempt, paths: readonly string[], status: "fail" | "warn", note = ""): Finding[] {
+  const findings = paths.slice(0, MAX_LISTED).map((path): Finding => {
+    const [vx, vy] = valuesAt(t, path);
+    const message = path === "(status)" ? "HTTP status differs" : `answers differ at ${path}${note}`;
+    return { ...fail("diff", message, show(vy), show(vx)), status };
+  });
+  if (paths.length > MAX_LISTED) findings.push({ ...fail("diff", `…and ${paths.length - MAX_LISTED} more differences${note}`), status });
+  return findings;
+}
+
+const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "bigint" ? "number" : typeof v);
+
+/** How the case looks an account up: by hash (the `hash` field is fixed) or by address (the `address` is). */
+function lookupKey(c: ConformanceCase): "hash" | "address" | null {
+  if (c.method !== "getCompressedAccount" && c.method !== "getMultipleCompressedAccounts") return null;
+  const p = isObject(c.params) ? c.params : {};
+  const given = (k: string) => p[k] !== undefined && p[k] !== null;
+  if (given("address") || given("addresses")) return "address";
+  return given("hash") || given("hashes") ? "hash" : null;
+}
+
+/** Whether a difference can come from the chain moving between the two sides' slots (see the file comment). */
+function movable(c: ConformanceCase, t: Attempt, path: string): boolean {
+  if (!/^(\d+\.)?result\.value(\.|$)/.test(path)) return false;
+  const [vx, vy] = valuesAt(t, path);
+  if (vx === undefined || vy === undefined) {
+    const parent = path.slice(0, path.lastIndexOf("."));
+    return Array.isArray(valueAt(t.x.body, parent)) && Array.isArray(valueAt(t.y.body, parent)); // a list's length, not a missing key
   }
-  if (paths.length > MAX_LISTED) findings.push(fail("diff", `…and ${paths.length - MAX_LISTED} more differences`));
-  const sx = slotOf(x.body);
-  const sy = slotOf(y.body);
-  return { findings, slotsDiffer: sx !== undefined && sy !== undefined && stringifyJson(sx) !== stringifyJson(sy) };
+  if (vx === null || vy === null) return true;
+  if (kind(vx) !== kind(vy)) return false;
+  const key = lookupKey(c);
+  return !(key !== null && path.endsWith(`.${key}`));
 }
 
-async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<CaseResult> {
-  if (c.skip) return skipped(c);
-  const started = performance.now();
-  let [x, y] = await both(c, a, b);
-  let { findings, slotsDiffer } = compare(c, x, y);
-  if (findings.length > 0 && slotsDiffer) {
-    [x, y] = await both(c, a, b); // the indexers were at different slots: ask again once
-    ({ findings, slotsDiffer } = compare(c, x, y));
-    if (findings.length > 0 && slotsDiffer) {
-      findings = [warn("diff", `inconclusive: the answers differ, but so do the slots (${show(slotOf(x.body))} vs ${show(slotOf(y.body))}), twice`), ...findings.map((f) => ({ ...f, status: "warn" as const }))];
+/** Objects that name themselves (accounts by `hash`, token accounts by `account.hash`, signatures), by identity. */
+function identities(value: unknown, out = new Map<string, unknown>()): Map<string, unknown> {
+  if (Array.isArray(value)) for (const v of value) identities(v, out);
+  else if (isObject(value)) {
+    const id = typeof value.hash === "string" ? `hash ${value.hash}` : isObject(value.account) && typeof value.account.hash === "string" ? `token account ${value.account.hash}` : typeof value.signature === "string" ? `signature ${value.signature}` : null;
+    if (id !== null) out.set(id, value);
+    else for (const v of Object.values(value)) identities(v, out);
+  }
+  return out;
+}
+
+/** Accounts and signatures both sides list whose content differs: what a hash or signature fixes. */
+function identityConflicts(t: Attempt): Finding[] {
+  const findings: Finding[] = [];
+  for (const [[, rx], [, ry]] of replies(t.x.body).map((r, i) => [r, replies(t.y.body)[i] ?? ["", undefined]] as const)) {
+    const xs = identities(isObject(rx) && isObject(rx.result) ? rx.result.value : undefined);
+    const ys = identities(isObject(ry) && isObject(ry.result) ? ry.result.value : undefined);
+    for (const [id, vx] of xs) {
+      if (!ys.has(id)) continue;
+      const vy = ys.get(id);
+      for (const path of differences(vx, vy, new Set())) {
+        findings.push(fail("diff", `the same ${id} differs at ${path} (its content does not depend on the slot)`, show(valueAt(vy, path)), show(valueAt(vx, path))));
+      }
     }
   }
-  if (findings.length === 0) findings.push(pass("diff", "same answer"));
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: x, status: rollUp(findings, c.required), durationMs: performance.now() - started };
+  return findings;
+}
+
+const exact = (v: unknown) => (v === undefined ? "(absent)" : stringifyJson(v as Json));
+/** Whether two attempts differ at the same paths with the same values on each side. */
+const sameValues = (t: Attempt, u: Attempt) =>
+  t.paths.length === u.paths.length && t.paths.every((p, i) => p === u.paths[i] && valuesAt(t, p).every((v, j) => exact(v) === exact(valuesAt(u, p)[j])));
+
+/** Whether the slots each side answered at, over both attempts, overlap (each side's answer being the same at both). */
+function rangesOverlap(t: Attempt, u: Attempt): boolean {
+  const [x0, x1] = [t.sx!, u.sx!].sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
+  const [y0, y1] = [t.sy!, u.sy!].sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
+  return (x0! > y0! ? x0! : y0!) <= (x1! < y1! ? x1! : y1!);
+}
+
+interface Judged {
+  readonly findings: Finding[];
+  readonly inconclusive: boolean;
+  readonly last: Attempt;
+}
+
+function noAnswer(t: Attempt): Judged {
+  const errors = [t.x.error && `--url: ${t.x.error}`, t.y.error && `--against: ${t.y.error}`].filter(Boolean).join("; ");
+  return { findings: [fail("diff", `no answer: ${errors}`)], inconclusive: false, last: t };
+}
+
+async function judgeDiff(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<Judged> {
+  const first = await attempt(c, a, b);
+  if (first.x.error || first.y.error) return noAnswer(first);
+  if (first.paths.length === 0) return { findings: [pass("diff", "same answer")], inconclusive: false, last: first };
+  if (!slotsDiffer(first)) return { findings: listed(first, first.paths, "fail"), inconclusive: false, last: first };
+  const second = await attempt(c, a, b); // the indexers were at different slots: ask again once
+  if (second.x.error || second.y.error) return noAnswer(second);
+  if (second.paths.length === 0) return { findings: [pass("diff", "same answer on the second attempt")], inconclusive: false, last: second };
+  if (!slotsDiffer(second)) return { findings: listed(second, second.paths, "fail", " (at the same slot on the second attempt)"), inconclusive: false, last: second };
+  const fixed = second.paths.filter((p) => !movable(c, second, p));
+  const moving = second.paths.filter((p) => movable(c, second, p));
+  const findings = [...listed(second, fixed, "fail", " (does not depend on the slot)"), ...identityConflicts(second)];
+  if (moving.length === 0) return { findings, inconclusive: false, last: second };
+  if (sameValues(first, second) && rangesOverlap(first, second)) {
+    findings.push(fail("diff", `each side answered the same on both attempts and their slots overlap (${shownSlots(first)}, then ${shownSlots(second)}): at a slot both claim, they disagree`), ...listed(second, moving, "fail"));
+    return { findings, inconclusive: false, last: second };
+  }
+  const inconclusive = findings.length === 0;
+  if (inconclusive) findings.push(warn("diff", `inconclusive: the answers differ only where the chain moves, and the slots differed twice (${shownSlots(first)}, then ${shownSlots(second)})`));
+  findings.push(...listed(second, moving, "warn", " (may move with the chain)"));
+  return { findings, inconclusive, last: second };
+}
+
+async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<{ result: CaseResult; inconclusive: boolean }> {
+  if (c.skip) return { result: skipped(c), inconclusive: false };
+  const started = performance.now();
+  const { findings, inconclusive, last } = await judgeDiff(c, a, b);
+  const result: CaseResult = { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: last.x, against: last.y, status: rollUp(findings, c.required), durationMs: performance.now() - started };
+  return { result, inconclusive: inconclusive && c.required };
+}
+
+/** The run-wide verdict on inconclusive cases: fails past `max`. */
+function inconclusiveResult(ids: readonly string[], max: number): CaseResult {
+  const listedIds = ids.length > 0 ? `: ${ids.slice(0, MAX_LISTED).join(", ")}${ids.length > MAX_LISTED ? ", …" : ""}` : "";
+  const message = `${ids.length} required case${ids.length === 1 ? "" : "s"} inconclusive (answers differing only where the chain moves, at different slots twice), --max-inconclusive ${max}${listedIds}`;
+  const findings = [ids.length > max ? fail("diff", message) : ids.length > 0 ? warn("diff", message) : pass("diff", message)];
+  return { id: INCONCLUSIVE_ID, method: "*", description: "differences that slot movement may explain stay within --max-inconclusive", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
 }
 
 export async function diffTargets(options: DiffOptions): Promise<RunSummary> {
   const startedAt = new Date();
   const t0 = performance.now();
   const headers = options.headers ?? {};
-  const redact = createRedactor([...secretsOf(options.url, { ...headers }), ...secretsOf(options.against)]);
+  const againstHeaders = options.againstHeaders ?? {};
   const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 };
-  const make = (url: string) => createTarget({ url, headers, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry, redact });
-  const a = make(options.url);
-  const b = make(options.against);
+  // Each side with its own headers only. Answers are kept as they came (judged unmasked); the
+  // caller masks both sides' secrets at the output edge.
+  const make = (url: string, own: Readonly<Record<string, string>>) => createTarget({ url, headers: own, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry });
+  const a = make(options.url, headers);
+  const b = make(options.against, againstHeaders);
   const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
   await ensureReachable(a, options.url, options.timeoutMs ?? 10_000);
   await ensureReachable(b, options.against, options.timeoutMs ?? 10_000);
   const results: CaseResult[] = new Array(cases.length);
+  const inconclusive: string[] = [];
   let next = 0;
   let done = 0;
   const worker = async () => {
     while (next < cases.length) {
       const i = next++;
-      results[i] = await diffCase(cases[i]!, a, b);
+      const judged = await diffCase(cases[i]!, a, b);
+      results[i] = judged.result;
+      if (judged.inconclusive) inconclusive.push(judged.result.id);
       options.onResult?.(results[i]!, ++done, cases.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
-  const options_: Record<string, Json> = { against: b.display, cases: cases.length };
-  return summarize(results, `${a.display} against ${b.display}`, startedAt, performance.now() - t0, options_);
+  const max = options.maxInconclusive ?? 0;
+  results.push(inconclusiveResult(inconclusive.sort(), max));
+  const shown: Record<string, Json> = { url: a.display, against: b.display, trusted: "against", cases: cases.length, inconclusive: inconclusive.length, maxInconclusive: max };
+  return summarize(results, `${a.display} (under test, --url) against ${b.display} (trusted, --against)`, startedAt, performance.now() - t0, shown);
 }

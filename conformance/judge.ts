@@ -2,7 +2,7 @@
 import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
 import type { ConformanceCase, Json } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
-import { fail, type CaseResult, type Exchange, type Finding, type RunSummary, type Status } from "./model.js";
+import { fail, type CaseResult, type Exchange, type Finding, type RunSummary, type Status, type Tally } from "./model.js";
 
 export interface JudgeOptions {
   readonly strict: boolean;
@@ -28,10 +28,19 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
   return findings;
 }
 
-export function summarize(results: CaseResult[], target: string, startedAt: Date, durationMs: number, options: Record<string, Json>): RunSummary {
-  const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
-  for (const r of results) counts[r.status]++;
+/** Rolls results into a summary; with `totals`, `results` lists only some of the cases and the counts come from `totals`. */
+export function summarize(
+  results: CaseResult[],
+  target: string,
+  startedAt: Date,
+  durationMs: number,
+  options: Record<string, Json>,
+  totals?: { readonly counts: Record<Status, number>; readonly tally: Tally },
+): RunSummary {
+  const counts: Record<Status, number> = totals ? { ...totals.counts } : { pass: 0, fail: 0, warn: 0, skip: 0 };
+  if (!totals) for (const r of results) counts[r.status]++;
   return {
+    ...(totals ? { tally: totals.tally } : {}),
     target,
     spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
     startedAt: startedAt.toISOString(),

@@ -43,6 +43,8 @@ export interface CaseResult {
   readonly required: boolean;
   readonly findings: readonly Finding[];
   readonly exchange: Exchange | null;
+  /** `diff` only: the trusted side's (`--against`) exchange for the same request. */
+  readonly against?: Exchange;
   /** Status rolled up: fail if any required finding failed, warn if any warned. */
   readonly status: Status;
   readonly durationMs: number;
@@ -59,6 +61,23 @@ export interface RunSummary {
   readonly options: Readonly<Record<string, Json>>;
   /** The fixtures profile derived from the target with --discover, written into reports. */
   readonly discovered?: Json;
+  /** Set when `results` lists only some of the cases judged (`check` on large captures): the totals. */
+  readonly tally?: Tally;
+}
+
+/**
+ * The totals of a run too large to list case by case: `counts` covers every case judged,
+ * `results` the listed ones only (see `check`), and these add what the unlisted ones showed.
+ */
+export interface Tally {
+  /** Cases judged in all (the sum of `counts`). */
+  readonly cases: number;
+  /** Cases judged but left out of `results`. */
+  readonly unlisted: number;
+  /** Case statuses per method (methods the spec does not name are counted together). */
+  readonly byMethod: Readonly<Record<string, Readonly<Record<Status, number>>>>;
+  /** Finding statuses per check, over every case. */
+  readonly byCheck: Readonly<Record<string, Readonly<Record<Status, number>>>>;
 }
 
 export function rollUp(findings: readonly Finding[], required: boolean): Status {

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { connect } from "node:net";
 import picomatch from "picomatch";
 import { methods } from "../generated/index.js";
-import { ClientErrorCode, createRedactor, parseJson, secretsOf, stringifyJson, type RetryOptions } from "../runtime/index.js";
+import { ClientErrorCode, parseJson, stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject } from "./checks/check.js";
 import { judge, summarize } from "./judge.js";
@@ -29,8 +29,17 @@ export interface RunOptions {
   /** Time allowed for waiting out 429s per request (default 10 s). */
   readonly retryBudgetMs?: number;
   readonly maxBodyBytes?: number;
+  /** The whole run's deadline (default DEFAULT_MAX_TIME_MS): then cases in flight stop and the rest are not run. */
+  readonly maxTimeMs?: number;
+  /** One case's deadline, all its requests (walks included) together (default DEFAULT_CASE_TIME_MS). */
+  readonly caseTimeMs?: number;
   readonly onResult?: (result: CaseResult, done: number, total: number) => void;
 }
+
+/** `run --max-time`: 30 minutes. */
+export const DEFAULT_MAX_TIME_MS = 30 * 60_000;
+/** `run --case-time`: 2 minutes, ample for the corpus's longest walks at several hundred ms a page. */
+export const DEFAULT_CASE_TIME_MS = 2 * 60_000;
 
 export class UnreachableError extends Error {
   override name = "UnreachableError";
@@ -112,13 +121,85 @@ export function skipped(c: ConformanceCase): CaseResult {
   return { id: c.id, method: c.method, description: c.description, required: c.required, findings: [skip("fixtures", c.skip ?? "skipped")], exchange: null, status: "skip", durationMs: 0 };
 }
 
-async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean): Promise<CaseResult> {
+/** "2 min", "1.5 s", "250 ms": a deadline as findings name it. */
+export function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(3)} s` : `${ms} ms`;
+}
+
+/** An AbortSignal that fires after `ms` (or with `parent`), its reason an Error naming the deadline; `clear()` drops the timer. */
+function deadline(ms: number, message: string, parent?: AbortSignal): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(message)), ms);
+  const follow = () => controller.abort(parent!.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      parent?.removeEventListener("abort", follow);
+    },
+  };
+}
+
+/**
+ * The target as one case sees it: once `signal` fires no request is sent, and one in flight
+ * is aborted (an exchange with no answer naming the deadline, at once).
+ */
+function within(target: RawTarget, signal: AbortSignal): RawTarget {
+  const stub = (method: string, body: string, started: number): Exchange => ({
+    request: { method, url: target.display, headers: {}, body },
+    status: 0,
+    headers: {},
+    text: "",
+    body: undefined,
+    parseError: null,
+    error: `${(signal.reason as Error).message}; request not sent or given up`,
+    startedAt: started,
+    durationMs: performance.now() - started,
+    attempts: 0,
+  });
+  const bounded = (method: string, body: string, send: () => Promise<Exchange>): Promise<Exchange> => {
+    const started = performance.now();
+    if (signal.aborted) return Promise.resolve(stub(method, body, started));
+    return new Promise<Exchange>((resolve) => {
+      const onAbort = () => resolve(stub(method, body, started));
+      signal.addEventListener("abort", onAbort, { once: true });
+      send().then(
+        (exchange) => (signal.removeEventListener("abort", onAbort), resolve(exchange)),
+        () => (signal.removeEventListener("abort", onAbort), resolve(stub(method, body, started))),
+      );
+    });
+  };
+  return {
+    display: target.display,
+    nextId: () => target.nextId(),
+    send: (http, body) => bounded(http?.method ?? "POST", body, () => target.send(http, body, signal)),
+    call: (method, params) => bounded("POST", "", () => target.call(method, params, signal)),
+  };
+}
+
+/** What a result keeps of its exchange once judged: the body only as far as the run-wide slot check reads it. */
+function retained(exchange: Exchange): Exchange {
+  const slot = slotOf(exchange);
+  return { ...exchange, body: slot === null ? undefined : { result: { context: { slot } } } };
+}
+
+async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean, signal: AbortSignal): Promise<CaseResult> {
   if (c.skip) return skipped(c);
   const started = performance.now();
-  const { body, id } = requestOf(c, target);
-  const exchange = await target.send(c.http, body);
-  const findings = await judge(c, exchange, target, { strict, requestId: id });
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange, status: rollUp(findings, c.required), durationMs: performance.now() - started };
+  const bounded = within(target, signal);
+  const { body, id } = requestOf(c, bounded);
+  const exchange = await bounded.send(c.http, body);
+  const findings = await judge(c, exchange, bounded, { strict, requestId: id });
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: retained(exchange), status: rollUp(findings, c.required), durationMs: performance.now() - started };
+}
+
+/** A case the run's deadline left unstarted. */
+function notRun(c: ConformanceCase, why: string): CaseResult {
+  const findings = [fail("deadline", `not run: ${why}`)];
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status: rollUp(findings, c.required), durationMs: 0 };
 }
 
 function slotOf(exchange: Exchange | null): bigint | null {
@@ -145,7 +226,6 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
   const startedAt = new Date();
   const t0 = performance.now();
   const headers = options.headers ?? {};
-  const redact = createRedactor(secretsOf(options.url, { ...headers }));
   const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: options.retryBudgetMs ?? 10_000 };
   const target = createTarget({
     url: options.url,
@@ -154,30 +234,46 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
     maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
     maxRps: options.maxRps ?? null,
     retry,
-    redact,
   });
-  const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
+  const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+  const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
+  const run = deadline(Math.max(0, maxTimeMs - (performance.now() - t0)), `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`);
+  try {
+    const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
 
-  await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
+    await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
 
-  const results: CaseResult[] = new Array(cases.length);
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < cases.length) {
-      const i = next++;
-      results[i] = await runCase(cases[i]!, target, options.strict ?? false);
-      options.onResult?.(results[i]!, ++done, cases.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
-  if (!options.methods?.length && !options.caseGlobs?.length && !options.shard) results.push(slotOrder(results));
+    const results: CaseResult[] = new Array(cases.length);
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const i = next++;
+        if (run.signal.aborted) results[i] = notRun(cases[i]!, (run.signal.reason as Error).message);
+        else {
+          const own = deadline(caseTimeMs, `the case's deadline of ${formatDuration(caseTimeMs)} (--case-time) was reached`, run.signal);
+          try {
+            results[i] = await runCase(cases[i]!, target, options.strict ?? false, own.signal);
+          } finally {
+            own.clear();
+          }
+        }
+        options.onResult?.(results[i]!, ++done, cases.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
+    if (!options.methods?.length && !options.caseGlobs?.length && !options.shard) results.push(slotOrder(results));
 
-  return summarize(results, target.display, startedAt, performance.now() - t0, {
-    concurrency: options.concurrency ?? 4,
-    strict: options.strict ?? false,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    cases: cases.length,
-    ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
-  });
+    return summarize(results, target.display, startedAt, performance.now() - t0, {
+      concurrency: options.concurrency ?? 4,
+      strict: options.strict ?? false,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxTimeMs,
+      caseTimeMs,
+      cases: cases.length,
+      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+    });
+  } finally {
+    run.clear();
+  }
 }

@@ -21,7 +21,8 @@ export interface TargetOptions {
 }
 
 export interface RawTarget extends Target {
-  send(http: HttpRequestSpec | null, body: string): Promise<Exchange>;
+  /** Sends a body as a case describes it; `signal` aborts the request (an exchange with no answer). */
+  send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange>;
   nextId(): number;
 }
 
@@ -53,7 +54,7 @@ export function createTarget(options: TargetOptions): RawTarget {
   // Every header value given for a target is a secret (whatever its name): shown masked.
   const shownHeaders = Object.fromEntries(Object.keys(options.headers).map((k) => [k, "***"]));
 
-  async function send(http: HttpRequestSpec | null, body: string): Promise<Exchange> {
+  async function send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange> {
     await pace();
     const method = http?.method ?? "POST";
     const url = withPath(options.url, http?.path ?? null);
@@ -68,6 +69,7 @@ export function createTarget(options: TargetOptions): RawTarget {
         timeoutMs: options.timeoutMs,
         maxBodyBytes: options.maxBodyBytes,
         retry: options.retry,
+        signal,
       });
       let parsed: unknown;
       let parseError: string | null = null;
@@ -100,9 +102,9 @@ export function createTarget(options: TargetOptions): RawTarget {
     display,
     send,
     nextId: () => ++id,
-    call(method, params) {
+    call(method, params, signal) {
       const envelope = params === undefined ? { jsonrpc: "2.0", id: ++id, method } : { jsonrpc: "2.0", id: ++id, method, params };
-      return send(null, stringifyJson(envelope));
+      return send(null, stringifyJson(envelope), signal);
     },
   };
 }

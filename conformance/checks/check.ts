@@ -6,8 +6,8 @@ import type { Exchange, Finding } from "../model.js";
 export interface Target {
   /** The target URL, redacted, for messages. */
   readonly display: string;
-  /** Sends one JSON-RPC call (fresh id) and returns the exchange. */
-  call(method: string, params: unknown): Promise<Exchange>;
+  /** Sends one JSON-RPC call (fresh id) and returns the exchange; `signal` aborts it. */
+  call(method: string, params: unknown, signal?: AbortSignal): Promise<Exchange>;
 }
 
 export interface CheckContext {

@@ -32,29 +32,33 @@ const inputOrder: Rule = (_ctx, result, params) => {
   return [pass(S, `${items.length} items in input order`)];
 };
 
-async function walkAll(ctx: CheckContext, method: string, params: Record<string, unknown>): Promise<{ items: unknown[]; problem: string | null }> {
+/** Every item of a paginated method, each kept as `keep` reduces it (a walk holds only what the rule compares). */
+async function walkAll<T>(ctx: CheckContext, method: string, params: Record<string, unknown>, keep: (item: unknown) => T): Promise<{ items: T[]; problem: string | null }> {
   const info = ctx.methods[method];
   if (!info?.pagination) return { items: [], problem: `${method} is not a paginated method of the spec` };
-  return walk(ctx, info.pagination, info, params, null, 1000);
+  return walk(ctx, info.pagination, info, params, null, 1000, keep);
 }
+
+/** Two fields of an item, nothing else of it. */
+const pick = (mintPath: string, amountPath: string) => (item: unknown) => ({ mint: getPath(item, mintPath), amount: getPath(item, amountPath) });
 
 /** getCompressedTokenBalancesByOwner: each balance is the sum of the owner's token amounts for that mint. */
 const balancesSum: Rule = async (ctx, _result, params) => {
   const owner = params.owner;
-  const balances = await walkAll(ctx, "getCompressedTokenBalancesByOwner", { owner });
-  const accounts = await walkAll(ctx, "getCompressedTokenAccountsByOwner", { owner });
+  const balances = await walkAll(ctx, "getCompressedTokenBalancesByOwner", { owner }, pick("mint", "balance"));
+  const accounts = await walkAll(ctx, "getCompressedTokenAccountsByOwner", { owner }, pick("tokenData.mint", "tokenData.amount"));
   const problem = balances.problem ?? accounts.problem;
   if (problem) return [fail(S, `cannot compare balances with token accounts: ${problem}`)];
   const sums = new Map<string, bigint>();
   for (const a of accounts.items) {
-    const mint = String(getPath(a, "tokenData.mint"));
-    sums.set(mint, (sums.get(mint) ?? 0n) + BigInt(getPath(a, "tokenData.amount") as number | bigint));
+    const mint = String(a.mint);
+    sums.set(mint, (sums.get(mint) ?? 0n) + BigInt(a.amount as number | bigint));
   }
   const findings: Finding[] = [];
   for (const b of balances.items) {
-    const mint = String(getPath(b, "mint"));
+    const mint = String(b.mint);
     const want = sums.get(mint) ?? 0n;
-    const got = BigInt(getPath(b, "balance") as number | bigint);
+    const got = BigInt(b.amount as number | bigint);
     if (got !== want) findings.push(fail(S, `balance of mint ${mint} is not the sum of the owner's token amounts`, String(want), String(got)));
     sums.delete(mint);
   }

@@ -4,6 +4,7 @@
  */
 import type { CaseResult, RunSummary } from "../model.js";
 import { curlLine } from "./curl.js";
+import { forConsole, type Redact } from "./escape.js";
 
 export interface ConsoleStyle {
   readonly color: boolean;
@@ -19,36 +20,47 @@ const paint = (style: ConsoleStyle, code: number, text: string) => (style.color 
 
 const MARK = { pass: ["✓", 32], fail: ["✗", 31], warn: ["!", 33], skip: ["-", 90] } as const;
 
-/** One progress update: a bar redrawn in place on a TTY (a counter when the total is unknown), a line per case otherwise. */
-export function progressLine(style: ConsoleStyle, result: CaseResult, done: number, total: number | undefined): string {
+/**
+ * One progress update: a bar redrawn in place on a TTY (a counter when the total is unknown),
+ * a line per case otherwise. The case id is redacted (when given `redact`), then escaped.
+ */
+export function progressLine(style: ConsoleStyle, result: CaseResult, done: number, total: number | undefined, redact: Redact = (text) => text): string {
   const [mark, code] = MARK[result.status];
-  if (style.tty && total === undefined) return `\r${done} checked ${result.id.slice(0, 40).padEnd(40)}`;
+  const id = redact(result.id);
+  const short = forConsole([...id].slice(0, 40).join("")).padEnd(40);
+  if (style.tty && total === undefined) return `\r${done} checked ${short}`;
   if (style.tty) {
     const width = 30;
     const all = total ?? done;
     const filled = Math.round((done / all) * width);
-    return `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${all} ${result.id.slice(0, 40).padEnd(40)}${done === all ? "\n" : ""}`;
+    return `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${all} ${short}${done === all ? "\n" : ""}`;
   }
-  return `${paint(style, code, mark)} ${result.id} (${Math.round(result.durationMs)} ms)\n`;
+  return `${paint(style, code, mark)} ${forConsole(id)} (${Math.round(result.durationMs)} ms)\n`;
 }
 
+/**
+ * Every outside string (ids, descriptions, findings, the spec and the target) goes through
+ * `forConsole`, so it stays on its line: each line starts as written here, and the verdict
+ * line, last, is the only one that starts with `VERDICT:`.
+ */
 export function renderConsole(summary: RunSummary, style: ConsoleStyle): string {
   const lines: string[] = [];
   const problems = summary.results.filter((r) => r.status === "fail" || r.status === "warn");
   for (const r of problems) {
     const [mark, code] = MARK[r.status];
-    lines.push("", `${paint(style, code, `${mark} ${r.id}`)}  ${r.description}`);
+    lines.push("", `${paint(style, code, `${mark} ${forConsole(r.id)}`)}  ${forConsole(r.description)}`);
     for (const f of r.findings.filter((x) => x.status === "fail" || x.status === "warn")) {
-      lines.push(`    ${f.check}: ${f.message}`);
-      if (f.expected !== undefined) lines.push(`      expected: ${f.expected}`);
-      if (f.actual !== undefined) lines.push(`      actual:   ${f.actual}`);
+      lines.push(`    ${forConsole(f.check)}: ${forConsole(f.message)}`);
+      if (f.expected !== undefined) lines.push(`      expected: ${forConsole(f.expected)}`);
+      if (f.actual !== undefined) lines.push(`      actual:   ${forConsole(f.actual)}`);
     }
-    if (r.exchange) lines.push(`    reproduce: ${curlLine(r.exchange.request)}`);
+    if (r.exchange) lines.push(`    reproduce${r.against ? " on --url (under test)" : ""}: ${curlLine(r.exchange.request)}`);
+    if (r.against) lines.push(`    reproduce on --against (trusted): ${curlLine(r.against.request)}`);
   }
   const c = summary.counts;
   lines.push(
     "",
-    `${summary.spec.title} ${summary.spec.version} against ${summary.target}`,
+    `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} against ${forConsole(summary.target)}`,
     `${summary.results.length} cases: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped in ${(summary.durationMs / 1000).toFixed(1)} s`,
     summary.passed ? paint(style, 32, "VERDICT: CONFORMANT") : paint(style, 31, "VERDICT: NOT CONFORMANT"),
   );

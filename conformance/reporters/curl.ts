@@ -1,10 +1,14 @@
-/** A curl line that reproduces a request (URL and headers already redacted). */
+/**
+ * A curl line that reproduces a request (URL and headers already redacted), for bash or zsh:
+ * every value is one `forShell` word, so nothing in it (`'`, `$(…)`, backticks, control
+ * characters) is run or breaks out of its quotes when the line is pasted into a shell.
+ */
 import type { SentRequest } from "../model.js";
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+import { forShell } from "./escape.js";
 
 export function curlLine(r: SentRequest): string {
-  const headers = Object.entries(r.headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`);
-  const data = r.body ? [`--data-raw ${quote(r.body.length > 2000 ? `${r.body.slice(0, 2000)}…` : r.body)}`] : [];
-  return ["curl -sS", `-X ${r.method}`, quote(r.url), ...headers, ...data].join(" ");
+  const headers = Object.entries(r.headers).map(([k, v]) => `-H ${forShell(`${k}: ${v}`)}`);
+  const data = r.body ? [`--data-raw ${forShell(r.body.length > 2000 ? `${r.body.slice(0, 2000)}…` : r.body)}`] : [];
+  const method = /^[A-Z]+$/.test(r.method) ? r.method : forShell(r.method);
+  return ["curl -sS", `-X ${method}`, forShell(r.url), ...headers, ...data].join(" ");
 }

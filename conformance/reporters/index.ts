@@ -1,6 +1,7 @@
 /** Reporters by name: each renders a finished run; none re-judges it. */
 import type { RunSummary } from "../model.js";
 import { consoleStyle, renderConsole } from "./console.js";
+import { redactSummary, type Redact } from "./escape.js";
 import { renderGithub } from "./github.js";
 import { renderJson } from "./json.js";
 import { renderJunit } from "./junit.js";
@@ -9,8 +10,13 @@ import { renderMarkdown } from "./markdown.js";
 export const reporterNames = ["console", "json", "junit", "github", "markdown"] as const;
 export type ReporterName = (typeof reporterNames)[number];
 
-/** `stream` is where the text goes (for colours); null for a file. */
-export function render(name: ReporterName, summary: RunSummary, stream: NodeJS.WriteStream | null): string {
+/**
+ * `stream` is where the text goes (for colours); null for a file. `redact` masks secrets in
+ * each outside string before the reporter escapes it for its sink (see escape.ts); a pass
+ * over the finished text (cli.ts) may follow as a second net.
+ */
+export function render(name: ReporterName, run: RunSummary, stream: NodeJS.WriteStream | null, redact?: Redact): string {
+  const summary = redact ? redactSummary(run, redact) : run;
   switch (name) {
     case "console":
       return renderConsole(summary, stream ? consoleStyle(stream) : { color: false, tty: false });

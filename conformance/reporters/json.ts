@@ -1,9 +1,13 @@
-/** json: machine-readable, one entry per case and check (uint64 values kept exact). */
-import { stringifyJson } from "../../runtime/index.js";
+/**
+ * json: machine-readable, one entry per case and check (uint64 values kept exact). Written by
+ * `forJson`: valid JSON whatever the strings hold (lone surrogates as `\ud800`, and the
+ * invisible characters JSON.stringify leaves raw as `\u…`), each value kept exactly.
+ */
 import type { RunSummary } from "../model.js";
+import { forJson } from "./escape.js";
 
 export function renderJson(summary: RunSummary): string {
-  return `${stringifyJson(
+  return `${forJson(
     {
       target: summary.target,
       spec: summary.spec,
@@ -21,6 +25,7 @@ export function renderJson(summary: RunSummary): string {
         durationMs: Math.round(r.durationMs),
         checks: r.findings,
         request: r.exchange?.request ?? null,
+        ...(r.against ? { againstRequest: r.against.request } : {}),
         response: r.exchange ? { status: r.exchange.status, error: r.exchange.error } : null,
       })),
     },

@@ -14,6 +14,8 @@ export interface Defect {
   readonly handlers?: (h: Handlers) => Partial<Handlers>;
   /** Rewrites each parsed JSON reply body (the wire). */
   readonly wire?: (body: unknown) => unknown;
+  /** Rewrites each JSON reply's text after `wire` (how numbers are written, say). */
+  readonly text?: (text: string) => string;
   /** Replaces response headers. */
   readonly headers?: Record<string, string>;
 }
@@ -34,6 +36,7 @@ function onWire(defect: Defect, next: Listener): Listener {
     (res as unknown as { end: unknown }).end = (body?: Buffer | string) => {
       let text = body === undefined ? "" : body.toString();
       if (defect.wire && text.length > 0 && /json/.test(String(head[1]["content-type"]))) text = stringifyJson(defect.wire(parseJson(text)));
+      if (defect.text && text.length > 0 && /json/.test(String(head[1]["content-type"]))) text = defect.text(text);
       writeHead(head[0], { ...head[1], ...defect.headers, "content-length": Buffer.byteLength(text) });
       return end(text);
     };

@@ -2,11 +2,12 @@
  * `photon-conformance check FILE`: captured traffic mixing valid exchanges (real answers of
  * the reference indexer), schema violations, bad envelopes and malformed lines.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../conformance/cli.js";
-import { checkFile } from "../../conformance/check.js";
+import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/check.js";
 import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";
 import { parseJson, RpcError, stringifyJson } from "../../runtime/index.js";
@@ -103,4 +104,80 @@ describe("check FILE", () => {
       e.mockRestore();
     }
   });
+});
+
+describe("check FILE stays bounded (issue 12)", () => {
+  const okLine = () => lines.find((l) => l.kind === "ok")!.text;
+
+  it("a line longer than the 16 MiB cap is a finding naming it; the lines around it are checked", async () => {
+    const huge = join(dir, "huge-line.jsonl");
+    const big = `{"request":{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},"response":{"jsonrpc":"2.0","id":1,"result":"${"a".repeat(17 * 1024 * 1024)}"}}`;
+    writeFileSync(huge, [okLine(), big, okLine()].join("\n") + "\n");
+    const summary = await checkFile({ file: huge });
+    expect(summary.results.map((r) => [r.id, r.status])).toEqual([
+      ["line-1", "pass"],
+      ["line-2", "fail"],
+      ["line-3", "pass"],
+    ]);
+    expect(summary.results[1]!.findings).toEqual([expect.objectContaining({ check: "input", status: "fail", message: `line 2: longer than the 16 MiB line cap (${Buffer.byteLength(big)} bytes): not parsed` })]);
+  }, 30_000);
+
+  it("splits lines over chunk boundaries, CRLF included, and drops an over-long line's bytes", async () => {
+    async function* chunks(...parts: string[]) {
+      for (const p of parts) yield Buffer.from(p);
+    }
+    const got = [];
+    for await (const line of linesOf(chunks("ab", "c\r\nde", "f", "ghijk", "lmn\nx", "y\n\nz"), 8)) got.push(line);
+    expect(got).toEqual([
+      { n: 1, text: "abc" },
+      { n: 2, tooLong: 11 }, // "defghijklmn"
+      { n: 3, text: "xy" },
+      { n: 4, text: "" },
+      { n: 5, text: "z" },
+    ]);
+  });
+
+  it("unreadable input exits 2 naming the file, never 1 and never a crash: a directory, a missing file, a read error", async () => {
+    const o = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    let err = "";
+    const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+    try {
+      expect(await main(["check", dir])).toBe(2);
+      expect(await main(["check", join(dir, "absent.jsonl")])).toBe(2);
+      expect(await main(["check", "/proc/self/mem"])).toBe(2); // opens, then EIO on the first read
+      const fifo = join(dir, "fifo");
+      execFileSync("mkfifo", [fifo]);
+      expect(await main(["check", fifo])).toBe(2); // refused without opening it (that would wait for a writer)
+    } finally {
+      o.mockRestore();
+      e.mockRestore();
+    }
+    expect(err).toContain(`${dir}: cannot read the captured traffic: not a file`);
+    expect(err).toContain("absent.jsonl: cannot read the captured traffic: ENOENT");
+    expect(err).toContain("/proc/self/mem: cannot read the captured traffic: EIO");
+    expect(err).toContain("fifo: cannot read the captured traffic: not a file");
+    expect(err).not.toContain("unexpected error");
+  });
+
+  it("memory is flat in the number of lines: a bounded list of results, every line counted", async () => {
+    const N = 200_000;
+    const many = join(dir, "many.jsonl");
+    const good = `{"request":{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},"response":{"jsonrpc":"2.0","result":301002501,"id":1}}\n`;
+    const bad = `{"request":{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},"response":{"jsonrpc":"2.0","result":301002501,"id":2}}\n`;
+    writeFileSync(many, Array.from({ length: N }, (_, i) => (i % 50 === 49 ? bad : good)).join(""));
+    let seen = 0;
+    const summary = await checkFile({ file: many, onResult: () => void seen++ });
+    expect(seen).toBe(N);
+    expect(summary.counts).toEqual({ pass: N - N / 50, fail: N / 50, warn: 0, skip: 0 });
+    expect(summary.passed).toBe(false);
+    // The first 1000 cases whatever their status, then failures up to 1000 more; the rest counted.
+    expect(summary.results.length).toBe(CHECK_BOUNDS.listedFirst + CHECK_BOUNDS.listedProblems);
+    expect(summary.results.slice(CHECK_BOUNDS.listedFirst).every((r) => r.status === "fail")).toBe(true);
+    expect(summary.tally).toEqual({
+      cases: N,
+      unlisted: N - summary.results.length,
+      byMethod: { getIndexerSlot: { pass: N - N / 50, fail: N / 50, warn: 0, skip: 0 } },
+      byCheck: expect.objectContaining({ envelope: expect.objectContaining({ fail: N / 50 }) }),
+    });
+  }, 60_000);
 });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { join } from "node:path";
 import { main } from "../../conformance/cli.js";
-import { differences, diffTargets } from "../../conformance/diff.js";
+import { differences, diffTargets, INCONCLUSIVE_ID } from "../../conformance/diff.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { root } from "../helpers/paths.js";
@@ -57,14 +57,15 @@ describe("diff --url A --against B", () => {
       },
     });
     try {
-      const summary = await diffTargets({ url: seed1.url, against: moving.url, casesDir, fixtures: fixtures(), caseGlobs: ["token-balances/many-mints*"] });
-      expect(summary.results.length).toBeGreaterThan(0);
-      for (const r of summary.results) {
+      const summary = await diffTargets({ url: moving.url, against: seed1.url, casesDir, fixtures: fixtures(), caseGlobs: ["token-balances/many-mints*"], maxInconclusive: 100 });
+      const cases = summary.results.filter((r) => r.id !== INCONCLUSIVE_ID);
+      expect(cases.length).toBeGreaterThan(0);
+      for (const r of cases) {
         expect(r.status, r.id).toBe("warn");
-        expect(r.findings[0]!.message).toMatch(/^inconclusive: the answers differ, but so do the slots/);
+        expect(r.findings[0]!.message).toMatch(/^inconclusive: the answers differ only where the chain moves, and the slots differed twice/);
       }
-      expect(summary.passed).toBe(true);
-      expect(tick).toBe(summary.results.length * 2); // each case asked twice
+      expect(summary.passed).toBe(true); // within --max-inconclusive
+      expect(tick).toBe(cases.length * 2); // each case asked twice
     } finally {
       await moving.close();
     }
