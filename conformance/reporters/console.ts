@@ -4,6 +4,7 @@
  */
 import type { CaseResult, RunSummary } from "../model.js";
 import { curlLine } from "./curl.js";
+import { casesJudged } from "./stats.js";
 import { forConsole, type Redact } from "./escape.js";
 
 export interface ConsoleStyle {
@@ -61,7 +62,7 @@ export function renderConsole(summary: RunSummary, style: ConsoleStyle): string 
   lines.push(
     "",
     `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} against ${forConsole(summary.target)}`,
-    `${summary.results.length} cases: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped in ${(summary.durationMs / 1000).toFixed(1)} s`,
+    `${casesJudged(summary)}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped in ${(summary.durationMs / 1000).toFixed(1)} s`,
     summary.passed ? paint(style, 32, "VERDICT: CONFORMANT") : paint(style, 31, "VERDICT: NOT CONFORMANT"),
   );
   return `${lines.join("\n")}\n`;

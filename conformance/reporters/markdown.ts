@@ -6,7 +6,7 @@
  */
 import type { RunSummary } from "../model.js";
 import { forMarkdown as text, forMarkdownCode as code, forMarkdownJson } from "./escape.js";
-import { methodStats } from "./stats.js";
+import { casesJudged, methodStats } from "./stats.js";
 
 export function renderMarkdown(summary: RunSummary): string {
   const c = summary.counts;
@@ -21,7 +21,7 @@ export function renderMarkdown(summary: RunSummary): string {
     `| Spec sha256 | ${code(summary.spec.sha256)} |`,
     `| Target | ${code(summary.target)} |`,
     `| Date | ${text(summary.startedAt)} |`,
-    `| Cases | ${summary.results.length}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped |`,
+    `| Cases | ${casesJudged(summary)}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped |`,
     `| Duration | ${(summary.durationMs / 1000).toFixed(1)} s |`,
     "",
     `## Results by method`,

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/check.js";
+import { render } from "../../conformance/reporters/index.js";
 import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";
 import { parseJson, RpcError, stringifyJson } from "../../runtime/index.js";
@@ -179,5 +180,9 @@ describe("check FILE stays bounded (issue 12)", () => {
       byMethod: { getIndexerSlot: { pass: N - N / 50, fail: N / 50, warn: 0, skip: 0 } },
       byCheck: expect.objectContaining({ envelope: expect.objectContaining({ fail: N / 50 }) }),
     });
+    // Reports count every line judged and say how many they list.
+    const text = render("console", summary, null);
+    expect(text).toContain(`${N} cases (${summary.results.length} listed): ${N - N / 50} passed, ${N / 50} failed`);
+    expect(render("markdown", summary, null)).toMatch(new RegExp(`\\| \`getIndexerSlot\` \\| ${N - N / 50} \\| ${N / 50} \\|`));
   }, 60_000);
 });

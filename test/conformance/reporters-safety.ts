@@ -56,7 +56,7 @@ export function expectSafeConsole(out: string, passed: boolean, ourColours = fal
 /** The console report's own lines: each starts as the reporter writes it (findings indented). */
 export function expectConsoleStructure(out: string): void {
   for (const line of lines(out)) {
-    expect(line, JSON.stringify(line)).toMatch(/^$|^ {4}|^[✗!] |^Spec |^\d+ cases: |^VERDICT: |^[✓✗!-] \S/);
+    expect(line, JSON.stringify(line)).toMatch(/^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S/);
   }
 }
 
