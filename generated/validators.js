@@ -9,61 +9,61 @@
  * `photon-gen check` fails when this file is stale.
  */
 
-import { formats } from "photon-indexer-kit/runtime";
+import { formats, nonIntegerLiteral } from "photon-indexer-kit/runtime";
 
-export const getCompressedAccountParams = validate23;
-const schema8 = {"$id":"method-getCompressedAccount-params.json","$ref":"components.json#/definitions/GetCompressedAccountParams"};
-const schema10 = {"type":"object","properties":{"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"hash":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]}},"additionalProperties":false};
-const schema11 = {"type":"string","format":"pubkey"};
+export const getCompressedAccountParams = validate24;
+const schema9 = {"$id":"method-getCompressedAccount-params.json","$ref":"components.json#/definitions/GetCompressedAccountParams"};
+const schema11 = {"type":"object","properties":{"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"hash":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]}},"additionalProperties":false};
+const schema12 = {"type":"string","format":"pubkey"};
 const formats0 = formats.pubkey;
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(errors === 0){
       if(typeof data === "string"){
         if(!(formats0(data))){
-          validate26.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "pubkey"},message:"must match format \""+"pubkey"+"\""}];
+          validate27.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "pubkey"},message:"must match format \""+"pubkey"+"\""}];
           return false;
         }
       }
       else {
-        validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+        validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
   }
-  validate26.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
 
-const schema12 = {"type":"string","format":"hash"};
+const schema13 = {"type":"string","format":"hash"};
 const formats2 = formats.hash;
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(errors === 0){
       if(typeof data === "string"){
         if(!(formats2(data))){
-          validate28.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "hash"},message:"must match format \""+"hash"+"\""}];
+          validate29.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "hash"},message:"must match format \""+"hash"+"\""}];
           return false;
         }
       }
       else {
-        validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+        validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
   }
-  validate28.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -71,7 +71,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
       const _errs1 = errors;
       for(const key0 in data){
         if(!((key0 === "address") || (key0 === "hash"))){
-          validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+          validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
           return false;
           break;
         }
@@ -83,8 +83,8 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
           const _errs3 = errors;
           let valid1 = false;
           const _errs4 = errors;
-          if(!(validate26(data0, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          if(!(validate27(data0, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs4 === errors;
@@ -113,7 +113,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
               vErrors.push(err1);
             }
             errors++;
-            validate25.errors = vErrors;
+            validate26.errors = vErrors;
             return false;
           }
           else {
@@ -139,8 +139,8 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
             const _errs9 = errors;
             let valid3 = false;
             const _errs10 = errors;
-            if(!(validate28(data1, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
-              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            if(!(validate29(data1, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs10 === errors;
@@ -169,7 +169,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
                 vErrors.push(err3);
               }
               errors++;
-              validate25.errors = vErrors;
+              validate26.errors = vErrors;
               return false;
             }
             else {
@@ -192,116 +192,123 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate25.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="method-getCompressedAccount-params.json" */;
   let vErrors = null;
   let errors = 0;
-  if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+  if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
     errors = vErrors.length;
   }
-  validate23.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
 
-export const getCompressedAccountResult = validate31;
-const schema13 = {"$id":"method-getCompressedAccount-result.json","$ref":"components.json#/definitions/GetCompressedAccountResult"};
-const schema14 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Account"}]},{"type":"null"}]}},"additionalProperties":false};
-const schema15 = {"type":"object","required":["slot"],"properties":{"slot":{"$ref":"components.json#/definitions/UnsignedInteger"}}};
-const schema16 = {"uint64":true};
+export const getCompressedAccountResult = validate32;
+const schema14 = {"$id":"method-getCompressedAccount-result.json","$ref":"components.json#/definitions/GetCompressedAccountResult"};
+const schema15 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Account"}]},{"type":"null"}]}},"additionalProperties":false};
+const schema16 = {"type":"object","required":["slot"],"properties":{"slot":{"$ref":"components.json#/definitions/UnsignedInteger"}}};
+const schema17 = {"integerLiteral":true,"uint64":true};
+const func2 = nonIntegerLiteral;
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
-    validate34.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
+    validate35.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
   }
-  validate34.errors = vErrors;
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate35.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
+      return false;
+    }
+  }
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.slot === undefined) && (missing0 = "slot")){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         if(data.slot !== undefined){
-          if(!(validate34(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
-            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+          if(!(validate35(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
+            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
             errors = vErrors.length;
           }
         }
       }
     }
     else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate33.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
-const schema17 = {"type":"object","required":["hash","address","data","owner","lamports","tree","leafIndex","seq","slotCreated"],"properties":{"hash":{"$ref":"components.json#/definitions/Hash"},"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"data":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/AccountData"}]},{"type":"null"}]},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"lamports":{"$ref":"components.json#/definitions/UnsignedInteger"},"tree":{"$ref":"components.json#/definitions/SerializablePubkey"},"leafIndex":{"$ref":"components.json#/definitions/UnsignedInteger"},"seq":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/UnsignedInteger"}]},{"type":"null"}]},"slotCreated":{"$ref":"components.json#/definitions/UnsignedInteger"}},"additionalProperties":false};
-const func2 = Object.prototype.hasOwnProperty;
-const schema18 = {"type":"object","required":["discriminator","data","dataHash"],"properties":{"discriminator":{"$ref":"components.json#/definitions/UnsignedInteger"},"data":{"$ref":"components.json#/definitions/Base64String"},"dataHash":{"$ref":"components.json#/definitions/Hash"}},"additionalProperties":false};
-const schema19 = {"type":"string","format":"base64"};
+const schema18 = {"type":"object","required":["hash","address","data","owner","lamports","tree","leafIndex","seq","slotCreated"],"properties":{"hash":{"$ref":"components.json#/definitions/Hash"},"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"data":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/AccountData"}]},{"type":"null"}]},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"lamports":{"$ref":"components.json#/definitions/UnsignedInteger"},"tree":{"$ref":"components.json#/definitions/SerializablePubkey"},"leafIndex":{"$ref":"components.json#/definitions/UnsignedInteger"},"seq":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/UnsignedInteger"}]},{"type":"null"}]},"slotCreated":{"$ref":"components.json#/definitions/UnsignedInteger"}},"additionalProperties":false};
+const func3 = Object.prototype.hasOwnProperty;
+const schema19 = {"type":"object","required":["discriminator","data","dataHash"],"properties":{"discriminator":{"$ref":"components.json#/definitions/UnsignedInteger"},"data":{"$ref":"components.json#/definitions/Base64String"},"dataHash":{"$ref":"components.json#/definitions/Hash"}},"additionalProperties":false};
+const schema20 = {"type":"string","format":"base64"};
 const formats4 = formats.base64;
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(errors === 0){
       if(typeof data === "string"){
         if(!(formats4(data))){
-          validate42.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base64"},message:"must match format \""+"base64"+"\""}];
+          validate43.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base64"},message:"must match format \""+"base64"+"\""}];
           return false;
         }
       }
       else {
-        validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+        validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
   }
-  validate42.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.discriminator === undefined) && (missing0 = "discriminator")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.dataHash === undefined) && (missing0 = "dataHash"))){
-        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!(((key0 === "discriminator") || (key0 === "data")) || (key0 === "dataHash"))){
-            validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -309,8 +316,8 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.discriminator !== undefined){
             const _errs2 = errors;
-            if(!(validate34(data.discriminator, {instancePath:instancePath+"/discriminator",parentData:data,parentDataProperty:"discriminator",rootData}))){
-              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            if(!(validate35(data.discriminator, {instancePath:instancePath+"/discriminator",parentData:data,parentDataProperty:"discriminator",rootData}))){
+              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -321,8 +328,8 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.data !== undefined){
               const _errs3 = errors;
-              if(!(validate42(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
-                vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+              if(!(validate43(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+                vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -333,8 +340,8 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
             if(valid0){
               if(data.dataHash !== undefined){
                 const _errs4 = errors;
-                if(!(validate28(data.dataHash, {instancePath:instancePath+"/dataHash",parentData:data,parentDataProperty:"dataHash",rootData}))){
-                  vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+                if(!(validate29(data.dataHash, {instancePath:instancePath+"/dataHash",parentData:data,parentDataProperty:"dataHash",rootData}))){
+                  vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs4 === errors;
@@ -348,30 +355,30 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate40.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.address === undefined) && (missing0 = "address"))) || ((data.data === undefined) && (missing0 = "data"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.lamports === undefined) && (missing0 = "lamports"))) || ((data.tree === undefined) && (missing0 = "tree"))) || ((data.leafIndex === undefined) && (missing0 = "leafIndex"))) || ((data.seq === undefined) && (missing0 = "seq"))) || ((data.slotCreated === undefined) && (missing0 = "slotCreated"))){
-        validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
-          if(!(func2.call(schema17.properties, key0))){
-            validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+          if(!(func3.call(schema18.properties, key0))){
+            validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -379,8 +386,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.hash !== undefined){
             const _errs2 = errors;
-            if(!(validate28(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
-              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            if(!(validate29(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -395,8 +402,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if(!(validate26(data1, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
-                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+              if(!(validate27(data1, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+                vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
@@ -425,7 +432,7 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err1);
                 }
                 errors++;
-                validate37.errors = vErrors;
+                validate38.errors = vErrors;
                 return false;
               }
               else {
@@ -451,8 +458,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if(!(validate40(data2, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
-                  vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+                if(!(validate41(data2, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+                  vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
@@ -481,7 +488,7 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                     vErrors.push(err3);
                   }
                   errors++;
-                  validate37.errors = vErrors;
+                  validate38.errors = vErrors;
                   return false;
                 }
                 else {
@@ -503,8 +510,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
               if(valid0){
                 if(data.owner !== undefined){
                   const _errs15 = errors;
-                  if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-                    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                  if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+                    vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs15 === errors;
@@ -515,8 +522,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                 if(valid0){
                   if(data.lamports !== undefined){
                     const _errs16 = errors;
-                    if(!(validate34(data.lamports, {instancePath:instancePath+"/lamports",parentData:data,parentDataProperty:"lamports",rootData}))){
-                      vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+                    if(!(validate35(data.lamports, {instancePath:instancePath+"/lamports",parentData:data,parentDataProperty:"lamports",rootData}))){
+                      vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                       errors = vErrors.length;
                     }
                     var valid0 = _errs16 === errors;
@@ -527,8 +534,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                   if(valid0){
                     if(data.tree !== undefined){
                       const _errs17 = errors;
-                      if(!(validate26(data.tree, {instancePath:instancePath+"/tree",parentData:data,parentDataProperty:"tree",rootData}))){
-                        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                      if(!(validate27(data.tree, {instancePath:instancePath+"/tree",parentData:data,parentDataProperty:"tree",rootData}))){
+                        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                         errors = vErrors.length;
                       }
                       var valid0 = _errs17 === errors;
@@ -539,8 +546,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                     if(valid0){
                       if(data.leafIndex !== undefined){
                         const _errs18 = errors;
-                        if(!(validate34(data.leafIndex, {instancePath:instancePath+"/leafIndex",parentData:data,parentDataProperty:"leafIndex",rootData}))){
-                          vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+                        if(!(validate35(data.leafIndex, {instancePath:instancePath+"/leafIndex",parentData:data,parentDataProperty:"leafIndex",rootData}))){
+                          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                           errors = vErrors.length;
                         }
                         var valid0 = _errs18 === errors;
@@ -555,8 +562,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                           const _errs20 = errors;
                           let valid5 = false;
                           const _errs21 = errors;
-                          if(!(validate34(data7, {instancePath:instancePath+"/seq",parentData:data,parentDataProperty:"seq",rootData}))){
-                            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+                          if(!(validate35(data7, {instancePath:instancePath+"/seq",parentData:data,parentDataProperty:"seq",rootData}))){
+                            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                             errors = vErrors.length;
                           }
                           var _valid2 = _errs21 === errors;
@@ -585,7 +592,7 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                               vErrors.push(err5);
                             }
                             errors++;
-                            validate37.errors = vErrors;
+                            validate38.errors = vErrors;
                             return false;
                           }
                           else {
@@ -607,8 +614,8 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
                         if(valid0){
                           if(data.slotCreated !== undefined){
                             const _errs25 = errors;
-                            if(!(validate34(data.slotCreated, {instancePath:instancePath+"/slotCreated",parentData:data,parentDataProperty:"slotCreated",rootData}))){
-                              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+                            if(!(validate35(data.slotCreated, {instancePath:instancePath+"/slotCreated",parentData:data,parentDataProperty:"slotCreated",rootData}))){
+                              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                               errors = vErrors.length;
                             }
                             var valid0 = _errs25 === errors;
@@ -628,30 +635,30 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate37.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
-        validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "context") || (key0 === "value"))){
-            validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -659,8 +666,8 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.context !== undefined){
             const _errs2 = errors;
-            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -675,8 +682,8 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if(!(validate37(data1, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-                vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+              if(!(validate38(data1, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+                vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
@@ -705,7 +712,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err1);
                 }
                 errors++;
-                validate32.errors = vErrors;
+                validate33.errors = vErrors;
                 return false;
               }
               else {
@@ -729,32 +736,32 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate33.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccount-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+    errors = vErrors.length;
   }
   validate32.errors = vErrors;
   return errors === 0;
 }
 
+export const getMultipleCompressedAccountsParams = validate55;
+const schema21 = {"$id":"method-getMultipleCompressedAccounts-params.json","$ref":"components.json#/definitions/GetMultipleCompressedAccountsParams"};
+const schema22 = {"type":"object","properties":{"hashes":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/Hash"}},"addresses":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/SerializablePubkey"}}},"additionalProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedAccount-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-    errors = vErrors.length;
-  }
-  validate31.errors = vErrors;
-  return errors === 0;
-}
-
-export const getMultipleCompressedAccountsParams = validate54;
-const schema20 = {"$id":"method-getMultipleCompressedAccounts-params.json","$ref":"components.json#/definitions/GetMultipleCompressedAccountsParams"};
-const schema21 = {"type":"object","properties":{"hashes":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/Hash"}},"addresses":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/SerializablePubkey"}}},"additionalProperties":false};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -762,7 +769,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
       const _errs1 = errors;
       for(const key0 in data){
         if(!((key0 === "hashes") || (key0 === "addresses"))){
-          validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+          validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
           return false;
           break;
         }
@@ -772,7 +779,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.hashes;
           const _errs2 = errors;
           if((!(Array.isArray(data0))) && (data0 !== null)){
-            validate55.errors = [{instancePath:instancePath+"/hashes",schemaPath:"#/properties/hashes/type",keyword:"type",params:{type: schema21.properties.hashes.type},message:"must be array,null"}];
+            validate56.errors = [{instancePath:instancePath+"/hashes",schemaPath:"#/properties/hashes/type",keyword:"type",params:{type: schema22.properties.hashes.type},message:"must be array,null"}];
             return false;
           }
           if(errors === _errs2){
@@ -781,8 +788,8 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
               const len0 = data0.length;
               for(let i0=0; i0<len0; i0++){
                 const _errs4 = errors;
-                if(!(validate28(data0[i0], {instancePath:instancePath+"/hashes/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+                if(!(validate29(data0[i0], {instancePath:instancePath+"/hashes/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                  vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -802,7 +809,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
             let data2 = data.addresses;
             const _errs5 = errors;
             if((!(Array.isArray(data2))) && (data2 !== null)){
-              validate55.errors = [{instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: schema21.properties.addresses.type},message:"must be array,null"}];
+              validate56.errors = [{instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: schema22.properties.addresses.type},message:"must be array,null"}];
               return false;
             }
             if(errors === _errs5){
@@ -811,8 +818,8 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
                 const len1 = data2.length;
                 for(let i1=0; i1<len1; i1++){
                   const _errs7 = errors;
-                  if(!(validate26(data2[i1], {instancePath:instancePath+"/addresses/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
-                    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                  if(!(validate27(data2[i1], {instancePath:instancePath+"/addresses/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
+                    vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs7 === errors;
@@ -831,47 +838,47 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getMultipleCompressedAccounts-params.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+    errors = vErrors.length;
   }
   validate55.errors = vErrors;
   return errors === 0;
 }
 
+export const getMultipleCompressedAccountsResult = validate60;
+const schema23 = {"$id":"method-getMultipleCompressedAccounts-result.json","$ref":"components.json#/definitions/GetMultipleCompressedAccountsResult"};
+const schema24 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/AccountList"}},"additionalProperties":false};
+const schema25 = {"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Account"}]},{"type":"null"}]}}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getMultipleCompressedAccounts-params.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-    errors = vErrors.length;
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
-}
-
-export const getMultipleCompressedAccountsResult = validate59;
-const schema22 = {"$id":"method-getMultipleCompressedAccounts-result.json","$ref":"components.json#/definitions/GetMultipleCompressedAccountsResult"};
-const schema23 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/AccountList"}},"additionalProperties":false};
-const schema24 = {"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Account"}]},{"type":"null"}]}}},"additionalProperties":false};
-
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.items === undefined) && (missing0 = "items")){
-        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!(key0 === "items")){
-            validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -890,8 +897,8 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
                   const _errs5 = errors;
                   let valid2 = false;
                   const _errs6 = errors;
-                  if(!(validate37(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+                  if(!(validate38(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs6 === errors;
@@ -920,7 +927,7 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
                       vErrors.push(err1);
                     }
                     errors++;
-                    validate62.errors = vErrors;
+                    validate63.errors = vErrors;
                     return false;
                   }
                   else {
@@ -941,7 +948,7 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate62.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+                validate63.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
@@ -950,30 +957,30 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate62.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
-        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "context") || (key0 === "value"))){
-            validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -981,8 +988,8 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.context !== undefined){
             const _errs2 = errors;
-            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -993,8 +1000,8 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.value !== undefined){
               const _errs3 = errors;
-              if(!(validate62(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-                vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+              if(!(validate63(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+                vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -1007,65 +1014,65 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getMultipleCompressedAccounts-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+    errors = vErrors.length;
   }
   validate60.errors = vErrors;
   return errors === 0;
 }
 
-
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getMultipleCompressedAccounts-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-    errors = vErrors.length;
-  }
-  validate59.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressedAccountsByOwnerParams = validate66;
-const schema25 = {"$id":"method-getCompressedAccountsByOwner-params.json","$ref":"components.json#/definitions/GetCompressedAccountsByOwnerParams"};
-const schema26 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"filters":{"type":"array","items":{"$ref":"components.json#/definitions/FilterSelector"}},"dataSlice":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/DataSlice"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
-const schema27 = {"type":"object","properties":{"memcmp":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Memcmp"}]},{"type":"null"}]}}};
-const schema28 = {"type":"object","required":["offset","bytes"],"properties":{"offset":{"type":"integer","minimum":0},"bytes":{"$ref":"components.json#/definitions/Base58String"}}};
-const schema29 = {"type":"string","format":"base58"};
+export const getCompressedAccountsByOwnerParams = validate67;
+const schema26 = {"$id":"method-getCompressedAccountsByOwner-params.json","$ref":"components.json#/definitions/GetCompressedAccountsByOwnerParams"};
+const schema27 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"filters":{"type":"array","items":{"$ref":"components.json#/definitions/FilterSelector"}},"dataSlice":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/DataSlice"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
+const schema28 = {"type":"object","properties":{"memcmp":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Memcmp"}]},{"type":"null"}]}}};
+const schema29 = {"type":"object","required":["offset","bytes"],"properties":{"offset":{"type":"integer","minimum":0,"integerLiteral":true},"bytes":{"$ref":"components.json#/definitions/Base58String"}}};
+const schema30 = {"type":"string","format":"base58"};
 const formats6 = formats.base58;
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(errors === 0){
       if(typeof data === "string"){
         if(!(formats6(data))){
-          validate71.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base58"},message:"must match format \""+"base58"+"\""}];
+          validate72.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base58"},message:"must match format \""+"base58"+"\""}];
           return false;
         }
       }
       else {
-        validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+        validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
   }
-  validate71.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.offset === undefined) && (missing0 = "offset")) || ((data.bytes === undefined) && (missing0 = "bytes"))){
-        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
@@ -1073,13 +1080,17 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.offset;
           const _errs1 = errors;
           if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-            validate70.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+            validate71.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+            return false;
+          }
+          if(func2(data, "offset") !== undefined){
+            validate71.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
             return false;
           }
           if(errors === _errs1){
             if((typeof data0 == "number") && (isFinite(data0))){
               if(data0 < 0 || isNaN(data0)){
-                validate70.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+                validate71.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -1092,8 +1103,8 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.bytes !== undefined){
             const _errs3 = errors;
-            if(!(validate71(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+            if(!(validate72(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+              vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -1105,16 +1116,16 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate70.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -1124,8 +1135,8 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
         const _errs2 = errors;
         let valid1 = false;
         const _errs3 = errors;
-        if(!(validate70(data0, {instancePath:instancePath+"/memcmp",parentData:data,parentDataProperty:"memcmp",rootData}))){
-          vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+        if(!(validate71(data0, {instancePath:instancePath+"/memcmp",parentData:data,parentDataProperty:"memcmp",rootData}))){
+          vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs3 === errors;
@@ -1154,7 +1165,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
             vErrors.push(err1);
           }
           errors++;
-          validate69.errors = vErrors;
+          validate70.errors = vErrors;
           return false;
         }
         else {
@@ -1171,24 +1182,24 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate69.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
-const schema30 = {"type":"object","required":["offset","length"],"properties":{"offset":{"type":"integer","minimum":0},"length":{"type":"integer","minimum":0}}};
+const schema31 = {"type":"object","required":["offset","length"],"properties":{"offset":{"type":"integer","minimum":0,"integerLiteral":true},"length":{"type":"integer","minimum":0,"integerLiteral":true}}};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.offset === undefined) && (missing0 = "offset")) || ((data.length === undefined) && (missing0 = "length"))){
-        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
@@ -1196,13 +1207,17 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.offset;
           const _errs1 = errors;
           if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-            validate75.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+            validate76.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+            return false;
+          }
+          if(func2(data, "offset") !== undefined){
+            validate76.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
             return false;
           }
           if(errors === _errs1){
             if((typeof data0 == "number") && (isFinite(data0))){
               if(data0 < 0 || isNaN(data0)){
-                validate75.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+                validate76.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -1217,13 +1232,17 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.length;
             const _errs3 = errors;
             if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-              validate75.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+              validate76.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+              return false;
+            }
+            if(func2(data, "length") !== undefined){
+              validate76.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
               return false;
             }
             if(errors === _errs3){
               if((typeof data1 == "number") && (isFinite(data1))){
                 if(data1 < 0 || isNaN(data1)){
-                  validate75.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+                  validate76.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -1237,43 +1256,49 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate75.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
-const schema31 = {"uint64":{"maximum":1000}};
+const schema32 = {"integerLiteral":true,"uint64":{"maximum":1000}};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data == "bigint" ? (data < 0n || data > 1000n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 1000)){
-    validate78.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: 1000},message:"must be an unsigned 64-bit integer <= 1000"}];
+    validate79.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: 1000},message:"must be an unsigned 64-bit integer <= 1000"}];
     return false;
   }
-  validate78.errors = vErrors;
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate79.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
+      return false;
+    }
+  }
+  validate79.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.owner === undefined) && (missing0 = "owner")){
-        validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!(((((key0 === "owner") || (key0 === "filters")) || (key0 === "dataSlice")) || (key0 === "cursor")) || (key0 === "limit"))){
-            validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -1281,8 +1306,8 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.owner !== undefined){
             const _errs2 = errors;
-            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -1300,8 +1325,8 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                   const len0 = data1.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs5 = errors;
-                    if(!(validate69(data1[i0], {instancePath:instancePath+"/filters/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+                    if(!(validate70(data1[i0], {instancePath:instancePath+"/filters/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
@@ -1311,7 +1336,7 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                   }
                 }
                 else {
-                  validate67.errors = [{instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+                  validate68.errors = [{instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -1327,8 +1352,8 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                 const _errs7 = errors;
                 let valid2 = false;
                 const _errs8 = errors;
-                if(!(validate75(data3, {instancePath:instancePath+"/dataSlice",parentData:data,parentDataProperty:"dataSlice",rootData}))){
-                  vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+                if(!(validate76(data3, {instancePath:instancePath+"/dataSlice",parentData:data,parentDataProperty:"dataSlice",rootData}))){
+                  vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -1357,7 +1382,7 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                     vErrors.push(err1);
                   }
                   errors++;
-                  validate67.errors = vErrors;
+                  validate68.errors = vErrors;
                   return false;
                 }
                 else {
@@ -1383,8 +1408,8 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                   const _errs13 = errors;
                   let valid4 = false;
                   const _errs14 = errors;
-                  if(!(validate28(data4, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
-                    vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+                  if(!(validate29(data4, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+                    vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                     errors = vErrors.length;
                   }
                   var _valid1 = _errs14 === errors;
@@ -1413,7 +1438,7 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                       vErrors.push(err3);
                     }
                     errors++;
-                    validate67.errors = vErrors;
+                    validate68.errors = vErrors;
                     return false;
                   }
                   else {
@@ -1439,8 +1464,8 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                     const _errs19 = errors;
                     let valid6 = false;
                     const _errs20 = errors;
-                    if(!(validate78(data5, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
-                      vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+                    if(!(validate79(data5, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+                      vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                       errors = vErrors.length;
                     }
                     var _valid2 = _errs20 === errors;
@@ -1469,7 +1494,7 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
                         vErrors.push(err5);
                       }
                       errors++;
-                      validate67.errors = vErrors;
+                      validate68.errors = vErrors;
                       return false;
                     }
                     else {
@@ -1496,47 +1521,47 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate68.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccountsByOwner-params.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+    errors = vErrors.length;
   }
   validate67.errors = vErrors;
   return errors === 0;
 }
 
+export const getCompressedAccountsByOwnerResult = validate82;
+const schema33 = {"$id":"method-getCompressedAccountsByOwner-result.json","$ref":"components.json#/definitions/GetCompressedAccountsByOwnerResult"};
+const schema34 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/PaginatedAccountList"}},"additionalProperties":false};
+const schema35 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/Account"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedAccountsByOwner-params.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-    errors = vErrors.length;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressedAccountsByOwnerResult = validate81;
-const schema32 = {"$id":"method-getCompressedAccountsByOwner-result.json","$ref":"components.json#/definitions/GetCompressedAccountsByOwnerResult"};
-const schema33 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/PaginatedAccountList"}},"additionalProperties":false};
-const schema34 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/Account"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Hash"}]},{"type":"null"}]}},"additionalProperties":false};
-
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
-        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "items") || (key0 === "cursor"))){
-            validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate85.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -1551,8 +1576,8 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
                 const len0 = data0.length;
                 for(let i0=0; i0<len0; i0++){
                   const _errs4 = errors;
-                  if(!(validate37(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+                  if(!(validate38(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -1562,7 +1587,7 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate84.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+                validate85.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
@@ -1578,8 +1603,8 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
               const _errs6 = errors;
               let valid2 = false;
               const _errs7 = errors;
-              if(!(validate28(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
-                vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+              if(!(validate29(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+                vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1608,7 +1633,7 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err1);
                 }
                 errors++;
-                validate84.errors = vErrors;
+                validate85.errors = vErrors;
                 return false;
               }
               else {
@@ -1632,30 +1657,30 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate84.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
-        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "context") || (key0 === "value"))){
-            validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -1663,8 +1688,8 @@ function validate82(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.context !== undefined){
             const _errs2 = errors;
-            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -1675,8 +1700,8 @@ function validate82(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.value !== undefined){
               const _errs3 = errors;
-              if(!(validate84(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+              if(!(validate85(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+                vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -1689,46 +1714,46 @@ function validate82(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedAccountsByOwner-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+    errors = vErrors.length;
   }
   validate82.errors = vErrors;
   return errors === 0;
 }
 
+export const getCompressedTokenAccountsByOwnerParams = validate90;
+const schema36 = {"$id":"method-getCompressedTokenAccountsByOwner-params.json","$ref":"components.json#/definitions/GetCompressedTokenAccountsByOwnerParams"};
+const schema37 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"mint":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedAccountsByOwner-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-    errors = vErrors.length;
-  }
-  validate81.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressedTokenAccountsByOwnerParams = validate89;
-const schema35 = {"$id":"method-getCompressedTokenAccountsByOwner-params.json","$ref":"components.json#/definitions/GetCompressedTokenAccountsByOwnerParams"};
-const schema36 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"mint":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
-
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.owner === undefined) && (missing0 = "owner")){
-        validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))){
-            validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -1736,8 +1761,8 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.owner !== undefined){
             const _errs2 = errors;
-            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -1752,8 +1777,8 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if(!(validate26(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
-                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+              if(!(validate27(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
+                vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
@@ -1782,7 +1807,7 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err1);
                 }
                 errors++;
-                validate90.errors = vErrors;
+                validate91.errors = vErrors;
                 return false;
               }
               else {
@@ -1808,8 +1833,8 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
-                  vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+                if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+                  vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
@@ -1838,7 +1863,7 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
                     vErrors.push(err3);
                   }
                   errors++;
-                  validate90.errors = vErrors;
+                  validate91.errors = vErrors;
                   return false;
                 }
                 else {
@@ -1864,8 +1889,8 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
                   const _errs16 = errors;
                   let valid5 = false;
                   const _errs17 = errors;
-                  if(!(validate78(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
-                    vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+                  if(!(validate79(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+                    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs17 === errors;
@@ -1894,7 +1919,7 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
                       vErrors.push(err5);
                     }
                     errors++;
-                    validate90.errors = vErrors;
+                    validate91.errors = vErrors;
                     return false;
                   }
                   else {
@@ -1920,66 +1945,66 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate91.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenAccountsByOwner-params.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+    errors = vErrors.length;
   }
   validate90.errors = vErrors;
   return errors === 0;
 }
 
+export const getCompressedTokenAccountsByOwnerResult = validate97;
+const schema38 = {"$id":"method-getCompressedTokenAccountsByOwner-result.json","$ref":"components.json#/definitions/GetCompressedTokenAccountsByOwnerResult"};
+const schema39 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/TokenAccountList"}},"additionalProperties":false};
+const schema40 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/TokenAccount"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]}}};
+const schema41 = {"type":"object","required":["account","tokenData"],"properties":{"account":{"$ref":"components.json#/definitions/Account"},"tokenData":{"$ref":"components.json#/definitions/TokenData"}},"additionalProperties":false};
+const schema42 = {"type":"object","required":["mint","owner","amount","delegate","state","tlv"],"properties":{"mint":{"$ref":"components.json#/definitions/SerializablePubkey"},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"amount":{"$ref":"components.json#/definitions/UnsignedInteger"},"delegate":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"state":{"$ref":"components.json#/definitions/AccountState"},"tlv":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base64String"}]},{"type":"null"}]}}};
+const schema43 = {"type":"string","enum":["initialized","frozen"]};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedTokenAccountsByOwner-params.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-    errors = vErrors.length;
-  }
-  validate89.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressedTokenAccountsByOwnerResult = validate96;
-const schema37 = {"$id":"method-getCompressedTokenAccountsByOwner-result.json","$ref":"components.json#/definitions/GetCompressedTokenAccountsByOwnerResult"};
-const schema38 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/TokenAccountList"}},"additionalProperties":false};
-const schema39 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/TokenAccount"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]}}};
-const schema40 = {"type":"object","required":["account","tokenData"],"properties":{"account":{"$ref":"components.json#/definitions/Account"},"tokenData":{"$ref":"components.json#/definitions/TokenData"}},"additionalProperties":false};
-const schema41 = {"type":"object","required":["mint","owner","amount","delegate","state","tlv"],"properties":{"mint":{"$ref":"components.json#/definitions/SerializablePubkey"},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"amount":{"$ref":"components.json#/definitions/UnsignedInteger"},"delegate":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"state":{"$ref":"components.json#/definitions/AccountState"},"tlv":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base64String"}]},{"type":"null"}]}}};
-const schema42 = {"type":"string","enum":["initialized","frozen"]};
-
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+    validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
     return false;
   }
   if(!((data === "initialized") || (data === "frozen"))){
-    validate107.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"}];
+    validate108.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"}];
     return false;
   }
-  validate107.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((((data.mint === undefined) && (missing0 = "mint")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.delegate === undefined) && (missing0 = "delegate"))) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tlv === undefined) && (missing0 = "tlv"))){
-        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         if(data.mint !== undefined){
           const _errs1 = errors;
-          if(!(validate26(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          if(!(validate27(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
+            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -1990,8 +2015,8 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.owner !== undefined){
             const _errs2 = errors;
-            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2002,8 +2027,8 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.amount !== undefined){
               const _errs3 = errors;
-              if(!(validate34(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
-                vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+              if(!(validate35(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
+                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -2018,8 +2043,8 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
                 const _errs5 = errors;
                 let valid1 = false;
                 const _errs6 = errors;
-                if(!(validate26(data3, {instancePath:instancePath+"/delegate",parentData:data,parentDataProperty:"delegate",rootData}))){
-                  vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                if(!(validate27(data3, {instancePath:instancePath+"/delegate",parentData:data,parentDataProperty:"delegate",rootData}))){
+                  vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs6 === errors;
@@ -2048,7 +2073,7 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
                     vErrors.push(err1);
                   }
                   errors++;
-                  validate102.errors = vErrors;
+                  validate103.errors = vErrors;
                   return false;
                 }
                 else {
@@ -2070,8 +2095,8 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
               if(valid0){
                 if(data.state !== undefined){
                   const _errs10 = errors;
-                  if(!(validate107(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
-                    vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+                  if(!(validate108(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+                    vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs10 === errors;
@@ -2086,8 +2111,8 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
                     const _errs12 = errors;
                     let valid3 = false;
                     const _errs13 = errors;
-                    if(!(validate42(data5, {instancePath:instancePath+"/tlv",parentData:data,parentDataProperty:"tlv",rootData}))){
-                      vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+                    if(!(validate43(data5, {instancePath:instancePath+"/tlv",parentData:data,parentDataProperty:"tlv",rootData}))){
+                      vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
                       errors = vErrors.length;
                     }
                     var _valid1 = _errs13 === errors;
@@ -2116,7 +2141,7 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
                         vErrors.push(err3);
                       }
                       errors++;
-                      validate102.errors = vErrors;
+                      validate103.errors = vErrors;
                       return false;
                     }
                     else {
@@ -2143,30 +2168,30 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate102.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.account === undefined) && (missing0 = "account")) || ((data.tokenData === undefined) && (missing0 = "tokenData"))){
-        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "account") || (key0 === "tokenData"))){
-            validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -2174,8 +2199,8 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
         if(_errs1 === errors){
           if(data.account !== undefined){
             const _errs2 = errors;
-            if(!(validate37(data.account, {instancePath:instancePath+"/account",parentData:data,parentDataProperty:"account",rootData}))){
-              vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+            if(!(validate38(data.account, {instancePath:instancePath+"/account",parentData:data,parentDataProperty:"account",rootData}))){
+              vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2186,8 +2211,8 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.tokenData !== undefined){
               const _errs3 = errors;
-              if(!(validate102(data.tokenData, {instancePath:instancePath+"/tokenData",parentData:data,parentDataProperty:"tokenData",rootData}))){
-                vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+              if(!(validate103(data.tokenData, {instancePath:instancePath+"/tokenData",parentData:data,parentDataProperty:"tokenData",rootData}))){
+                vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -2200,23 +2225,23 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate100.errors = vErrors;
+  validate101.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
-        validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
@@ -2229,8 +2254,8 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
               const len0 = data0.length;
               for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if(!(validate100(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+                if(!(validate101(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                  vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -2240,7 +2265,7 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             else {
-              validate99.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+              validate100.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
@@ -2256,8 +2281,8 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
             const _errs5 = errors;
             let valid2 = false;
             const _errs6 = errors;
-            if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+            if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+              vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
@@ -2286,7 +2311,7 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
                 vErrors.push(err1);
               }
               errors++;
-              validate99.errors = vErrors;
+              validate100.errors = vErrors;
               return false;
             }
             else {
@@ -2309,30 +2334,30 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate99.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
-        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "context") || (key0 === "value"))){
-            validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -2340,8 +2365,8 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
         if(_errs1 === errors){
           if(data.context !== undefined){
             const _errs2 = errors;
-            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2352,8 +2377,8 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.value !== undefined){
               const _errs3 = errors;
-              if(!(validate99(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-                vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+              if(!(validate100(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -2366,46 +2391,46 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate98.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenAccountsByOwner-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate98(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+    errors = vErrors.length;
   }
   validate97.errors = vErrors;
   return errors === 0;
 }
 
+export const getCompressedTokenBalancesByOwnerParams = validate116;
+const schema44 = {"$id":"method-getCompressedTokenBalancesByOwner-params.json","$ref":"components.json#/definitions/GetCompressedTokenBalancesByOwnerParams"};
+const schema45 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"mint":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedTokenAccountsByOwner-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
-    errors = vErrors.length;
-  }
-  validate96.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressedTokenBalancesByOwnerParams = validate115;
-const schema43 = {"$id":"method-getCompressedTokenBalancesByOwner-params.json","$ref":"components.json#/definitions/GetCompressedTokenBalancesByOwnerParams"};
-const schema44 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"mint":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
-
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.owner === undefined) && (missing0 = "owner")){
-        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))){
-            validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate117.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -2413,8 +2438,8 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
         if(_errs1 === errors){
           if(data.owner !== undefined){
             const _errs2 = errors;
-            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2429,8 +2454,8 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if(!(validate26(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
-                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+              if(!(validate27(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
+                vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
@@ -2459,7 +2484,7 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
                   vErrors.push(err1);
                 }
                 errors++;
-                validate116.errors = vErrors;
+                validate117.errors = vErrors;
                 return false;
               }
               else {
@@ -2485,8 +2510,8 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
-                  vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+                if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+                  vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
@@ -2515,7 +2540,7 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
                     vErrors.push(err3);
                   }
                   errors++;
-                  validate116.errors = vErrors;
+                  validate117.errors = vErrors;
                   return false;
                 }
                 else {
@@ -2541,8 +2566,8 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs16 = errors;
                   let valid5 = false;
                   const _errs17 = errors;
-                  if(!(validate78(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
-                    vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+                  if(!(validate79(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+                    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs17 === errors;
@@ -2571,7 +2596,7 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
                       vErrors.push(err5);
                     }
                     errors++;
-                    validate116.errors = vErrors;
+                    validate117.errors = vErrors;
                     return false;
                   }
                   else {
@@ -2597,48 +2622,48 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate117.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenBalancesByOwner-params.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+    errors = vErrors.length;
   }
   validate116.errors = vErrors;
   return errors === 0;
 }
 
+export const getCompressedTokenBalancesByOwnerResult = validate123;
+const schema46 = {"$id":"method-getCompressedTokenBalancesByOwner-result.json","$ref":"components.json#/definitions/GetCompressedTokenBalancesByOwnerResult"};
+const schema47 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/TokenBalanceList"}},"additionalProperties":false};
+const schema48 = {"type":"object","required":["token_balances","cursor"],"properties":{"token_balances":{"type":"array","items":{"$ref":"components.json#/definitions/TokenBalance"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]}}};
+const schema49 = {"type":"object","required":["mint","balance"],"properties":{"mint":{"$ref":"components.json#/definitions/SerializablePubkey"},"balance":{"$ref":"components.json#/definitions/UnsignedInteger"}}};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedTokenBalancesByOwner-params.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-    errors = vErrors.length;
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressedTokenBalancesByOwnerResult = validate122;
-const schema45 = {"$id":"method-getCompressedTokenBalancesByOwner-result.json","$ref":"components.json#/definitions/GetCompressedTokenBalancesByOwnerResult"};
-const schema46 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/TokenBalanceList"}},"additionalProperties":false};
-const schema47 = {"type":"object","required":["token_balances","cursor"],"properties":{"token_balances":{"type":"array","items":{"$ref":"components.json#/definitions/TokenBalance"}},"cursor":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Base58String"}]},{"type":"null"}]}}};
-const schema48 = {"type":"object","required":["mint","balance"],"properties":{"mint":{"$ref":"components.json#/definitions/SerializablePubkey"},"balance":{"$ref":"components.json#/definitions/UnsignedInteger"}}};
-
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.mint === undefined) && (missing0 = "mint")) || ((data.balance === undefined) && (missing0 = "balance"))){
-        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         if(data.mint !== undefined){
           const _errs1 = errors;
-          if(!(validate26(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+          if(!(validate27(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
+            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -2649,8 +2674,8 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.balance !== undefined){
             const _errs2 = errors;
-            if(!(validate34(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            if(!(validate35(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2662,23 +2687,23 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate126.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.token_balances === undefined) && (missing0 = "token_balances")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
-        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
@@ -2691,8 +2716,8 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
               const len0 = data0.length;
               for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if(!(validate126(data0[i0], {instancePath:instancePath+"/token_balances/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+                if(!(validate127(data0[i0], {instancePath:instancePath+"/token_balances/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                  vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -2702,7 +2727,7 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate125.errors = [{instancePath:instancePath+"/token_balances",schemaPath:"#/properties/token_balances/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+              validate126.errors = [{instancePath:instancePath+"/token_balances",schemaPath:"#/properties/token_balances/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
@@ -2718,8 +2743,8 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
             const _errs5 = errors;
             let valid2 = false;
             const _errs6 = errors;
-            if(!(validate71(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+            if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+              vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
@@ -2748,7 +2773,7 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
                 vErrors.push(err1);
               }
               errors++;
-              validate125.errors = vErrors;
+              validate126.errors = vErrors;
               return false;
             }
             else {
@@ -2771,30 +2796,30 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate125.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
-        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "context") || (key0 === "value"))){
-            validate123.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate124.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -2802,8 +2827,8 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
         if(_errs1 === errors){
           if(data.context !== undefined){
             const _errs2 = errors;
-            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2814,8 +2839,8 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.value !== undefined){
               const _errs3 = errors;
-              if(!(validate125(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-                vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+              if(!(validate126(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+                vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -2828,46 +2853,46 @@ function validate123(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate124.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressedTokenBalancesByOwner-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+    errors = vErrors.length;
   }
   validate123.errors = vErrors;
   return errors === 0;
 }
 
+export const getCompressionSignaturesForTokenOwnerParams = validate134;
+const schema50 = {"$id":"method-getCompressionSignaturesForTokenOwner-params.json","$ref":"components.json#/definitions/GetCompressionSignaturesForTokenOwnerParams"};
+const schema51 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"cursor":{"type":["string","null"]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressedTokenBalancesByOwner-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
-    errors = vErrors.length;
-  }
-  validate122.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressionSignaturesForTokenOwnerParams = validate133;
-const schema49 = {"$id":"method-getCompressionSignaturesForTokenOwner-params.json","$ref":"components.json#/definitions/GetCompressionSignaturesForTokenOwnerParams"};
-const schema50 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"cursor":{"type":["string","null"]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
-
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.owner === undefined) && (missing0 = "owner")){
-        validate134.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!(((key0 === "owner") || (key0 === "cursor")) || (key0 === "limit"))){
-            validate134.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate135.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -2875,8 +2900,8 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
         if(_errs1 === errors){
           if(data.owner !== undefined){
             const _errs2 = errors;
-            if(!(validate26(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -2889,7 +2914,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
               let data1 = data.cursor;
               const _errs3 = errors;
               if((typeof data1 !== "string") && (data1 !== null)){
-                validate134.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema50.properties.cursor.type},message:"must be string,null"}];
+                validate135.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema51.properties.cursor.type},message:"must be string,null"}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -2904,8 +2929,8 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                 const _errs6 = errors;
                 let valid1 = false;
                 const _errs7 = errors;
-                if(!(validate78(data2, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
-                  vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+                if(!(validate79(data2, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+                  vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -2934,7 +2959,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                     vErrors.push(err1);
                   }
                   errors++;
-                  validate134.errors = vErrors;
+                  validate135.errors = vErrors;
                   return false;
                 }
                 else {
@@ -2959,85 +2984,91 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate135.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-params.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+    errors = vErrors.length;
   }
   validate134.errors = vErrors;
   return errors === 0;
 }
 
-
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-params.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
-    errors = vErrors.length;
-  }
-  validate133.errors = vErrors;
-  return errors === 0;
-}
-
-export const getCompressionSignaturesForTokenOwnerResult = validate138;
-const schema51 = {"$id":"method-getCompressionSignaturesForTokenOwner-result.json","$ref":"components.json#/definitions/GetCompressionSignaturesForTokenOwnerResult"};
-const schema52 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/PaginatedSignatureInfoList"}},"additionalProperties":false};
-const schema53 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/SignatureInfo"}},"cursor":{"type":["string","null"]}}};
-const schema54 = {"type":"object","required":["signature","slot","blockTime"],"properties":{"signature":{"$ref":"components.json#/definitions/SerializableSignature"},"slot":{"$ref":"components.json#/definitions/UnsignedInteger"},"blockTime":{"$ref":"components.json#/definitions/UnixTimestamp"}}};
-const schema55 = {"type":"string","format":"signature"};
+export const getCompressionSignaturesForTokenOwnerResult = validate139;
+const schema52 = {"$id":"method-getCompressionSignaturesForTokenOwner-result.json","$ref":"components.json#/definitions/GetCompressionSignaturesForTokenOwnerResult"};
+const schema53 = {"type":"object","required":["context","value"],"properties":{"context":{"$ref":"components.json#/definitions/Context"},"value":{"$ref":"components.json#/definitions/PaginatedSignatureInfoList"}},"additionalProperties":false};
+const schema54 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/SignatureInfo"}},"cursor":{"type":["string","null"]}}};
+const schema55 = {"type":"object","required":["signature","slot","blockTime"],"properties":{"signature":{"$ref":"components.json#/definitions/SerializableSignature"},"slot":{"$ref":"components.json#/definitions/UnsignedInteger"},"blockTime":{"$ref":"components.json#/definitions/UnixTimestamp"}}};
+const schema56 = {"type":"string","format":"signature"};
 const formats8 = formats.signature;
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(errors === 0){
       if(typeof data === "string"){
         if(!(formats8(data))){
-          validate143.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "signature"},message:"must match format \""+"signature"+"\""}];
+          validate144.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "signature"},message:"must match format \""+"signature"+"\""}];
           return false;
         }
       }
       else {
-        validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+        validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
   }
-  validate143.errors = vErrors;
+  validate144.errors = vErrors;
   return errors === 0;
 }
 
-const schema56 = {"uint64":true};
+const schema57 = {"integerLiteral":true,"uint64":true};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
-    validate146.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
+    validate147.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
   }
-  validate146.errors = vErrors;
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate147.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
+      return false;
+    }
+  }
+  validate147.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.signature === undefined) && (missing0 = "signature")) || ((data.slot === undefined) && (missing0 = "slot"))) || ((data.blockTime === undefined) && (missing0 = "blockTime"))){
-        validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate143.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         if(data.signature !== undefined){
           const _errs1 = errors;
-          if(!(validate143(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
-            vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+          if(!(validate144(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
+            vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -3048,8 +3079,8 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.slot !== undefined){
             const _errs2 = errors;
-            if(!(validate34(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
-              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            if(!(validate35(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
+              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -3060,8 +3091,8 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.blockTime !== undefined){
               const _errs3 = errors;
-              if(!(validate146(data.blockTime, {instancePath:instancePath+"/blockTime",parentData:data,parentDataProperty:"blockTime",rootData}))){
-                vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+              if(!(validate147(data.blockTime, {instancePath:instancePath+"/blockTime",parentData:data,parentDataProperty:"blockTime",rootData}))){
+                vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -3069,6 +3100,72 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
             else {
               var valid0 = true;
             }
+          }
+        }
+      }
+    }
+    else {
+      validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      return false;
+    }
+  }
+  validate143.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        return false;
+      }
+      else {
+        if(data.items !== undefined){
+          let data0 = data.items;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
+              var valid1 = true;
+              const len0 = data0.length;
+              for(let i0=0; i0<len0; i0++){
+                const _errs3 = errors;
+                if(!(validate143(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                  vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+                  errors = vErrors.length;
+                }
+                var valid1 = _errs3 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate142.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.cursor !== undefined){
+            let data2 = data.cursor;
+            const _errs4 = errors;
+            if((typeof data2 !== "string") && (data2 !== null)){
+              validate142.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema54.properties.cursor.type},message:"must be string,null"}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
           }
         }
       }
@@ -3083,87 +3180,21 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
-        validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-        return false;
-      }
-      else {
-        if(data.items !== undefined){
-          let data0 = data.items;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs3 = errors;
-                if(!(validate142(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate141.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.cursor !== undefined){
-            let data2 = data.cursor;
-            const _errs4 = errors;
-            if((typeof data2 !== "string") && (data2 !== null)){
-              validate141.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema53.properties.cursor.type},message:"must be string,null"}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-      return false;
-    }
-  }
-  validate141.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
-        validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         const _errs1 = errors;
         for(const key0 in data){
           if(!((key0 === "context") || (key0 === "value"))){
-            validate139.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+            validate140.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
             break;
           }
@@ -3171,8 +3202,8 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
         if(_errs1 === errors){
           if(data.context !== undefined){
             const _errs2 = errors;
-            if(!(validate33(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -3183,8 +3214,8 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.value !== undefined){
               const _errs3 = errors;
-              if(!(validate141(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-                vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+              if(!(validate142(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+                vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
@@ -3197,68 +3228,74 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
+  }
+  validate140.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+    errors = vErrors.length;
   }
   validate139.errors = vErrors;
   return errors === 0;
 }
 
+export const getIndexerSlotParams = validate152;
+const schema58 = {"$id":"method-getIndexerSlot-params.json"};
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
-    errors = vErrors.length;
-  }
-  validate138.errors = vErrors;
-  return errors === 0;
-}
-
-export const getIndexerSlotParams = validate151;
-const schema57 = {"$id":"method-getIndexerSlot-params.json"};
-
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="method-getIndexerSlot-params.json" */;
-  validate151.errors = null;
+  validate152.errors = null;
   return true;
 }
 
-export const getIndexerSlotResult = validate152;
-const schema58 = {"$id":"method-getIndexerSlot-result.json","$ref":"components.json#/definitions/GetIndexerSlotResult"};
-const schema59 = {"uint64":true};
+export const getIndexerSlotResult = validate153;
+const schema59 = {"$id":"method-getIndexerSlot-result.json","$ref":"components.json#/definitions/GetIndexerSlotResult"};
+const schema60 = {"integerLiteral":true,"uint64":true};
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
-    validate153.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
+    validate154.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
+  }
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate154.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
+      return false;
+    }
+  }
+  validate154.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="method-getIndexerSlot-result.json" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+    errors = vErrors.length;
   }
   validate153.errors = vErrors;
   return errors === 0;
 }
 
+export const requestEnvelope = validate156;
+const schema61 = {"$id":"envelope-request.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"method":{"type":"string"},"params":{"type":["object","array","null"]}}};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="method-getIndexerSlot-result.json" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-    errors = vErrors.length;
-  }
-  validate152.errors = vErrors;
-  return errors === 0;
-}
-
-export const requestEnvelope = validate155;
-const schema60 = {"$id":"envelope-request.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"method":{"type":"string"},"params":{"type":["object","array","null"]}}};
-
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="envelope-request.json" */;
   let vErrors = null;
   let errors = 0;
@@ -3266,14 +3303,14 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
         if(data.jsonrpc !== undefined){
           const _errs1 = errors;
           if("2.0" !== data.jsonrpc){
-            validate155.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3339,7 +3376,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
                 vErrors.push(err3);
               }
               errors++;
-              validate155.errors = vErrors;
+              validate156.errors = vErrors;
               return false;
             }
             else {
@@ -3362,7 +3399,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.method !== undefined){
               const _errs9 = errors;
               if(typeof data.method !== "string"){
-                validate155.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+                validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -3374,7 +3411,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.params !== undefined){
                 const _errs11 = errors;
                 if(typeof data.params != "object"){
-                  validate155.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema60.properties.params.type},message:"must be object,array,null"}];
+                  validate156.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema61.properties.params.type},message:"must be object,array,null"}];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -3388,19 +3425,19 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate155.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const responseEnvelope = validate156;
-const schema61 = {"$id":"envelope-response.json","type":"object","required":["jsonrpc","id"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"result":{},"error":{"$ref":"envelope-error.json"}},"oneOf":[{"required":["result"],"properties":{"result":{}}},{"required":["error"],"properties":{"error":{}}}]};
-const schema62 = {"$id":"envelope-error.json","type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{}}};
+export const responseEnvelope = validate157;
+const schema62 = {"$id":"envelope-response.json","type":"object","required":["jsonrpc","id"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"result":{},"error":{"$ref":"envelope-error.json"}},"oneOf":[{"required":["result"],"properties":{"result":{}}},{"required":["error"],"properties":{"error":{}}}]};
+const schema63 = {"$id":"envelope-error.json","type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{}}};
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="envelope-error.json" */;
   let vErrors = null;
   let errors = 0;
@@ -3408,7 +3445,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       }
       else {
@@ -3416,7 +3453,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.code;
           const _errs1 = errors;
           if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-            validate157.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+            validate158.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3428,7 +3465,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.message !== undefined){
             const _errs3 = errors;
             if(typeof data.message !== "string"){
-              validate157.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+              validate158.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3440,16 +3477,16 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate157.errors = vErrors;
+  validate158.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="envelope-response.json" */;
   let vErrors = null;
   let errors = 0;
@@ -3509,7 +3546,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err2);
     }
     errors++;
-    validate156.errors = vErrors;
+    validate157.errors = vErrors;
     return false;
   }
   else {
@@ -3527,14 +3564,14 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing2;
       if(((data.jsonrpc === undefined) && (missing2 = "jsonrpc")) || ((data.id === undefined) && (missing2 = "id"))){
-        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+        validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
         return false;
       }
       else {
         if(data.jsonrpc !== undefined){
           const _errs4 = errors;
           if("2.0" !== data.jsonrpc){
-            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+            validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
             return false;
           }
           var valid1 = _errs4 === errors;
@@ -3600,7 +3637,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                 vErrors.push(err6);
               }
               errors++;
-              validate156.errors = vErrors;
+              validate157.errors = vErrors;
               return false;
             }
             else {
@@ -3622,8 +3659,8 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid1){
             if(data.error !== undefined){
               const _errs12 = errors;
-              if(!(validate157(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-                vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+              if(!(validate158(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+                vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
                 errors = vErrors.length;
               }
               var valid1 = _errs12 === errors;
@@ -3636,15 +3673,15 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+      validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate156.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-export const errorObject = validate157;
+export const errorObject = validate158;
 
 
 /** The params and result validator of each method. */

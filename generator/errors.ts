@@ -12,6 +12,12 @@ export const GenErrorCode = {
   REF_EXTERNAL: "PHOTON_GEN_ERR_REF_EXTERNAL",
   NOT_JSONRPC: "PHOTON_GEN_ERR_NOT_JSONRPC",
   DUPLICATE_METHOD: "PHOTON_GEN_ERR_DUPLICATE_METHOD",
+  /** A method name outside the grammar, reserved, or meeting another in a generated name. */
+  METHOD_NAME: "PHOTON_GEN_ERR_METHOD_NAME",
+  /** A component, property or enum name the generated code cannot hold (reserved, duplicate). */
+  NAME: "PHOTON_GEN_ERR_NAME",
+  /** The spec is over a size or count limit. */
+  LIMIT: "PHOTON_GEN_ERR_LIMIT",
   COMPONENT_CONFLICT: "PHOTON_GEN_ERR_COMPONENT_CONFLICT",
   SCHEMA: "PHOTON_GEN_ERR_SCHEMA",
   NO_METHODS: "PHOTON_GEN_ERR_NO_METHODS",
@@ -34,11 +40,27 @@ export class GenError extends Error {
     this.pointer = where.pointer ?? null;
   }
 
-  /** `spec.yaml#/paths/~1getX/post: message [CODE]` */
+  /**
+   * `spec.yaml#/paths/~1getX/post: message [CODE]`. The pointer is shown as a URI fragment, with
+   * `%`, controls, line breaks, bidi overrides and lone surrogates percent-encoded, so a name
+   * from the spec cannot break the line or disguise it.
+   */
   override toString(): string {
-    const at = this.file ? `${this.file}${this.pointer !== null ? `#${this.pointer}` : ""}: ` : "";
+    const at = this.file ? `${this.file}${this.pointer !== null ? `#${fragment(this.pointer)}` : ""}: ` : "";
     return `${at}${this.message} [${this.code}]`;
   }
+}
+
+const UNSAFE_IN_FRAGMENT = /[%\0-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function fragment(pointer: string): string {
+  return pointer.replace(UNSAFE_IN_FRAGMENT, (c) => (c.length === 1 && c >= "\ud800" && c <= "\udfff" ? "%EF%BF%BD" : encodeURIComponent(c)));
+}
+
+/** Spec text quoted in a message: a JSON string, cut at `max` characters, bidi controls escaped too. */
+export function quote(text: string, max = 60): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(cut).replace(/[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -4,8 +4,9 @@
  * `$ref`s all resolve inside it, so later stages can assume a well-formed graph.
  */
 import { createHash } from "node:crypto";
-import { readFile, readdir, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { constants } from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative } from "node:path";
 import { request } from "undici";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { GenError, GenErrorCode, pointerOf, unescapePointer } from "./errors.js";
@@ -28,7 +29,11 @@ export interface LoadedSpec {
   readonly sha256: string;
 }
 
-const MAX_SPEC_BYTES = 50 * 1024 * 1024;
+/** The most a spec may weigh: one file, a folder's files together, or a URL's body. */
+export const MAX_SPEC_BYTES = 50 * 1024 * 1024;
+/** The most files a spec folder may hold. */
+export const MAX_SPEC_FILES = 10_000;
+const TOO_LARGE = "spec is larger than 50 MiB";
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -55,9 +60,23 @@ async function readUrl(url: string): Promise<{ file: string; text: string }> {
       await res.body.dump();
       throw new GenError(GenErrorCode.READ, `HTTP ${res.statusCode} fetching the spec`, { file });
     }
-    const text = await res.body.text();
-    if (text.length > MAX_SPEC_BYTES) throw new GenError(GenErrorCode.READ, "spec is larger than 50 MiB", { file });
-    return { file, text };
+    const declared = Number(res.headers["content-length"]);
+    if (declared > MAX_SPEC_BYTES) {
+      res.body.destroy();
+      throw new GenError(GenErrorCode.READ, TOO_LARGE, { file });
+    }
+    // Streamed against the cap: a body that never ends, or lies about its length, is cut off.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_SPEC_BYTES) {
+        res.body.destroy();
+        throw new GenError(GenErrorCode.READ, TOO_LARGE, { file });
+      }
+      chunks.push(chunk);
+    }
+    return { file, text: Buffer.concat(chunks).toString("utf8") };
   } catch (err) {
     if (err instanceof GenError) throw err;
     throw new GenError(GenErrorCode.READ, `cannot fetch the spec: ${(err as Error).message}`, { file });
@@ -171,20 +190,91 @@ export function checkRefs(file: string, doc: JsonObject): void {
   walk(doc, []);
 }
 
+function readError(err: unknown, file: string): GenError {
+  if (err instanceof GenError) return err;
+  return new GenError(GenErrorCode.READ, `cannot read the spec: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file });
+}
+
+/**
+ * Reads one regular file of at most `limit` bytes. Opened non-blocking and checked on the open
+ * handle, so a FIFO, socket or device is refused without waiting on it; read by size, so a file
+ * that grows meanwhile cannot pass the cap.
+ */
+async function readRegular(path: string, shown: string, limit: number): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw readError(err, shown);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new GenError(GenErrorCode.READ, "not a regular file (a FIFO, socket or device is refused)", { file: shown });
+    if (info.size > limit) throw new GenError(GenErrorCode.READ, TOO_LARGE, { file: shown });
+    const buffer = Buffer.alloc(info.size + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > info.size) throw new GenError(GenErrorCode.READ, "the file grew while it was read", { file: shown });
+    }
+    return buffer.toString("utf8", 0, length);
+  } catch (err) {
+    throw readError(err, shown);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A folder's `.yaml`, `.yml` and `.json` files, sorted by name: regular files only, symlinks
+ * only when they resolve inside the folder, at most MAX_SPEC_FILES files and MAX_SPEC_BYTES
+ * together.
+ */
+async function readFolder(path: string): Promise<{ file: string; text: string }[]> {
+  let root: string;
+  let names: string[];
+  try {
+    root = await realpath(path);
+    names = (await readdir(path)).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort();
+  } catch (err) {
+    throw readError(err, path);
+  }
+  if (names.length === 0) throw new GenError(GenErrorCode.READ, "the directory holds no .yaml, .yml or .json files", { file: path });
+  if (names.length > MAX_SPEC_FILES) throw new GenError(GenErrorCode.LIMIT, `the directory holds ${names.length} spec files; at most ${MAX_SPEC_FILES} are read`, { file: path });
+  const out: { file: string; text: string }[] = [];
+  let remaining = MAX_SPEC_BYTES;
+  for (const name of names) {
+    const file = join(path, name);
+    let target = file;
+    try {
+      if ((await lstat(file)).isSymbolicLink()) {
+        target = await realpath(file);
+        const inside = relative(root, target);
+        if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
+          throw new GenError(GenErrorCode.READ, "a symbolic link out of the spec folder is not followed", { file });
+        }
+      }
+    } catch (err) {
+      throw readError(err, file);
+    }
+    const text = await readRegular(target, file, remaining);
+    remaining -= Buffer.byteLength(text);
+    out.push({ file, text });
+  }
+  return out;
+}
+
 async function readLocal(path: string): Promise<{ file: string; text: string }[]> {
   let info;
   try {
     info = await stat(path);
   } catch (err) {
-    throw new GenError(GenErrorCode.READ, `cannot read the spec: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: path });
+    throw readError(err, path);
   }
-  if (info.isDirectory()) {
-    const names = (await readdir(path)).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort();
-    if (names.length === 0) throw new GenError(GenErrorCode.READ, "the directory holds no .yaml, .yml or .json files", { file: path });
-    return Promise.all(names.map(async (n) => ({ file: join(path, n), text: await readFile(join(path, n), "utf8") })));
-  }
-  if (info.size > MAX_SPEC_BYTES) throw new GenError(GenErrorCode.READ, "spec is larger than 50 MiB", { file: path });
-  return [{ file: path, text: await readFile(path, "utf8") }];
+  if (info.isDirectory()) return readFolder(path);
+  return [{ file: path, text: await readRegular(path, path, MAX_SPEC_BYTES) }];
 }
 
 /** Loads one spec: a file, a directory of per-method files, or an http(s) URL. */

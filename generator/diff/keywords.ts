@@ -17,6 +17,8 @@ export const HANDLED = new Set([
   "anyOf", "oneOf", "allOf", "minimum", "maximum", "uint64", "int64",
   "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "pattern", "uniqueItems",
   "description", "title",
+  // Follows from being an integer (normalize/integer.ts adds it to every one): the type says it.
+  "integerLiteral",
 ]);
 
 const LOWER = ["minLength", "minItems", "minProperties"];

@@ -4,7 +4,8 @@
  */
 import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
-import { docLines, iteratorName, quoteKey } from "./names.js";
+import { docLines, objectKey, stringLiteral, typeKey } from "./escape.js";
+import { iteratorName } from "./names.js";
 
 export function addClient(file: SourceFile, model: SpecModel): void {
   file.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["createRpcClient"] });
@@ -17,13 +18,14 @@ export function addClient(file: SourceFile, model: SpecModel): void {
   file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["Item", "Params", "Result"], isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: ["methodValidators"] });
 
-  const members: { name: string; signature: string; body: string; docs: string[] }[] = [];
+  const members: { key: string; member: string; signature: string; body: string; docs: string[] }[] = [];
   for (const m of model.methods) {
-    const name = JSON.stringify(m.name);
+    const name = stringLiteral(m.name);
     const paramsArg = !m.hasParams ? null : m.paramsRequired ? `params: Params<${name}>` : `params?: Params<${name}>`;
     const args = [paramsArg, "options?: CallOptions"].filter(Boolean).join(", ");
     members.push({
-      name: quoteKey(m.name),
+      key: objectKey(m.name),
+      member: typeKey(m.name),
       signature: `(${args}): Promise<Result<${name}>>`,
       body: `(${args}) => rpc.call(${name}, ${m.hasParams ? "params" : "undefined"}, options) as Promise<Result<${name}>>`,
       docs: docLines(m.summary !== m.name ? m.summary : null, m.description),
@@ -32,12 +34,13 @@ export function addClient(file: SourceFile, model: SpecModel): void {
       const iter = iteratorName(m.name);
       const iterArgs = `params: Params<${name}>, options?: PageOptions`;
       members.push({
-        name: iter,
+        key: iter,
+        member: iter,
         signature: `(${iterArgs}): AsyncGenerator<Item<${name}>>`,
         body: `(${iterArgs}) => rpc.items(${name}, params as Record<string, unknown>, options) as AsyncGenerator<Item<${name}>>`,
-        docs: [
+        docs: docLines(
           `Every item of \`${m.name}\`, following \`${m.pagination.cursor}\` page by page until it is null. Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.`,
-        ],
+        ),
       });
     }
   }
@@ -45,10 +48,10 @@ export function addClient(file: SourceFile, model: SpecModel): void {
   file.addInterface({
     name: "PhotonClient",
     isExported: true,
-    docs: [`A typed client for ${model.title} ${model.version}.`],
+    docs: docLines(`A typed client for ${model.title} ${model.version}.`),
     properties: [
       { name: "rpc", isReadonly: true, type: "RpcClient", docs: ["The untyped core: `call(method, params)`, `pages`, `items`."] },
-      ...members.map((m) => ({ name: m.name, type: m.signature.replace(/^\((.*)\): (.*)$/, "($1) => $2"), docs: m.docs })),
+      ...members.map((m) => ({ name: m.member, type: m.signature.replace(/^\((.*)\): (.*)$/, "($1) => $2"), docs: m.docs })),
     ],
   });
   file.addFunction({
@@ -63,7 +66,7 @@ export function addClient(file: SourceFile, model: SpecModel): void {
       writer.writeLine("const rpc = createRpcClient(options, { methods, validators: methodValidators });");
       writer.write("return").block(() => {
         writer.writeLine("rpc,");
-        for (const m of members) writer.writeLine(`${m.name}: ${m.body},`);
+        for (const m of members) writer.writeLine(`${m.key}: ${m.body},`);
       });
       writer.write(";");
     },

@@ -4,7 +4,6 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import Handlebars from "handlebars";
 import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
 import { templatesDir } from "../paths.js";
@@ -13,12 +12,12 @@ import { addMethodTable } from "./methods.js";
 import { addServer } from "./server.js";
 import { addMethodTypes, renderSchemaTypes } from "./types.js";
 import { indentByBraces } from "./indent.js";
-import { quoteKey } from "./names.js";
+import { compileTemplate, identifier, objectKey } from "./escape.js";
 import { emitValidators } from "./validators.js";
 
 
-function template(name: string): Handlebars.TemplateDelegate {
-  return Handlebars.compile(readFileSync(join(templatesDir, `${name}.hbs`), "utf8"), { noEscape: true, strict: true });
+function template(name: string) {
+  return compileTemplate(`${name}.hbs`, readFileSync(join(templatesDir, `${name}.hbs`), "utf8"));
 }
 
 const PURPOSES: Record<string, string> = {
@@ -64,12 +63,12 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
 
   const { code, layout } = emitValidators(model);
   const validatorsJs = [
-    `import { formats } from "photon-indexer-kit/runtime";`,
+    `import { ${code.includes("nonIntegerLiteral") ? "formats, nonIntegerLiteral" : "formats"} } from "photon-indexer-kit/runtime";`,
     "",
     indentByBraces(code),
     "",
     "/** The params and result validator of each method. */",
-    `export const methodValidators = {\n${layout.methods.map((m) => `  ${quoteKey(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
+    `export const methodValidators = {\n${layout.methods.map((m) => `  ${objectKey(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
     "",
     "/** The JSON-RPC envelope validators. */",
     "export const envelopeValidators = { request: requestEnvelope, response: responseEnvelope, error: errorObject };",
@@ -82,7 +81,7 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   validatorsDts.addStatements([
     "export declare const methodValidators: { readonly [M in MethodName]: MethodValidators };",
     "export declare const envelopeValidators: EnvelopeValidators;",
-    ...Object.keys(layout.exports).map((name) => `export declare const ${name}: StandaloneValidate;`),
+    ...Object.keys(layout.exports).map((name) => `export declare const ${identifier(name)}: StandaloneValidate;`),
   ]);
   finish("validators.d.ts", validatorsDts);
 
@@ -111,7 +110,8 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
       files: Object.entries(PURPOSES).map(([name, purpose]) => ({ name, purpose })),
       methods: model.methods.map((m) => ({
         name: m.name,
-        params: m.hasParams ? [...m.requiredParams.map((p) => `**${p}**`), ...m.optionalParams].join(", ") || "(object)" : "none",
+        params: [...m.requiredParams.map((p) => ({ name: p, required: true })), ...m.optionalParams.map((p) => ({ name: p, required: false }))],
+        none: m.hasParams ? "(object)" : "none",
         pagination: m.pagination,
       })),
     }),

@@ -5,7 +5,7 @@
 import type { SourceFile } from "ts-morph";
 import type { MethodInfo } from "../../runtime/contracts.js";
 import type { SpecModel } from "../model.js";
-import { literal } from "./names.js";
+import { literal } from "./escape.js";
 
 function info(m: SpecModel["methods"][number]): MethodInfo {
   return {

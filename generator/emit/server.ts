@@ -5,7 +5,7 @@
  */
 import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
-import { docLines, quoteKey } from "./names.js";
+import { docLines, stringLiteral, typeKey } from "./escape.js";
 
 export function addServer(file: SourceFile, model: SpecModel): void {
   file.addImportDeclaration({ moduleSpecifier: "node:http", namedImports: ["IncomingMessage", "ServerResponse"], isTypeOnly: true });
@@ -26,9 +26,9 @@ export function addServer(file: SourceFile, model: SpecModel): void {
       "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)` for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
     ],
     methods: model.methods.map((m) => {
-      const name = JSON.stringify(m.name);
+      const name = stringLiteral(m.name);
       return {
-        name: quoteKey(m.name),
+        name: typeKey(m.name),
         docs: docLines(m.summary !== m.name ? m.summary : null),
         parameters: [
           { name: "params", type: m.hasParams ? `Params<${name}>` : "undefined" },

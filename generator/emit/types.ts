@@ -8,14 +8,43 @@ import openapiTS, { astToString, NULL } from "openapi-typescript";
 import ts from "typescript";
 import type { SourceFile } from "ts-morph";
 import { GenError, GenErrorCode } from "../errors.js";
-import type { JsonObject } from "../load.js";
 import type { SpecModel } from "../model.js";
-import { quoteKey } from "./names.js";
+import { isObject, type Json, type JsonObject } from "../load.js";
+import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES } from "../normalize/index.js";
+import { commentText, docLines, stringLiteral, typeKey } from "./escape.js";
 
 const BIG_INTEGER = ts.factory.createUnionTypeNode([
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword),
 ]);
+
+/** Annotations openapi-typescript writes into JSDoc. */
+const COMMENTED = ["title", "summary", "description", "format", "default", "example", "examples"];
+
+function forComment(value: Json): Json {
+  if (typeof value === "string") return commentText(value);
+  if (Array.isArray(value)) return value.map(forComment);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [commentText(k), forComment(v)]));
+  return value;
+}
+
+/**
+ * The schema with every annotation openapi-typescript writes into a comment passed through
+ * `commentText` (it escapes `*\/` itself, but not controls, bidi overrides or lone surrogates).
+ */
+function commentSafe(schema: Json): Json {
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    let copy = value;
+    if (COMMENTED.includes(key)) copy = forComment(value);
+    else if (SCHEMA_MAPS.includes(key) && isObject(value)) copy = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, commentSafe(v)]));
+    else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) copy = value.map(commentSafe);
+    else if (SCHEMA_SINGLES.includes(key)) copy = Array.isArray(value) ? value.map(commentSafe) : commentSafe(value);
+    Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
 
 /** Renders the schemas with openapi-typescript; returns TypeScript source text. */
 export async function renderSchemaTypes(model: SpecModel): Promise<string> {
@@ -23,7 +52,7 @@ export async function renderSchemaTypes(model: SpecModel): Promise<string> {
     openapi: "3.0.3",
     info: { title: model.title, version: model.version },
     paths: {},
-    components: { schemas: model.sourceComponents as JsonObject },
+    components: { schemas: Object.fromEntries(Object.entries(model.sourceComponents).map(([name, schema]) => [name, commentSafe(schema)])) },
   };
   try {
     const nodes = await openapiTS(document as never, {
@@ -43,23 +72,23 @@ export async function renderSchemaTypes(model: SpecModel): Promise<string> {
 }
 
 function schemaRef(typeName: string): string {
-  return `components["schemas"][${JSON.stringify(typeName)}]`;
+  return `components["schemas"][${stringLiteral(typeName)}]`;
 }
 
 /** Adds the method maps under the openapi-typescript output. */
 export function addMethodTypes(file: SourceFile, model: SpecModel): void {
-  const doc = (m: SpecModel["methods"][number]) => (m.summary && m.summary !== m.name ? [m.summary] : []);
+  const doc = (m: SpecModel["methods"][number]) => docLines(m.summary !== m.name ? m.summary : null);
   file.addInterface({
     name: "MethodParams",
     isExported: true,
     docs: ["The params object of each method (`undefined` for methods that take none)."],
-    properties: model.methods.map((m) => ({ name: quoteKey(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
+    properties: model.methods.map((m) => ({ name: typeKey(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
   });
   file.addInterface({
     name: "MethodResults",
     isExported: true,
     docs: ["The `result` of each method's success response."],
-    properties: model.methods.map((m) => ({ name: quoteKey(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
+    properties: model.methods.map((m) => ({ name: typeKey(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
   });
   const paginated = model.methods.filter((m) => m.pagination);
   file.addInterface({
@@ -67,9 +96,9 @@ export function addMethodTypes(file: SourceFile, model: SpecModel): void {
     isExported: true,
     docs: ["The item type of each paginated method's pages."],
     properties: paginated.map((m) => ({
-      name: quoteKey(m.name),
+      name: typeKey(m.name),
       // A page is `result.value` for `{ context, value }` results, else the result itself.
-      type: `NonNullable<MethodResults[${JSON.stringify(m.name)}]${m.hasContext ? '["value"]' : ""}>[${JSON.stringify(m.pagination!.items)}][number]`,
+      type: `NonNullable<MethodResults[${stringLiteral(m.name)}]${m.hasContext ? '["value"]' : ""}>[${stringLiteral(m.pagination!.items)}][number]`,
     })),
   });
   file.addTypeAliases([

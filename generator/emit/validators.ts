@@ -5,19 +5,18 @@
  * the uint64/int64 keywords are inlined code.
  */
 import { _, Ajv, type KeywordCxt } from "ajv";
-import standaloneModule from "ajv/dist/standalone/index.js";
 import { _Code } from "ajv/dist/compile/codegen/code.js";
+import { UsedValueState, type UsedScopeValues, type ValueScopeName } from "ajv/dist/compile/codegen/scope.js";
+import type { SchemaEnv } from "ajv/dist/compile/index.js";
+import type { SourceCode } from "ajv/dist/types/index.js";
 import { formats } from "../../runtime/formats.js";
+import { nonIntegerLiteral } from "../../runtime/json.js";
 import { errorObjectSchema, requestEnvelopeSchema, responseEnvelopeSchema } from "../envelope.js";
 import { GenError, GenErrorCode } from "../errors.js";
 import { resolvePointer, type Json } from "../load.js";
 import { COMPONENTS_ID, type SpecModel } from "../model.js";
+import { identifier, schemaId } from "./escape.js";
 
-// ajv is CommonJS: its default export arrives as the module object under NodeNext.
-type StandaloneCode = (ajv: Ajv, refs: Record<string, string>) => string;
-const standaloneCode = (standaloneModule as unknown as { default: StandaloneCode }).default;
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const UINT64_MAX = 18446744073709551615n;
 const INT64_MIN = -9223372036854775808n;
 const INT64_MAX = 9223372036854775807n;
@@ -59,6 +58,24 @@ function addIntegerKeyword(ajv: Ajv, keyword: "uint64" | "int64", lowest: bigint
   });
 }
 
+/**
+ * `integerLiteral`: the value was written as an integer in the JSON text it came from (serde
+ * refuses `1.0`, `1e0`, `-0` for integer fields). The parsed value alone cannot tell, so the
+ * check asks the runtime's record of how `parentData[parentDataProperty]` was written.
+ */
+function addIntegerLiteralKeyword(ajv: Ajv): void {
+  ajv.addKeyword({
+    keyword: "integerLiteral",
+    schemaType: "boolean",
+    metaSchema: { const: true },
+    error: { message: "must be written as an integer (no fraction, exponent or minus zero)" },
+    code(cxt: KeywordCxt) {
+      const literal = cxt.gen.scopeValue("func", { ref: nonIntegerLiteral, code: _`nonIntegerLiteral` });
+      cxt.fail(_`${literal}(${cxt.it.parentData}, ${cxt.it.parentDataProperty}) !== undefined`);
+    },
+  });
+}
+
 export function createAjv(): Ajv {
   const ajv = new Ajv({
     strict: true,
@@ -70,6 +87,7 @@ export function createAjv(): Ajv {
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   addIntegerKeyword(ajv, "uint64", 0n, UINT64_MAX);
   addIntegerKeyword(ajv, "int64", INT64_MIN, INT64_MAX);
+  addIntegerLiteralKeyword(ajv);
   return ajv;
 }
 
@@ -79,8 +97,62 @@ export interface ValidatorExports {
   readonly methods: readonly { name: string; params: string; result: string }[];
 }
 
-function exportName(base: string, index: number, suffix: string): string {
-  return IDENT.test(base) ? `${base}${suffix}` : `method${index}${suffix}`;
+/**
+ * ajv's standalone module code (ajv/dist/standalone, multiExportsCode) with the same output,
+ * written as a list of strings: ajv's own version grows one code object per export (quadratic,
+ * and its argument spreading overflows the stack at a few thousand methods).
+ */
+function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
+  const used: UsedScopeValues = {};
+  const state = (name: ValueScopeName) => used[name.prefix]?.get(name);
+  const validateCode = (source: SourceCode | undefined): string => {
+    if (!source) throw new Error("photon-gen: internal error: a validator has no source code");
+    if (state(source.validateName) === UsedValueState.Completed) return "";
+    (used[source.validateName.prefix] ??= new Map()).set(source.validateName, UsedValueState.Started);
+    const scope = ajv.scope.scopeCode(source.scopeValues, used, (n) => {
+      const ref = n.value?.ref;
+      if (n.prefix === "validate" && typeof ref == "function") return new _Code(validateCode((ref as { source?: SourceCode }).source));
+      if ((n.prefix === "root" || n.prefix === "wrapper") && typeof ref == "object") {
+        const { validate, validateName } = ref as SchemaEnv;
+        if (!validateName) throw new Error("photon-gen: internal error: ajv wrapper without a name");
+        const wrapper = `const ${n} = {validate: ${validateName}};`;
+        if (state(validateName) === UsedValueState.Started) return new _Code(wrapper);
+        return new _Code(`${wrapper}\n${validateCode(validate?.source)}`);
+      }
+      return undefined;
+    });
+    const code = `${scope}\n${source.validateCode}`;
+    return source.evaluated ? `${code}${source.validateName}.evaluated = ${source.evaluated};\n` : code;
+  };
+  const parts: string[] = [];
+  for (const [name, id] of Object.entries(exports)) {
+    const validate = ajv.getSchema(id);
+    if (!validate) throw new Error(`photon-gen: internal error: no schema ${id}`);
+    parts.push(`\nexport const ${identifier(name)} = ${validate.source?.validateName};\n${validateCode(validate.source)}`);
+  }
+  return parts.join("").replace(/^\s+/, "");
+}
+
+/**
+ * ajv checks each schema against the draft-07 meta-schema, whose `enum: {uniqueItems: true}`
+ * compares every pair of values (100,000 values: 27 to 45 s). Enums are checked for duplicates in one
+ * pass during normalisation (normalize/index.ts), so the meta-schema sees each enum cut to its
+ * first value; the schema compiled is the whole one.
+ */
+function withShortEnums(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withShortEnums);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    const copy = key === "enum" && Array.isArray(value) ? value.slice(0, 1) : key === "const" ? value : withShortEnums(value);
+    Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function addSchema(ajv: Ajv, schema: { $id: string } & Record<string, unknown>): void {
+  ajv.validateSchema(withShortEnums(schema) as object, true);
+  ajv.addSchema(schema, undefined, undefined, false);
 }
 
 /**
@@ -121,21 +193,24 @@ export function emitValidators(model: SpecModel): { code: string; layout: Valida
   const exports: Record<string, string> = {};
   const methods: { name: string; params: string; result: string }[] = [];
   try {
-    ajv.addSchema({ $id: COMPONENTS_ID, definitions: model.components });
-    ajv.addSchema({ $id: "envelope-error.json", ...errorObjectSchema });
-    ajv.addSchema({ $id: "envelope-request.json", ...requestEnvelopeSchema });
-    ajv.addSchema({ $id: "envelope-response.json", ...responseEnvelopeSchema });
-    model.methods.forEach((m, i) => {
-      const params = exportName(m.name, i, "Params");
-      const result = exportName(m.name, i, "Result");
+    addSchema(ajv, { $id: COMPONENTS_ID, definitions: model.components });
+    addSchema(ajv, { $id: "envelope-error.json", ...errorObjectSchema });
+    addSchema(ajv, { $id: "envelope-request.json", ...requestEnvelopeSchema });
+    addSchema(ajv, { $id: "envelope-response.json", ...responseEnvelopeSchema });
+    for (const m of model.methods) {
+      const params = identifier(`${m.name}Params`);
+      const result = identifier(`${m.name}Result`);
       const wrap = (id: string, schema: unknown) =>
         typeof schema === "boolean" ? { $id: id, ...(schema ? {} : { not: {} }) } : { $id: id, ...(schema as object) };
-      ajv.addSchema(wrap(`method-${m.name}-params.json`, m.params ? m.params.normalized : true));
-      ajv.addSchema(wrap(`method-${m.name}-result.json`, m.result.normalized));
-      exports[params] = `method-${m.name}-params.json`;
-      exports[result] = `method-${m.name}-result.json`;
+      // Schema ids never hold spec text as it stands: ajv writes them into a comment.
+      const paramsId = schemaId("method-", m.name, "-params.json");
+      const resultId = schemaId("method-", m.name, "-result.json");
+      addSchema(ajv, wrap(paramsId, m.params ? m.params.normalized : true));
+      addSchema(ajv, wrap(resultId, m.result.normalized));
+      exports[params] = paramsId;
+      exports[result] = resultId;
       methods.push({ name: m.name, params, result });
-    });
+    }
     exports.requestEnvelope = "envelope-request.json";
     exports.responseEnvelope = "envelope-response.json";
     exports.errorObject = "envelope-error.json";
@@ -143,7 +218,7 @@ export function emitValidators(model: SpecModel): { code: string; layout: Valida
   } catch (err) {
     throw locate(model, (err as Error).message);
   }
-  let code = standaloneCode(ajv, exports).replace(/^"use strict";\s*/, ""); // modules are strict already
+  let code = moduleCode(ajv, exports);
   if (code.includes("require(")) {
     // ajv's runtime helpers (deep equality, unicode length) are CommonJS; load them portably.
     code = `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${code}`;

@@ -2,7 +2,8 @@
  * Integer formats. `uint64`/`int64` values may exceed 2^53 and arrive as `bigint`, which
  * ajv's `type: integer` refuses, so they become the custom `uint64`/`int64` keyword
  * (which checks numbers and bigints alike and folds in `minimum`/`maximum`). Narrower
- * formats become plain bounds.
+ * formats become plain bounds. Every integer also gets `integerLiteral`: it must have been
+ * written without a fraction, an exponent or a minus zero.
  */
 import type { Json, JsonObject } from "../load.js";
 import type { KeywordTransform } from "./context.js";
@@ -18,8 +19,14 @@ const BOUNDS: Record<string, [number, number]> = {
 };
 
 export const integer: KeywordTransform = (schema) => {
-  if (schema.type !== "integer" || typeof schema.format !== "string") return schema;
-  const format = schema.format;
+  if (schema.type !== "integer") return schema;
+  // Written as an integer in the JSON text, as serde requires (`1.0` is not a u64).
+  const literal = { ...schema, integerLiteral: true };
+  if (typeof schema.format !== "string") return literal;
+  return withFormat(literal, schema.format);
+};
+
+function withFormat(schema: JsonObject, format: string): JsonObject {
   if (format === "uint64" || format === "int64") {
     const bounds: JsonObject = {};
     if (typeof schema.minimum === "number" && (format === "int64" || schema.minimum > 0)) bounds.minimum = schema.minimum;
@@ -34,4 +41,4 @@ export const integer: KeywordTransform = (schema) => {
   const minimum = typeof schema.minimum === "number" ? Math.max(schema.minimum, range[0]) : range[0];
   const maximum = typeof schema.maximum === "number" ? Math.min(schema.maximum, range[1]) : range[1];
   return { ...rest, minimum, maximum };
-};
+}
