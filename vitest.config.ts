@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
+  resolve: { conditions: ["photon-indexer-kit-source"] },
+  ssr: { resolve: { conditions: ["photon-indexer-kit-source"] } },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,

@@ -47,7 +47,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
       const order: (keyof typeof commands)[] = r % 2 === 0 ? ["ours", "baseline"] : ["baseline", "ours"];
       for (const name of order) times[name].push(await once(name));
     }
-    if (!existsSync(join(tmp.dir, "generated", "validators.js"))) throw new Error("photon-gen wrote no validators.js");
+    if (!existsSync(join(tmp.dir, "generated", "validators.ts"))) throw new Error("photon-gen wrote no validators.ts");
     return {
       results: [
         figure({

@@ -2,7 +2,7 @@
  * Spec scale: does the generator, and does `photon-gen diff`, handle a spec the size of the
  * real upstream one (0.50.0: 36 methods, 5,140 lines) in under 3 s each?
  *
- *   npx tsx --conditions=source bench/spec-scale.ts [--methods 40] [--runs 5]
+ *   npx tsx --conditions=photon-indexer-kit-source bench/spec-scale.ts [--methods 40] [--runs 5]
  *
  * Writes a synthetic spec shaped like upstream's (one path per method, inline JSON-RPC
  * envelopes and params, results built from shared components with `allOf` + `nullable`
@@ -211,7 +211,7 @@ async function child(what: string, a: string, b: string | undefined): Promise<vo
 }
 
 function cold(what: "generate" | "diff", a: string, b?: string): Cold {
-  const args = ["--import", "tsx", "--conditions=source", fileURLToPath(import.meta.url), "--child", what, a, ...(b ? [b] : [])];
+  const args = ["--import", "tsx", "--conditions=photon-indexer-kit-source", fileURLToPath(import.meta.url), "--child", what, a, ...(b ? [b] : [])];
   const done = spawnSync(process.execPath, args, { encoding: "utf8" });
   if (done.status !== 0) throw new Error(`child ${what} failed: ${done.stderr}`);
   return JSON.parse(done.stdout) as Cold;
@@ -269,7 +269,7 @@ async function main(): Promise<void> {
     const text = syntheticSpec({ methods });
     writeFileSync(before, text);
     writeFileSync(after, syntheticSpec({ methods, bumped: true }));
-    const upstream = join(import.meta.dirname, "..", "..", "shared", "upstream-specs", "0.50.0", "api.yaml");
+    const upstream = join(import.meta.dirname, "..", "test", "fixtures", "upstream-specs", "0.50.0", "api.yaml");
     const load = [loadavg()[0]!];
 
     // Fresh processes first (nothing warmed up in this one matters to them), then in-process warm runs.

@@ -15,6 +15,11 @@ export interface HttpRequestSpec {
   readonly method: string;
   /** Path appended to the target URL's path (query kept); default none. */
   readonly path: string | null;
+  /**
+   * `http.origin: true` (health probes): `path` is absolute on the target's origin and the
+   * target URL's own path and query string are not used (see target.ts `requestUrl`).
+   */
+  readonly origin?: boolean;
   readonly contentType: string | null;
   /** The raw body text, sent as is. */
   readonly body: string | null;
@@ -96,7 +101,7 @@ function isObject(v: unknown): v is Record<string, Json> {
 }
 
 /** YAML integers arrive as bigint; keep bigint only where a number would round. */
-function narrow(value: unknown): Json {
+export function narrow(value: unknown): Json {
   if (typeof value === "bigint") return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   if (Array.isArray(value)) return value.map(narrow);
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, narrow(v)]));
@@ -151,6 +156,7 @@ function stringList(value: Json | undefined, what: string, file: string): string
 }
 
 const CASE_KEYS = new Set(["description", "method", "params", "http", "expect", "required", "recorded", "tags"]);
+const HTTP_KEYS = new Set(["method", "path", "origin", "contentType", "body", "json"]);
 const EXPECT_KEYS = new Set(["status", "error", "result", "every", "semantics", "paginate", "emptyBody", "batch", "contentType", "envelope", "body"]);
 
 /** Parses and renders one case file's text. */
@@ -172,10 +178,14 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
   if (raw.http !== undefined) {
     if (!isObject(raw.http)) throw new CaseError(file, "`http` must be a mapping");
     const h = raw.http;
+    for (const k of Object.keys(h)) if (!HTTP_KEYS.has(k)) throw new CaseError(file, `unknown key \`http.${k}\``);
+    if (h.origin !== undefined && typeof h.origin !== "boolean") throw new CaseError(file, "`http.origin` must be true or false");
+    if (h.origin === true && (typeof h.path !== "string" || !h.path.startsWith("/"))) throw new CaseError(file, "`http.origin` needs an absolute `http.path` (`/liveness`)");
     const body = h.json !== undefined ? null : typeof h.body === "string" ? (r(h.body) as string) : null;
     http = {
       method: typeof h.method === "string" ? h.method.toUpperCase() : "POST",
       path: typeof h.path === "string" ? h.path : null,
+      ...(h.origin === true ? { origin: true } : {}),
       contentType: typeof h.contentType === "string" ? h.contentType : h.contentType === null ? null : "application/json",
       body,
       json: r(h.json),

@@ -16,7 +16,7 @@ import { parseJson } from "../runtime/index.js";
 import type { ConformanceCase, Json } from "./case-format.js";
 import { CaseError } from "./case-format.js";
 import { isObject, type Target } from "./checks/check.js";
-import { judge, summarize } from "./judge.js";
+import { identityOf, judge, summarize } from "./judge.js";
 import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
 import { deriveExpectation } from "./offline-rules.js";
 
@@ -239,5 +239,6 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
     await handle.close();
   }
   const listed = { strict: options.strict ?? false, exchanges: done, listed: results.length };
-  return summarize(results, `captured traffic in ${options.file}`, startedAt, performance.now() - t0, listed, done > results.length ? { counts: totals.counts, tally: totals.tally(results.length) } : undefined);
+  const identity = identityOf("check", { fixtures: "none (captured traffic)", strict: options.strict ?? false });
+  return summarize(results, `captured traffic in ${options.file}`, startedAt, performance.now() - t0, listed, done > results.length ? { counts: totals.counts, tally: totals.tally(results.length) } : undefined, { identity });
 }

@@ -2,32 +2,39 @@
  * photon-conformance: certify an indexer against the spec, or serve the reference indexer.
  *   run   [--url URL] [options]   exit 0 conformant, 1 not, 2 usage / unreadable cases / unreachable target
  *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS]
+ * Settings also come from a config file and the environment (conformance/config.ts); flags win.
+ * A run interrupted by Ctrl-C writes its partial reports and exits 130.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { constants } from "node:fs";
+import { access, mkdir, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { createRedactor, parseJson, secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "../runtime/index.js";
+import { createRedactor, secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "../runtime/index.js";
+import { packageVersion } from "../generator/paths.js";
+import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
-import { CaseError, type Fixtures } from "./case-format.js";
+import { CaseError, loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { checkFile } from "./check.js";
 import { diffTargets } from "./diff.js";
+import { applySettings, ConfigError, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
 import { discoverFixtures } from "./discover.js";
+import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { createTarget } from "./target.js";
 import { recordCases, renderChanges } from "./record.js";
-import type { CaseResult, RunSummary } from "./model.js";
+import { fail, type CaseResult, type RunSummary } from "./model.js";
 import { packageRoot } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, UnreachableError } from "./run.js";
+import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectCases, UnreachableError } from "./run.js";
 
 /** A command line that cannot be carried out as given (exit 2). */
 class UsageError extends Error {
   override name = "UsageError";
 }
 
-const int = (name: string, min = 0) => (value: string) => {
+const int = (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer >= ${min}` : `${name} must be an integer from ${min} to ${max}`);
   return n;
 };
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -44,6 +51,38 @@ function header(value: string, previous: Record<string, string> = {}): Record<st
   const at = value.indexOf(":");
   if (at <= 0) throw new InvalidArgumentError("a header is 'Name: value'");
   return { ...previous, [value.slice(0, at).trim().toLowerCase()]: value.slice(at + 1).trim() };
+}
+
+/** `--max-skipped`: a count of cases, or a percentage of the cases selected (`10%`). */
+export interface SkipLimit {
+  readonly count: number;
+  readonly percent: boolean;
+}
+
+function skipLimit(value: string): SkipLimit {
+  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(value.trim());
+  const count = m ? Number(m[1]) : NaN;
+  if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100)) throw new InvalidArgumentError("--max-skipped is a number of cases (5) or a percentage of those selected (10%)");
+  return { count, percent: m[2] === "%" };
+}
+
+/** What was typed as a URL, with anything that may be a credential (userinfo password, query values) masked. */
+export function maskTyped(text: string): string {
+  return text.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/?#@:]*):[^/?#@]*@/i, "$1:***@").replace(/([?&][^=&#]*=)[^&#]*/g, "$1***");
+}
+
+/** A target URL as the transport takes it: http(s), with a host; anything else is a usage error showing what was typed. */
+export function checkUrl(flag: string, value: string): string {
+  let u: URL | null = null;
+  try {
+    u = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || !u.hostname) {
+    throw new UsageError(`${flag} must be an http:// or https:// URL such as http://127.0.0.1:8784/ (got '${maskTyped(value)}')`);
+  }
+  return value;
 }
 
 function shard(value: string): { index: number; total: number } {
@@ -70,24 +109,12 @@ export function reporterPairs(argv: readonly string[]): { name: ReporterName; ou
   return pairs;
 }
 
-async function readFixtures(file: string): Promise<Fixtures> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    throw new CaseError(file, `cannot read the fixtures profile: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  try {
-    const value = parseJson(text);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
-    return value as Fixtures;
-  } catch (err) {
-    throw new CaseError(file, `invalid fixtures profile: ${(err as Error).message}`);
-  }
-}
-
 interface RunFlags {
   url?: string;
+  config?: string;
+  list?: boolean;
+  maxFailures?: number;
+  maxSkipped?: SkipLimit;
   method?: string[];
   case?: string[];
   concurrency: number;
@@ -120,7 +147,7 @@ let messageRedactor: Redactor = (text) => text;
 
 /** The fixtures profile: discovered from the target (--discover), read from --fixtures, or the reference one. */
 async function fixturesFor(flags: RunFlags, url: string | undefined): Promise<{ fixtures: Fixtures; discovered?: Fixtures }> {
-  if (!flags.discover) return { fixtures: await readFixtures(flags.fixtures ?? join(packageRoot, "conformance", "fixtures", "reference.json")) };
+  if (!flags.discover) return { fixtures: await readFixtures(flags.fixtures ?? referenceFixturesFile) };
   if (!flags.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
   if (!url) throw new UsageError("--discover needs --url");
   const target = createTarget({ url, headers: flags.header ?? {}, timeoutMs: flags.timeout, maxBodyBytes: 16 * 1024 * 1024, maxRps: flags.maxRps ?? null, retry: { retries: 3, budgetMs: 10_000 } });
@@ -143,7 +170,9 @@ const corpusOptions = (command: Command) =>
     .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
     .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
-    .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts");
+    .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts")
+    .option("--config <file>", "settings file (JSON or YAML, keys as the long flags; default ./photon-conformance.config.{json,yaml,yml}); flags override it, it overrides PHOTON_URL and PHOTON_HEADERS")
+    .option("--list", "print the selected cases (id and method, one a line) and exit 0 without contacting the target");
 
 const reporterOptions = (command: Command) =>
   command
@@ -158,15 +187,29 @@ const selection = (flags: RunFlags, fixtures: Fixtures) => ({
   methods: flags.method ?? [],
   caseGlobs: flags.case ?? [],
   timeoutMs: flags.timeout,
+  fixturesName: flags.discover ? "discovered" : (flags.fixtures ?? "reference"),
 });
 
-async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
-  const pairs = reporters(argv);
+/** Exit code of a run Ctrl-C stopped (128 + SIGINT), as shells report it. */
+export const INTERRUPTED_EXIT = 130;
+
+async function run(flags: RunFlags, argv: readonly string[], configured: readonly ConfigReporter[] | undefined): Promise<number> {
+  const pairs = reporters(argv, configured);
+  await prepareOutputs(pairs);
   const { fixtures, discovered } = await fixturesFor(flags, flags.url);
+  await selected(flags, fixtures);
   const reference = flags.url ? null : await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
   const redact = outputRedactor(flags);
+  // Ctrl-C: no case starts after it, the ones in flight are given up, the partial reports are written.
+  // A second Ctrl-C finds no handler and ends the process at once.
+  const interrupt = new AbortController();
+  const onInterrupt = () => {
+    process.stderr.write("\nphoton-conformance: interrupted: writing the partial reports (Ctrl-C again to quit at once)\n");
+    interrupt.abort(new Error("interrupted (SIGINT)"));
+  };
+  process.once("SIGINT", onInterrupt);
   try {
-    const summary = await runSuite({
+    const ran = await runSuite({
       ...selection(flags, fixtures),
       url: flags.url ?? reference!.url,
       concurrency: flags.concurrency,
@@ -175,25 +218,119 @@ async function run(flags: RunFlags, argv: readonly string[]): Promise<number> {
       shard: flags.shard ?? null,
       maxTimeMs: flags.maxTime,
       caseTimeMs: flags.caseTime,
+      maxFailures: flags.maxFailures,
+      signal: interrupt.signal,
       onResult: progress(pairs, redact),
     });
+    const summary = limitSkips(ran, flags.maxSkipped);
     const shown = discovered ? { ...summary, discovered } : summary;
     await report(shown, pairs, redact);
+    if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
     if (summary.results.length > 0 && summary.results.every((r) => r.status === "skip")) {
       process.stderr.write("photon-conformance: every case was skipped: the fixtures profile fills none of them\n");
       return 2;
     }
     return summary.passed ? 0 : 1;
   } finally {
+    process.removeListener("SIGINT", onInterrupt);
     await reference?.close();
   }
 }
 
+/** `--max-skipped`: past it, a failing run-wide result says how many were skipped, and the verdict fails. */
+export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): RunSummary {
+  if (!limit) return summary;
+  const cases = summary.results.filter((r) => !r.id.startsWith("run/"));
+  const skipped = cases.filter((r) => r.status === "skip").length;
+  const allowed = limit.percent ? (cases.length * limit.count) / 100 : limit.count;
+  if (skipped <= allowed) return summary;
+  const shown = limit.percent ? `${limit.count}% of ${cases.length} cases` : `${limit.count}`;
+  const finding = fail("fixtures", `${skipped} of ${cases.length} cases were skipped, more than --max-skipped ${shown} allows`);
+  const result: CaseResult = { id: "run/max-skipped", method: "*", description: "no more cases skipped than --max-skipped allows", required: true, findings: [finding], exchange: null, status: "fail", durationMs: 0 };
+  return { ...summary, results: [...summary.results, result], counts: { ...summary.counts, fail: summary.counts.fail + 1 }, passed: false };
+}
+
+/** The selected cases (before sharding): none is a usage error naming what was asked. */
+async function selected(flags: RunFlags, fixtures: Fixtures): Promise<ConformanceCase[]> {
+  const cases = selectCases(await loadCases(flags.cases, fixtures), { methods: flags.method, caseGlobs: flags.case });
+  if (cases.length > 0) return cases;
+  const asked = [...(flags.case ?? []).map((g) => `--case '${g}'`), ...(flags.method ?? []).map((m) => `--method ${m}`)].join(" ");
+  throw new UsageError(`no case matches ${asked} (in ${flags.cases}); \`--list\` shows the case ids and methods`);
+}
+
+/** `--list`: the selected cases (shard applied), one `id  method` a line; the target is never contacted. */
+async function list(flags: RunFlags): Promise<number> {
+  const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
+  const cases = selectCases(await selected(flags, fixtures), { shard: flags.shard });
+  const width = Math.max(0, ...cases.map((c) => c.id.length));
+  const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  process.stdout.write(cases.map((c) => `${visible(c.id).padEnd(width)}  ${visible(c.method)}\n`).join(""));
+  return 0;
+}
+
+/**
+ * Every `--output` is made writable before anything runs: missing parent folders are created
+ * (as vitest does); a folder, or a place nothing can be written, is a usage error.
+ */
+async function prepareOutputs(pairs: Pairs): Promise<void> {
+  for (const { output } of pairs) {
+    if (output === null) continue;
+    const why = (err: unknown) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      // mkdir -p under a file says EEXIST on Linux, ENOTDIR elsewhere.
+      return new UsageError(`cannot write --output ${output}: ${code === "EEXIST" || code === "ENOTDIR" ? "a parent of it is a file, not a folder" : (code ?? (err as Error).message)}`);
+    };
+    try {
+      await mkdir(dirname(output), { recursive: true });
+    } catch (err) {
+      throw why(err);
+    }
+    const existing = await stat(output).catch(() => null);
+    if (existing?.isDirectory()) throw new UsageError(`cannot write --output ${output}: it is a folder`);
+    await access(existing ? output : dirname(output), constants.W_OK).catch((err: unknown) => {
+      throw why(err);
+    });
+  }
+}
+
+/**
+ * Applies the config file and the environment under the command line's flags (see config.ts),
+ * checks the target URLs, and returns the config file's reporters, if any.
+ */
+async function settle(command: Command, flags: RunFlags & { against?: string }, known: ReadonlySet<string>): Promise<ConfigReporter[] | undefined> {
+  const file = await loadConfig(flags.config);
+  applySettings(command, flags as unknown as Record<string, unknown>, [file, settingsFromEnv()].filter((s): s is Settings => s !== null), known);
+  messageRedactor = outputRedactor(flags);
+  if (flags.url !== undefined) checkUrl("--url", flags.url);
+  if (flags.against !== undefined) checkUrl("--against", flags.against);
+  const configured = file?.reporters?.map((r) => {
+    if (!reporterNames.includes(r.name as ReporterName)) throw new ConfigError(`${file.source}: /reporters: a reporter is one of ${reporterNames.join(", ")} (got '${r.name}')`);
+    return r;
+  });
+  return configured;
+}
+
+/** The settings a config file may hold: every long flag of the commands that read one. */
+function settingNames(program: Command): Set<string> {
+  const names = new Set(program.commands.flatMap((c) => c.options.map((o) => o.attributeName())));
+  for (const own of ["config", "list", "reporter", "output"]) names.delete(own);
+  return names;
+}
+
 type Pairs = ReturnType<typeof reporterPairs>;
 
-/** The reporters the command line asked for (console by default; github added on GitHub Actions). */
-function reporters(argv: readonly string[]): Pairs {
+/** Reporters whose text is a log, which may share stdout with one another and with one report. */
+const LOG_REPORTERS: ReadonlySet<string> = new Set(["console", "github"]);
+
+/**
+ * The reporters the command line (else the config file) asked for (console by default; github
+ * added on GitHub Actions). Two reports (json, junit, …) on stdout would be one unreadable file.
+ */
+function reporters(argv: readonly string[], configured?: readonly ConfigReporter[]): Pairs {
   const pairs = reporterPairs(argv);
+  if (pairs.length === 0 && configured) pairs.push(...configured.map((r) => ({ name: r.name as ReporterName, output: r.output })));
+  const onStdout = pairs.filter((p) => p.output === null && !LOG_REPORTERS.has(p.name)).map((p) => p.name);
+  if (onStdout.length > 1) throw new UsageError(`--reporter ${onStdout.join(" and --reporter ")} would both write to stdout: give all but one of them --output FILE`);
   if (pairs.length === 0) pairs.push({ name: "console", output: null });
   if (process.env.GITHUB_ACTIONS === "true" && !pairs.some((p) => p.name === "github")) pairs.push({ name: "github", output: null });
   return pairs;
@@ -214,10 +351,35 @@ const progress = (pairs: Pairs, redact: Redactor) => {
   return pairs.some((p) => p.name === "console" && p.output === null) ? (r: CaseResult, done: number, total?: number) => process.stderr.write(redact(progressLine(style, r, done, total, redact))) : undefined;
 };
 
+let pipesQuiet = false;
+
+/** A reader that went away (`| head -1`) ends nothing: the rest of the output is dropped and the exit code stays the run's. */
+function quietPipes(): void {
+  if (pipesQuiet) return;
+  pipesQuiet = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE") throw err;
+    });
+  }
+}
+
+/** Why `serve` could not listen, as a usage error (a taken port, an address not ours); other errors as they are. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (err.code === "EADDRINUSE") return new UsageError(`cannot listen on ${where}: the port is already in use (--port 0 picks a free one)`);
+  if (err.code === "EACCES") return new UsageError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges)`);
+  if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") return new UsageError(`cannot listen on ${where}: no such local address (--host)`);
+  if (err.code === "ENOENT" || err.code === "EISDIR") return new UsageError(`cannot read --dataset: ${err.message}`);
+  return err;
+}
+
 export async function main(argv: string[]): Promise<number> {
+  quietPipes();
   let code = 0;
   const program = new Command("photon-conformance")
     .description("Conformance suite for Photon-style compressed-account indexers")
+    .version(packageVersion)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
@@ -230,35 +392,50 @@ export async function main(argv: string[]): Promise<number> {
     .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
     .option("--max-time <duration>", "the whole run's deadline; cases left then fail as not run, and the reports are written", duration("--max-time"), DEFAULT_MAX_TIME_MS)
     .option("--case-time <duration>", "one case's deadline, all its requests (walks included) together", duration("--case-time"), DEFAULT_CASE_TIME_MS)
-    .action(async (flags: RunFlags) => {
+    .option("--max-failures <n>", "after N failed cases start no more; the rest are reported as not run", int("--max-failures", 1))
+    .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
+    .action(async (flags: RunFlags, command: Command) => {
       messageRedactor = outputRedactor(flags);
-      code = await run(flags, argv);
+      const configured = await settle(command, flags, settingNames(program));
+      code = flags.list ? await list(flags) : await run(flags, argv, configured);
     });
 
   reporterOptions(corpusOptions(program.command("diff")))
     .description("send the same cases to two indexers and report every difference by JSON path")
-    .requiredOption("--url <url>", "the indexer under test")
-    .requiredOption("--against <url>", "the trusted indexer to compare with (its values are the expected ones)")
+    .option("--url <url>", "the indexer under test (or PHOTON_URL, or `url` in the config file)")
+    .option("--against <url>", "the trusted indexer to compare with (its values are the expected ones); required")
     .option("--against-header <header>", "'Name: value' sent to --against only (repeatable; --header goes to --url only; values never printed)", header)
     .option("--max-inconclusive <n>", "required cases allowed to differ only where the chain moves, at different slots twice", int("--max-inconclusive"), 0)
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
-    .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string>; maxInconclusive: number }) => {
+    .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
+    .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string>; maxInconclusive: number }, command: Command) => {
+      messageRedactor = outputRedactor(flags, [flags.against, flags.againstHeader]);
+      const configured = await settle(command, flags, settingNames(program));
       const redact = outputRedactor(flags, [flags.against, flags.againstHeader]);
       messageRedactor = redact;
-      const pairs = reporters(argv);
+      if (flags.list) return void (code = await list(flags));
+      if (!flags.url || !flags.against) throw new UsageError("diff needs --url (or PHOTON_URL, or `url` in the config file) and --against");
+      const pairs = reporters(argv, configured);
+      await prepareOutputs(pairs);
       const { fixtures, discovered } = await fixturesFor(flags, flags.url); // --discover asks --url only, with its own headers
-      const summary = await diffTargets({ ...selection(flags, fixtures), url: flags.url, against: flags.against, againstHeaders: flags.againstHeader ?? {}, maxInconclusive: flags.maxInconclusive, concurrency: flags.concurrency, onResult: progress(pairs, redact) });
+      await selected(flags, fixtures);
+      const compared = await diffTargets({ ...selection(flags, fixtures), url: flags.url, against: flags.against, againstHeaders: flags.againstHeader ?? {}, maxInconclusive: flags.maxInconclusive, concurrency: flags.concurrency, onResult: progress(pairs, redact) });
+      const summary = limitSkips(compared, flags.maxSkipped);
       await report(discovered ? { ...summary, discovered } : summary, pairs, redact);
       code = summary.passed ? 0 : 1;
     });
 
   corpusOptions(program.command("record"))
     .description("send every case to a live indexer and write its answers into the case files")
-    .requiredOption("--url <url>", "the indexer to record from (its query string is never written)")
-    .requiredOption("--out <dir>", "where the recorded case files go (may be the corpus itself)")
-    .action(async (flags: RunFlags & { url: string; out: string }) => {
+    .option("--url <url>", "the indexer to record from (its query string is never written); or PHOTON_URL, or `url` in the config file")
+    .option("--out <dir>", "where the recorded case files go (may be the corpus itself); changes are reported against the files already there; required")
+    .action(async (flags: RunFlags & { url: string; out: string }, command: Command) => {
       messageRedactor = outputRedactor(flags);
+      await settle(command, flags, settingNames(program));
+      if (flags.list) return void (code = await list(flags));
+      if (!flags.url || !flags.out) throw new UsageError("record needs --url (or PHOTON_URL, or `url` in the config file) and --out DIR");
       const { fixtures, discovered } = await fixturesFor(flags, flags.url);
+      await selected(flags, fixtures);
       if (discovered) process.stdout.write(outputRedactor(flags)(`discovered fixtures: ${stringifyJson(discovered)}\n`));
       const changes = await recordCases({ ...selection(flags, fixtures), url: flags.url, out: flags.out, secrets: [...(flags.secret ?? []), ...secretsFromEnv()] });
       process.stdout.write(outputRedactor(flags)(renderChanges(changes)));
@@ -272,6 +449,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--secret <value>", "a value to mask in every output (repeatable; also PHOTON_SECRETS, one per line)", collect)
     .action(async (file: string, flags: { strict?: boolean; secret?: string[] }) => {
       const pairs = reporters(argv);
+      await prepareOutputs(pairs);
       const redact = outputRedactor(flags);
       messageRedactor = redact;
       const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact) });
@@ -283,10 +461,10 @@ export async function main(argv: string[]): Promise<number> {
     .command("serve")
     .description("serve the reference indexer until SIGINT/SIGTERM")
     .option("--host <host>", "address to bind", "127.0.0.1")
-    .option("--port <port>", "port (0 picks a free one)", int("--port"), 8784)
+    .option("--port <port>", "port (0 picks a free one)", int("--port", 0, 65535), 8784)
     .option("--dataset <file>", "dataset file (JSON lines) to load")
     .option("--seed <n>", "seed of the generated dataset", int("--seed"), 1)
-    .option("--accounts <n>", "accounts in the generated dataset", int("--accounts", 1))
+    .option("--accounts <n>", `accounts in the generated dataset (at least ${MIN_ACCOUNTS}, the fewest that hold every edge the suite checks; default 20000)`, int("--accounts", MIN_ACCOUNTS))
     .option("--rate-limit <n>", "requests per second; over it, HTTP 429 with Retry-After", int("--rate-limit", 1))
     .option("--latency <ms>", "delay before every answer", int("--latency"))
     .action(async (flags: { host: string; port: number; dataset?: string; seed: number; accounts?: number; rateLimit?: number; latency?: number }) => {
@@ -298,6 +476,8 @@ export async function main(argv: string[]): Promise<number> {
         accounts: flags.accounts,
         rateLimit: flags.rateLimit,
         latencyMs: flags.latency,
+      }).catch((err: NodeJS.ErrnoException) => {
+        throw listenError(err, flags.host, flags.port);
       });
       process.stdout.write(`listening on ${server.url}\n`);
       await new Promise<void>((resolve) => {
@@ -312,7 +492,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (err) {
-    if (err instanceof CaseError || err instanceof UnreachableError || err instanceof UsageError || err instanceof InvalidArgumentError) {
+    if (err instanceof CaseError || err instanceof UnreachableError || err instanceof UsageError || err instanceof InvalidArgumentError || err instanceof ConfigError) {
       process.stderr.write(`photon-conformance: ${messageRedactor(err.message)}\n`);
       return 2;
     }

@@ -28,7 +28,7 @@ import { stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
 import { ABSENT, getPath } from "./matchers.js";
-import { summarize } from "./judge.js";
+import { identityOf, summarize } from "./judge.js";
 import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { ensureReachable, requestOf, selectCases, skipped } from "./run.js";
 import { createTarget, type RawTarget } from "./target.js";
@@ -46,6 +46,8 @@ export interface DiffOptions {
   readonly fixtures: Fixtures;
   readonly methods?: readonly string[];
   readonly caseGlobs?: readonly string[];
+  /** How the reports name the fixtures profile: the file as given, `reference` (the default) or `discovered`. */
+  readonly fixturesName?: string;
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   /** Required cases allowed to stay inconclusive (default 0). */
@@ -256,7 +258,7 @@ async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise
   if (c.skip) return { result: skipped(c), inconclusive: false };
   const started = performance.now();
   const { findings, inconclusive, last } = await judgeDiff(c, a, b);
-  const result: CaseResult = { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: last.x, against: last.y, status: rollUp(findings, c.required), durationMs: performance.now() - started };
+  const result: CaseResult = { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: last.x, against: last.y, status: rollUp(findings, c.required), durationMs: performance.now() - started, file: c.file };
   return { result, inconclusive: inconclusive && c.required };
 }
 
@@ -299,5 +301,7 @@ export async function diffTargets(options: DiffOptions): Promise<RunSummary> {
   const max = options.maxInconclusive ?? 0;
   results.push(inconclusiveResult(inconclusive.sort(), max));
   const shown: Record<string, Json> = { url: a.display, against: b.display, trusted: "against", cases: cases.length, inconclusive: inconclusive.length, maxInconclusive: max };
-  return summarize(results, `${a.display} (under test, --url) against ${b.display} (trusted, --against)`, startedAt, performance.now() - t0, shown);
+  return summarize(results, `${a.display} (under test, --url) against ${b.display} (trusted, --against)`, startedAt, performance.now() - t0, shown, undefined, {
+    identity: identityOf("diff", { ...options, shard: null, fixtures: options.fixturesName ?? "(given to diffTargets)" }),
+  });
 }

@@ -1,8 +1,11 @@
 /** Runs the applicable checks over one exchange, and rolls a run's results into a summary. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
 import type { ConformanceCase, Json } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
-import { fail, type CaseResult, type Exchange, type Finding, type RunSummary, type Status, type Tally } from "./model.js";
+import { fail, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
+import { packageRoot } from "./paths.js";
 
 export interface JudgeOptions {
   readonly strict: boolean;
@@ -28,6 +31,44 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
   return findings;
 }
 
+/** This package's name and version, as every report names the tool that judged. */
+export const tool: RunIdentity["tool"] = (() => {
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+})();
+
+/** The identity of a run from what its command was given. */
+export function identityOf(
+  command: string,
+  given: { readonly caseGlobs?: readonly string[]; readonly methods?: readonly string[]; readonly shard?: { readonly index: number; readonly total: number } | null; readonly fixtures: string; readonly strict?: boolean },
+): RunIdentity {
+  return {
+    command,
+    tool,
+    selection: { cases: [...(given.caseGlobs ?? [])], methods: [...(given.methods ?? [])], shard: given.shard ? `${given.shard.index}/${given.shard.total}` : null },
+    fixtures: given.fixtures,
+    strict: given.strict ?? false,
+  };
+}
+
+const MAX_NOTED_IDS = 5;
+
+/** One line per distinct noted finding (`note: true`): its message and the cases that showed it. */
+export function findingNotes(results: readonly CaseResult[]): string[] {
+  const byMessage = new Map<string, string[]>();
+  for (const r of results) for (const f of r.findings) if (f.note) byMessage.set(f.message, [...(byMessage.get(f.message) ?? []), r.id]);
+  return [...byMessage].map(([message, ids]) => {
+    const listed = ids.slice(0, MAX_NOTED_IDS).join(", ") + (ids.length > MAX_NOTED_IDS ? `, and ${ids.length - MAX_NOTED_IDS} more` : "");
+    return `${message}: ${ids.length} case${ids.length === 1 ? "" : "s"} (${listed})`;
+  });
+}
+
+/** What a summary carries besides its results: the run's identity and notes (the noted findings' are added). */
+export interface SummaryExtras {
+  readonly identity?: RunIdentity;
+  readonly notes?: readonly string[];
+}
+
 /** Rolls results into a summary; with `totals`, `results` lists only some of the cases and the counts come from `totals`. */
 export function summarize(
   results: CaseResult[],
@@ -36,11 +77,15 @@ export function summarize(
   durationMs: number,
   options: Record<string, Json>,
   totals?: { readonly counts: Record<Status, number>; readonly tally: Tally },
+  extras: SummaryExtras = {},
 ): RunSummary {
   const counts: Record<Status, number> = totals ? { ...totals.counts } : { pass: 0, fail: 0, warn: 0, skip: 0 };
   if (!totals) for (const r of results) counts[r.status]++;
+  const notes = [...(extras.notes ?? []), ...findingNotes(results)];
   return {
     ...(totals ? { tally: totals.tally } : {}),
+    ...(extras.identity ? { identity: extras.identity } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     target,
     spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
     startedAt: startedAt.toISOString(),

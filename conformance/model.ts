@@ -10,6 +10,11 @@ export interface Finding {
   readonly message: string;
   readonly expected?: string;
   readonly actual?: string;
+  /**
+   * Set on a finding a reader should see although it changes no status (a passing batch
+   * answered in another order than Photon's): the run's `notes` name it.
+   */
+  readonly note?: true;
 }
 
 export interface SentRequest {
@@ -48,6 +53,8 @@ export interface CaseResult {
   /** Status rolled up: fail if any required finding failed, warn if any warned. */
   readonly status: Status;
   readonly durationMs: number;
+  /** The case file, relative to the working directory (`conformance/cases/….yaml`), when the case came from one. */
+  readonly file?: string;
 }
 
 export interface RunSummary {
@@ -63,6 +70,23 @@ export interface RunSummary {
   readonly discovered?: Json;
   /** Set when `results` lists only some of the cases judged (`check` on large captures): the totals. */
   readonly tally?: Tally;
+  /** What was run, for every report to name (issue 13): set by run, diff and check. */
+  readonly identity?: RunIdentity;
+  /** Run-level remarks that change no verdict, one line each (a fixtures profile that does not describe the target, reordered batch answers). */
+  readonly notes?: readonly string[];
+}
+
+/** What a run was: enough for a reader of any report to reproduce the selection. */
+export interface RunIdentity {
+  /** The command: run, diff, check. */
+  readonly command: string;
+  /** photon-indexer-kit's name and version (package.json). */
+  readonly tool: { readonly name: string; readonly version: string };
+  /** `--case` globs, `--method` names and `--shard I/N` (null: the whole corpus). */
+  readonly selection: { readonly cases: readonly string[]; readonly methods: readonly string[]; readonly shard: string | null };
+  /** The fixtures profile: a file path as given, `reference` (the default), or `discovered`. */
+  readonly fixtures: string;
+  readonly strict: boolean;
 }
 
 /**

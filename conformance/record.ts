@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseDocument } from "yaml";
 import { createRedactor, secretsOf, type Redactor, type RetryOptions } from "../runtime/index.js";
-import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
+import { loadCases, narrow, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
 import { differences, valueAt } from "./diff.js";
 import { ensureReachable, requestOf, selectCases } from "./run.js";
@@ -61,9 +61,22 @@ function scrub(value: unknown, redact: Redactor): Json {
   return value as Json;
 }
 
+/**
+ * The file a recording starts from: the one already in --out (its hand edits and its last
+ * recording are what the new one is compared against), else the corpus's case file.
+ */
+async function startingPoint(c: ConformanceCase, casesDir: string, out: string): Promise<string> {
+  const inOut = await readFile(join(out, `${c.id}.yaml`), "utf8").catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  });
+  return inOut ?? (await readFile(join(casesDir, `${c.id}.yaml`), "utf8").catch(() => readFile(c.file, "utf8")));
+}
+
 async function recordCase(c: ConformanceCase, text: string, body: unknown, status: number, out: string): Promise<RecordChange> {
   const doc = parseDocument(text, { intAsBigInt: true });
-  const previous = isObject(c.recorded) ? c.recorded : null;
+  const last = narrow((doc.toJS() as Record<string, unknown> | null)?.recorded);
+  const previous = isObject(last) ? last : null;
   const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body);
   doc.set("recorded", doc.createNode({ status, ignore, body }));
   const target = join(out, `${c.id}.yaml`);
@@ -103,7 +116,7 @@ export async function recordCases(options: RecordOptions): Promise<RecordChange[
       continue;
     }
     const answer = exchange.parseError ? redact(exchange.text) : scrub(exchange.body, redact);
-    const text = await readFile(join(options.casesDir, `${c.id}.yaml`), "utf8").catch(() => readFile(c.file, "utf8"));
+    const text = await startingPoint(c, options.casesDir, options.out);
     changes.push(await recordCase(c, text, answer, exchange.status, options.out));
   }
   return changes;

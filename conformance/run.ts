@@ -10,7 +10,7 @@ import { methods } from "../generated/index.js";
 import { ClientErrorCode, parseJson, stringifyJson, type RetryOptions } from "../runtime/index.js";
 import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject } from "./checks/check.js";
-import { judge, summarize } from "./judge.js";
+import { identityOf, judge, summarize } from "./judge.js";
 import { fail, pass, rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { createTarget, type RawTarget } from "./target.js";
 
@@ -26,6 +26,8 @@ export interface RunOptions {
   readonly strict?: boolean;
   readonly maxRps?: number | null;
   readonly shard?: { readonly index: number; readonly total: number } | null;
+  /** How the reports name the fixtures profile: the file as given, `reference` (the default) or `discovered`. */
+  readonly fixturesName?: string;
   /** Time allowed for waiting out 429s per request (default 10 s). */
   readonly retryBudgetMs?: number;
   readonly maxBodyBytes?: number;
@@ -34,6 +36,10 @@ export interface RunOptions {
   /** One case's deadline, all its requests (walks included) together (default DEFAULT_CASE_TIME_MS). */
   readonly caseTimeMs?: number;
   readonly onResult?: (result: CaseResult, done: number, total: number) => void;
+  /** Fail fast: after this many failed cases no case starts; the rest are reported as not run. */
+  readonly maxFailures?: number;
+  /** Stops the run (Ctrl-C): no case starts, the ones in flight are given up, the partial summary is returned. */
+  readonly signal?: AbortSignal;
 }
 
 /** `run --max-time`: 30 minutes. */
@@ -97,6 +103,20 @@ export function selectCases(all: readonly ConformanceCase[], options: Pick<RunOp
   );
 }
 
+/** The run-wide case: it judges the other results of its run (its shard's, when sharded). */
+export const SLOT_ORDER_ID = "run/slot-order";
+
+/**
+ * Whether a selection holds the run-wide case: no `--method` (it is about no method), a
+ * `--case` glob matching its id if globs are given, and, sharded, the one shard its id hashes
+ * to, as any case's does; so shards still add up to the whole run.
+ */
+export function selectsRunWide(options: Pick<RunOptions, "methods" | "caseGlobs" | "shard">): boolean {
+  if (options.methods?.length) return false;
+  if (options.caseGlobs?.length && !picomatch([...options.caseGlobs])(SLOT_ORDER_ID)) return false;
+  return !options.shard || shardOf(SLOT_ORDER_ID, options.shard.total) === options.shard.index - 1;
+}
+
 /** The body a case sends (a fresh id for JSON-RPC cases) and the id it carries. */
 export function requestOf(c: ConformanceCase, target: RawTarget): { body: string; id: unknown } {
   if (c.http) {
@@ -118,7 +138,7 @@ export function requestOf(c: ConformanceCase, target: RawTarget): { body: string
 
 /** A case that cannot run against this target (a fixture it needs is missing). */
 export function skipped(c: ConformanceCase): CaseResult {
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings: [skip("fixtures", c.skip ?? "skipped")], exchange: null, status: "skip", durationMs: 0 };
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings: [skip("fixtures", c.skip ?? "skipped")], exchange: null, status: "skip", durationMs: 0, file: c.file };
 }
 
 /** "2 min", "1.5 s", "250 ms": a deadline as findings name it. */
@@ -186,20 +206,21 @@ function retained(exchange: Exchange): Exchange {
   return { ...exchange, body: slot === null ? undefined : { result: { context: { slot } } } };
 }
 
-async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean, signal: AbortSignal): Promise<CaseResult> {
+async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean, signal: AbortSignal, observe?: (c: ConformanceCase, exchange: Exchange) => void): Promise<CaseResult> {
   if (c.skip) return skipped(c);
   const started = performance.now();
   const bounded = within(target, signal);
   const { body, id } = requestOf(c, bounded);
   const exchange = await bounded.send(c.http, body);
+  observe?.(c, exchange);
   const findings = await judge(c, exchange, bounded, { strict, requestId: id });
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: retained(exchange), status: rollUp(findings, c.required), durationMs: performance.now() - started };
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: retained(exchange), status: rollUp(findings, c.required), durationMs: performance.now() - started, file: c.file };
 }
 
-/** A case the run's deadline left unstarted. */
-function notRun(c: ConformanceCase, why: string): CaseResult {
-  const findings = [fail("deadline", `not run: ${why}`)];
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status: rollUp(findings, c.required), durationMs: 0 };
+/** A case the run's deadline (or its stop: --max-failures, Ctrl-C) left unstarted. */
+function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult {
+  const findings = [fail(check, `not run: ${why}`)];
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status: rollUp(findings, c.required), durationMs: 0, file: c.file };
 }
 
 function slotOf(exchange: Exchange | null): bigint | null {
@@ -210,7 +231,7 @@ function slotOf(exchange: Exchange | null): bigint | null {
 /** Slots never go backwards: an answer started after another finished reports a slot at least as high. */
 function slotOrder(results: readonly CaseResult[]): CaseResult {
   const seen = results
-    .filter((r) => r.exchange && slotOf(r.exchange) !== null)
+    .filter((r) => r?.exchange && slotOf(r.exchange) !== null)
     .map((r) => ({ id: r.id, slot: slotOf(r.exchange)!, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs }));
   const byEnd = [...seen].sort((a, b) => a.end - b.end);
   const findings: Finding[] = [];
@@ -219,7 +240,7 @@ function slotOrder(results: readonly CaseResult[]): CaseResult {
     if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
   }
   if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
-  return { id: "run/slot-order", method: "*", description: "context.slot never goes backwards during the run", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+  return { id: SLOT_ORDER_ID, method: "*", description: "context.slot never goes backwards during the run", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
 }
 
 export async function runSuite(options: RunOptions): Promise<RunSummary> {
@@ -237,32 +258,43 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
   });
   const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
   const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
-  const run = deadline(Math.max(0, maxTimeMs - (performance.now() - t0)), `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`);
+  const run = deadline(Math.max(0, maxTimeMs - (performance.now() - t0)), `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`, options.signal);
   try {
     const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
 
     await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
 
+    // One count everywhere: the progress total, `options.cases` and the summary all include the run-wide case.
+    const runWide = selectsRunWide(options);
+    const total = cases.length + (runWide ? 1 : 0);
+    const profile = profileWatch(options.fixtures, options.fixturesName);
     const results: CaseResult[] = new Array(cases.length);
     let next = 0;
     let done = 0;
+    let failed = 0;
     const worker = async () => {
       while (next < cases.length) {
         const i = next++;
-        if (run.signal.aborted) results[i] = notRun(cases[i]!, (run.signal.reason as Error).message);
+        if (run.signal.aborted) results[i] = notRun(cases[i]!, (run.signal.reason as Error).message, options.signal?.aborted ? "run" : "deadline");
+        else if (options.maxFailures !== undefined && failed >= options.maxFailures) results[i] = notRun(cases[i]!, `${failed} cases had failed (--max-failures ${options.maxFailures})`, "run");
         else {
           const own = deadline(caseTimeMs, `the case's deadline of ${formatDuration(caseTimeMs)} (--case-time) was reached`, run.signal);
           try {
-            results[i] = await runCase(cases[i]!, target, options.strict ?? false, own.signal);
+            results[i] = await runCase(cases[i]!, target, options.strict ?? false, own.signal, profile.observe);
+            if (results[i]!.status === "fail") failed++;
           } finally {
             own.clear();
           }
         }
-        options.onResult?.(results[i]!, ++done, cases.length);
+        options.onResult?.(results[i]!, ++done, total);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
-    if (!options.methods?.length && !options.caseGlobs?.length && !options.shard) results.push(slotOrder(results));
+    if (runWide) {
+      const wide = slotOrder(results);
+      results.push(wide);
+      options.onResult?.(wide, ++done, total);
+    }
 
     return summarize(results, target.display, startedAt, performance.now() - t0, {
       concurrency: options.concurrency ?? 4,
@@ -270,10 +302,60 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
       timeoutMs: options.timeoutMs ?? 10_000,
       maxTimeMs,
       caseTimeMs,
-      cases: cases.length,
+      cases: total,
       ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+    }, undefined, {
+      identity: identityOf("run", { ...options, fixtures: options.fixturesName ?? "(given to runSuite)" }),
+      notes: profile.notes(),
     });
   } finally {
     run.clear();
   }
+}
+
+/** Fixture owners the profile says hold accounts (their first page cannot be empty on a target it describes). */
+const OWNERS_WITH_ACCOUNTS = ["ownerWithOneAccount", "ownerWithManyAccounts", "ownerWith1000"] as const;
+
+/**
+ * Watches the lookups of the fixtures profile's own entities (its known hash and address, its
+ * owners with accounts) as the cases send them: when every one answered "not there" (a null
+ * account, an empty first page, a "not found" error) and none was found, the profile does not
+ * describe the target, and one note says so. Sends nothing and changes no verdict.
+ */
+export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: ConformanceCase, exchange: Exchange): void; notes(): string[] } {
+  const f = fixtures as Record<string, unknown>;
+  const field = (key: string, sub: string): unknown => (isObject(f[key]) ? (f[key] as Record<string, unknown>)[sub] : undefined);
+  const owners = new Set(OWNERS_WITH_ACCOUNTS.map((k) => field(k, "owner")).filter((o): o is string => typeof o === "string"));
+  const missed: string[] = [];
+  let found = 0;
+  /** What a case looks up of the profile (null: nothing), and whether the answer holds it. */
+  const lookupOf = (c: ConformanceCase): { what: string; holds: (value: unknown) => boolean } | null => {
+    const p = isObject(c.params) ? c.params : {};
+    const account = { holds: (value: unknown) => isObject(value) };
+    if (c.method === "getCompressedAccount" && p.address == null && typeof p.hash === "string" && p.hash === f.knownHash) return { what: `its knownHash ${p.hash}`, ...account };
+    if (c.method === "getCompressedAccount" && typeof p.address === "string" && p.address === f.knownAddress) return { what: `its knownAddress ${p.address}`, ...account };
+    if (c.method === "getCompressedAccountsByOwner" && typeof p.owner === "string" && owners.has(p.owner) && p.cursor == null && p.limit !== 0 && p.filters == null) {
+      return { what: `its owner ${p.owner} has no accounts`, holds: (value) => isObject(value) && Array.isArray(value.items) && value.items.length > 0 };
+    }
+    return null;
+  };
+  return {
+    observe(c, exchange) {
+      if (c.http || exchange.error) return;
+      const lookup = lookupOf(c);
+      const body = exchange.body;
+      if (!lookup || !isObject(body)) return;
+      if ("result" in body) {
+        const value = isObject(body.result) ? body.result.value : undefined;
+        if (lookup.holds(value)) found++;
+        else missed.push(lookup.what);
+      } else if (isObject(body.error) && /not found/i.test(String(body.error.message))) missed.push(lookup.what);
+    },
+    notes() {
+      if (found > 0 || missed.length === 0) return [];
+      const which = name === "reference" ? "the default fixtures profile (reference: the reference indexer's dataset)" : `the fixtures profile ${name ?? ""}`.trimEnd();
+      const first = [...new Set(missed)].slice(0, 2).map((m) => (m.endsWith("accounts") ? m : `${m} is not found`));
+      return [`${which} does not describe this target (${first.join("; ")})): run with --discover --seed-owner PUBKEY or --fixtures FILE`];
+    },
+  };
 }

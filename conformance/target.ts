@@ -26,12 +26,32 @@ export interface RawTarget extends Target {
   nextId(): number;
 }
 
-function withPath(url: string, path: string | null): string {
-  if (!path) return url;
+/**
+ * Where a case's request goes. Without `http.path`: the target URL exactly as given. With a
+ * path: resolved against the URL's path (`/rpc` + `/getX` → `/rpc/getX`; `/` is the URL's own
+ * path), keeping the URL's query string (its credentials) and adding the case's query
+ * parameters after it; a parameter the URL already has keeps the URL's value, so a gateway's
+ * key is never replaced. With `http.origin` (health probes): the path is absolute on the
+ * URL's origin, and only the case's own query string is sent (the target's is not: Photon
+ * matches the probe's exact URI, so `/liveness?api-key=…` is a 405). Userinfo and headers go
+ * with every request.
+ */
+export function requestUrl(url: string, http: Pick<HttpRequestSpec, "path" | "origin"> | null): string {
+  if (!http?.path && !http?.origin) return url;
   const u = new URL(url);
-  const [pathname, query] = path.split("?", 2) as [string, string | undefined];
-  u.pathname = `${u.pathname.replace(/\/+$/, "")}/${pathname.replace(/^\/+/, "")}`;
-  if (query !== undefined) u.search = u.search ? `${u.search}&${query}` : `?${query}`;
+  const [pathname, query] = (http.path ?? "/").split("?", 2) as [string, string | undefined];
+  if (http.origin) {
+    u.pathname = `/${pathname.replace(/^\/+/, "")}`;
+    u.search = query ? `?${query}` : "";
+    return u.toString();
+  }
+  const rest = pathname.replace(/^\/+/, "");
+  if (rest) u.pathname = `${u.pathname.replace(/\/+$/, "")}/${rest}`;
+  if (query) {
+    const own = new Set(u.searchParams.keys());
+    const added = query.split("&").filter((pair) => pair && !own.has(decodeURIComponent(pair.split("=", 1)[0]!.replace(/\+/g, " "))));
+    if (added.length > 0) u.search = u.search ? `${u.search}&${added.join("&")}` : `?${added.join("&")}`;
+  }
   return u.toString();
 }
 
@@ -57,7 +77,7 @@ export function createTarget(options: TargetOptions): RawTarget {
   async function send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange> {
     await pace();
     const method = http?.method ?? "POST";
-    const url = withPath(options.url, http?.path ?? null);
+    const url = requestUrl(options.url, http);
     const contentType = http ? http.contentType : "application/json";
     const request = { method, url: redactUrl(url), headers: { ...shownHeaders, ...(contentType ? { "content-type": contentType } : {}) }, body };
     const startedAt = performance.now();

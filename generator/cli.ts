@@ -3,15 +3,23 @@
  * Exit codes: 0 done, 1 stale (check) or a change matching --fail-on (diff), 2 bad input
  * (unreadable or invalid spec, usage).
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { diffSpecs, failsOn, render, type DiffFormat, type FailOn } from "./diff/index.js";
 import { GenError } from "./errors.js";
 import { generate } from "./generate.js";
-import { packageVersion } from "./paths.js";
+import { packageRoot, packageVersion } from "./paths.js";
 import { compareOutput, writeOutput } from "./write.js";
 
 const DEFAULT_SPEC = "spec/photon-indexer.yaml";
 const DEFAULT_OUT = "generated";
+const SPEC_HELP = `(default: ${DEFAULT_SPEC} if the working directory has it, else the spec this package ships)`;
+
+/** No --spec: the working directory's spec/photon-indexer.yaml (this repository), else the package's own (a project that installed it). */
+function specOf(opts: { spec?: string }): string {
+  return opts.spec ?? (existsSync(DEFAULT_SPEC) ? DEFAULT_SPEC : join(packageRoot, DEFAULT_SPEC));
+}
 
 function report(err: unknown): number {
   if (err instanceof GenError) {
@@ -33,11 +41,11 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command("generate")
     .description("write generated/ from the spec (atomically: a failure leaves it untouched)")
-    .option("--spec <file|dir|url>", "OpenAPI 3.0 spec: a file, a folder of per-method files, or an http(s) URL", DEFAULT_SPEC)
+    .option("--spec <file|dir|url>", `OpenAPI 3.0 spec: a file, a folder of per-method files, or an http(s) URL ${SPEC_HELP}`)
     .option("--out <dir>", "output folder", DEFAULT_OUT)
-    .action(async (opts: { spec: string; out: string }) => {
+    .action(async (opts: { spec?: string; out: string }) => {
       const started = performance.now();
-      const { model, files } = await generate(opts.spec);
+      const { model, files } = await generate(specOf(opts));
       await writeOutput(opts.out, files);
       process.stdout.write(
         `photon-gen: wrote ${files.size} files to ${opts.out} from ${model.title} ${model.version} (${model.methods.length} methods, sha256 ${model.sha256.slice(0, 12)}…) in ${Math.round(performance.now() - started)} ms\n`,
@@ -46,10 +54,10 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command("check")
     .description("exit 1 if the output folder differs from what the spec produces")
-    .option("--spec <file|dir|url>", "OpenAPI 3.0 spec", DEFAULT_SPEC)
+    .option("--spec <file|dir|url>", `OpenAPI 3.0 spec ${SPEC_HELP}`)
     .option("--out <dir>", "output folder", DEFAULT_OUT)
-    .action(async (opts: { spec: string; out: string }) => {
-      const { model, files } = await generate(opts.spec);
+    .action(async (opts: { spec?: string; out: string }) => {
+      const { model, files } = await generate(specOf(opts));
       const stale = await compareOutput(opts.out, files);
       const lines = [
         ...stale.changed.map((f) => `  changed: ${opts.out}/${f}`),

@@ -1,4 +1,8 @@
-/** The reference indexer: dataset generation and files, the in-memory store and the method handlers. */
+/**
+ * `photon-indexer-kit/reference`: the reference indexer. `startReferenceIndexer(options)` serves
+ * it over HTTP; dataset generation and files, the in-memory store and the method handlers are
+ * here too, for building one by hand.
+ */
 export * from "./records.js";
 export { generateDataset, MIN_ACCOUNTS, TREES } from "./dataset.js";
 export type { GenerateOptions } from "./dataset.js";
@@ -8,3 +12,5 @@ export { datasetLines, readDataset, writeDataset, DatasetFormatError, FORMAT_NAM
 export { ReferenceStore } from "./store.js";
 export type { BalanceRow, TokenEntry } from "./store.js";
 export { createReferenceHandlers, PAGE_LIMIT } from "./handlers.js";
+export { startReferenceIndexer, MAX_CONNECTIONS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, RATE_LIMIT_CODE } from "./serve.js";
+export type { ReferenceIndexer, ReferenceOptions } from "./serve.js";

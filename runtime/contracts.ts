@@ -90,21 +90,58 @@ function describe(e: AjvErrorObject): string {
   }
 }
 
-/** Runs a standalone validator and turns its errors into pointer-named issues. */
+/** Runs a standalone validator and turns its errors into pointer-named issues, one cause per pointer (see `oneCause`). */
 export function validate(fn: StandaloneValidate, value: unknown): ValidationIssue[] {
   if (fn(value)) return [];
-  return (fn.errors ?? []).map((e) => {
-    const pointer =
-      e.keyword === "required"
-        ? `${e.instancePath}/${String(e.params.missingProperty)}`
-        : e.keyword === "additionalProperties"
-          ? `${e.instancePath}/${String(e.params.additionalProperty)}`
-          : e.instancePath;
-    return { pointer, keyword: e.keyword, message: describe(e), params: e.params };
-  });
+  return oneCause(
+    (fn.errors ?? []).map((e) => {
+      const pointer =
+        e.keyword === "required"
+          ? `${e.instancePath}/${String(e.params.missingProperty)}`
+          : e.keyword === "additionalProperties"
+            ? `${e.instancePath}/${String(e.params.additionalProperty)}`
+            : e.instancePath;
+      return { pointer, keyword: e.keyword, message: describe(e), params: e.params };
+    }),
+  );
 }
 
-/** One line per issue: `/value/items/0/hash must be a valid hash`. */
+const under = (pointer: string, base: string) => pointer === base || pointer.startsWith(`${base}/`);
+
+/**
+ * The issues of an `anyOf`/`oneOf` (a nullable object or string is `anyOf: [schema, {type: null}]`)
+ * reduced to the branch that explains the value: ajv reports every branch's error, then a
+ * summary ("must match a schema in anyOf"). The summary is dropped; when a branch failed deeper
+ * than the value (a missing field inside the object), the branches' errors at the value itself
+ * ("must be null") are dropped; else a branch whose type matched (its `format`, `enum`, …)
+ * names the cause; else the types are merged ("must be object or null").
+ */
+function oneCause(issues: ValidationIssue[]): ValidationIssue[] {
+  const out = [...issues];
+  for (let k = 0; k < out.length; k++) {
+    const summary = out[k]!;
+    if (summary.keyword !== "anyOf" && summary.keyword !== "oneOf") continue;
+    const at = summary.pointer;
+    const branches = out.slice(0, k).filter((i) => under(i.pointer, at));
+    if (branches.length === 0) continue; // nothing better to say than the summary
+    const here = branches.filter((i) => i.pointer === at);
+    let drop = here;
+    let merged: ValidationIssue[] = [];
+    if (branches.length === here.length) {
+      if (here.some((i) => i.keyword !== "type")) drop = here.filter((i) => i.keyword === "type");
+      else {
+        const types = [...new Set(here.flatMap((i) => [i.params.type].flat().map(String)))];
+        merged = [{ pointer: at, keyword: "type", message: `must be ${types.join(" or ")}`, params: { type: types } }];
+      }
+    }
+    const kept = [...out.slice(0, k).filter((i) => !drop.includes(i)), ...merged];
+    out.splice(0, k + 1, ...kept);
+    k = kept.length - 1;
+  }
+  return out;
+}
+
+/** One line per issue: `/value/items/0/hash must be a valid hash` (the value itself is `root`, or `/`). */
 export function formatIssues(issues: readonly ValidationIssue[], root = ""): string {
-  return issues.map((i) => `${root}${i.pointer || "/"} ${i.message}`).join("; ");
+  return issues.map((i) => `${`${root}${i.pointer}` || "/"} ${i.message}`).join("; ");
 }

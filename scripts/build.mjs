@@ -1,7 +1,7 @@
-// Compiles the package to dist/ with tsc, then copies the generated plain-JS validators
-// (ajv standalone output, which tsc does not compile) and their declarations beside it.
+// Compiles the package to dist/ with tsc. Everything is TypeScript, generated/validators.ts
+// included, so dist/ is exactly what tsc emits: nothing is copied beside it.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -10,13 +10,9 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 rmSync(join(root, "dist"), { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.json")], { stdio: "inherit" });
 if (result.status !== 0) process.exit(result.status ?? 1);
-for (const dir of ["generated"]) {
-  mkdirSync(join(root, "dist", dir), { recursive: true });
-  for (const name of readdirSync(join(root, dir))) {
-    if (name.endsWith(".js") || name.endsWith(".d.ts")) copyFileSync(join(root, dir, name), join(root, "dist", dir, name));
+for (const file of ["generator/cli.js", "generated/validators.js", "runtime/index.js", "reference/index.js", "conformance/index.js"]) {
+  if (!existsSync(join(root, "dist", file))) {
+    console.error(`build: dist/${file} is missing`);
+    process.exit(1);
   }
-}
-if (!existsSync(join(root, "dist", "generator", "cli.js"))) {
-  console.error("build: dist/generator/cli.js is missing");
-  process.exit(1);
 }

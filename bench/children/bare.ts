@@ -4,7 +4,7 @@
  * When the body holds the marker `@@ID@@`, the request's JSON-RPC id (found with a regular
  * expression, not parsed) is put in its place, so a client that checks ids can be served.
  * Prints `{"url": …}` when listening; closes on SIGTERM/SIGINT.
- *   node --import tsx/esm --conditions=source bench/children/bare.ts --reply FILE
+ *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/bare.ts --reply FILE
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";

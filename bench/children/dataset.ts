@@ -2,7 +2,7 @@
  * Child process: builds one reference dataset (generateDataset) and the indexed store the
  * reference indexer serves from, then prints one JSON line with the build times and its own
  * peak RSS (`process.resourceUsage().maxRSS`), and exits.
- *   node --import tsx/esm --conditions=source bench/children/dataset.ts --accounts N [--seed N]
+ *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/dataset.ts --accounts N [--seed N]
  */
 import { generateDataset, ReferenceStore } from "../../reference/index.js";
 

@@ -2,7 +2,7 @@
  * Child process: builds a reference dataset and serves it with the reference indexer on a free
  * loopback port. Prints one JSON line when ready (url, build times, peak RSS, the dataset's
  * profile), then serves until SIGTERM/SIGINT and closes cleanly.
- *   node --import tsx/esm --conditions=source bench/children/reference.ts [--accounts N] [--seed N]
+ *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/reference.ts [--accounts N] [--seed N]
  */
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { startReferenceIndexer } from "../../reference/serve.js";

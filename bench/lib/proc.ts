@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Node flags that run TypeScript sources the way `npm run bench` does. */
-export const TS_FLAGS = ["--import", "tsx/esm", "--conditions=source"] as const;
+export const TS_FLAGS = ["--import", "tsx/esm", "--conditions=photon-indexer-kit-source"] as const;
 
 const live = new Set<ChildProcess>();
 

@@ -1,6 +1,7 @@
 /** The check plugin contract: a name, the cases it applies to, and a judgement. */
-import type { MethodInfo, MethodValidators, EnvelopeValidators } from "../../runtime/index.js";
+import { stringifyJson, type MethodInfo, type MethodValidators, type EnvelopeValidators } from "../../runtime/index.js";
 import type { ConformanceCase } from "../case-format.js";
+import { ABSENT } from "../matchers.js";
 import type { Exchange, Finding } from "../model.js";
 
 export interface Target {
@@ -37,14 +38,17 @@ export function expectsResult(c: ConformanceCase): boolean {
   return c.expect.error === null && !c.expect.emptyBody && c.expect.batch === null && c.expect.status === 200 && c.http === null;
 }
 
-/** Short, single-line rendering of a value for messages. */
+/**
+ * Short, single-line rendering of a value for messages: JSON, with integers of any size as
+ * digits (uint64 values arrive as bigint) and a missing value as `absent`.
+ */
 export function show(value: unknown, max = 160): string {
+  if (value === undefined || value === ABSENT) return "absent";
   let text: string;
   try {
-    text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+    text = stringifyJson(value);
   } catch {
     text = String(value);
   }
-  if (text === undefined) text = String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -105,7 +105,8 @@ export const semanticsCheck: Check = {
     for (const [path, matcher] of Object.entries(ctx.testCase.expect.result ?? {})) {
       const actual = getPath(result, path);
       const why = match(actual, matcher);
-      findings.push(why === null ? pass(S, `result.${path} as expected`) : fail(S, `result.${path} ${why}`, show(matcher), actual === ABSENT ? "(absent)" : show(actual)));
+      const where = path === "" || path === "." ? "result" : `result.${path}`;
+      findings.push(why === null ? pass(S, `${where} as expected`) : fail(S, `${where} ${why}`, show(matcher), show(actual)));
     }
     if (ctx.testCase.expect.every) {
       const items = pageItems(ctx, result);

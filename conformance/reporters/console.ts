@@ -1,10 +1,12 @@
 /**
  * console: a progress bar on a TTY, plain lines otherwise (CI), colours unless NO_COLOR;
- * each failure with its case, check, expected vs actual and a curl line to reproduce it.
+ * each failure with its case, check, expected vs actual and a curl line to reproduce it; then
+ * the skipped cases with their reasons, where a failing run failed (per check, per method),
+ * the run's notes and what was run (tool, spec, selection, fixtures, --strict).
  */
-import type { CaseResult, RunSummary } from "../model.js";
+import type { CaseResult, RunIdentity, RunSummary } from "../model.js";
 import { curlLine } from "./curl.js";
-import { casesJudged } from "./stats.js";
+import { casesJudged, failureGroups } from "./stats.js";
 import { forConsole, type Redact } from "./escape.js";
 
 export interface ConsoleStyle {
@@ -58,12 +60,56 @@ export function renderConsole(summary: RunSummary, style: ConsoleStyle): string 
     if (r.exchange) lines.push(`    reproduce${r.against ? " on --url (under test)" : ""}: ${curlLine(r.exchange.request)}`);
     if (r.against) lines.push(`    reproduce on --against (trusted): ${curlLine(r.against.request)}`);
   }
+  lines.push(...skippedLines(summary), ...failureLines(summary));
+  if (summary.notes?.length) lines.push("", ...summary.notes.map((note) => `note: ${forConsole(note)}`));
   const c = summary.counts;
   lines.push(
     "",
-    `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} against ${forConsole(summary.target)}`,
+    `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} (sha256 ${forConsole(summary.spec.sha256.slice(0, 12))}) against ${forConsole(summary.target)}`,
+    ...(summary.identity ? [identityLine(summary.identity)] : []),
     `${casesJudged(summary)}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped in ${(summary.durationMs / 1000).toFixed(1)} s`,
     summary.passed ? paint(style, 32, "VERDICT: CONFORMANT") : paint(style, 31, "VERDICT: NOT CONFORMANT"),
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** Cases listed by name per reason; past this, "and N more". */
+const MAX_SKIPPED_IDS = 10;
+
+/** `skipped: N`, then each reason once with the cases it skipped. */
+function skippedLines(summary: RunSummary): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const r of summary.results) {
+    if (r.status !== "skip") continue;
+    const reason = r.findings.filter((f) => f.status === "skip").map((f) => f.message).join("; ") || "skipped";
+    byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
+  }
+  if (byReason.size === 0) return [];
+  const lines = ["", `skipped: ${summary.counts.skip}`];
+  for (const [reason, ids] of byReason) {
+    if (ids.length === 1) {
+      lines.push(`    ${forConsole(ids[0]!)}: ${forConsole(reason)}`);
+      continue;
+    }
+    const more = ids.length > MAX_SKIPPED_IDS ? `, and ${ids.length - MAX_SKIPPED_IDS} more` : "";
+    lines.push(`    ${ids.length} cases: ${forConsole(reason)}`, `      ${ids.slice(0, MAX_SKIPPED_IDS).map(forConsole).join(", ")}${more}`);
+  }
+  return lines;
+}
+
+/** For a failing run: failing cases per check and per method, most first. */
+function failureLines(summary: RunSummary): string[] {
+  if (summary.counts.fail === 0) return [];
+  const { byCheck, byMethod } = failureGroups(summary);
+  const list = (groups: [string, number][]) => groups.map(([name, n]) => `${forConsole(name)} ${n}`).join(", ");
+  return ["", `failing ${summary.tally ? "findings" : "cases"} by check: ${list(byCheck)}`, `failing cases by method: ${list(byMethod)}`];
+}
+
+/** What was run: `Run: photon-indexer-kit 0.1.0 run · cases: all · fixtures: reference · strict: off`. */
+export function identityLine(identity: RunIdentity): string {
+  const { cases, methods, shard } = identity.selection;
+  const selection = [...cases.map((g) => `--case ${g}`), ...methods.map((m) => `--method ${m}`), ...(shard ? [`--shard ${shard}`] : [])];
+  return forConsole(
+    `Run: ${identity.tool.name} ${identity.tool.version} ${identity.command} · cases: ${selection.length > 0 ? selection.join(" ") : "all"} · fixtures: ${identity.fixtures} · strict: ${identity.strict ? "on" : "off"}`,
+  );
 }

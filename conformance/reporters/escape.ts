@@ -7,6 +7,7 @@
  *   shell     `forShell`      one shell word (`'…'`, or `$'…'` when it holds such characters)
  *   markdown  `forMarkdown`, `forMarkdownCode`, `forMarkdownJson`
  *   XML       `forXml`        attribute values and text alike
+ *   HTML      `forHtml`       text and quoted attribute values alike
  *   GitHub    `forGithubData`, `forGithubProperty`   the workflow-command encoding
  *   JSON      `forJson`       valid JSON, nothing invisible in it
  *
@@ -129,6 +130,30 @@ export function forXml(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------
+// HTML report: nothing from outside becomes markup, an attribute, a URL or a character
+// reference; the page's Content-Security-Policy (no script, no network) is the second net.
+
+const HTML_ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/**
+ * Text content or a quoted attribute value (`"…"` or `'…'`): invisible characters shown
+ * escaped (no raw newline, bidi override or NUL), then `& < > " '` as references.
+ */
+export function forHtml(text: string): string {
+  return visible(text).replace(/[&<>"']/g, (c) => HTML_ENTITY[c]!);
+}
+
+/**
+ * At most `max` characters (code points, so no surrogate pair is cut in two) and `…` when cut:
+ * a long outside string is shortened before its sink escapes it.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, max).join("")}…`;
+}
+
+// ---------------------------------------------------------------------------------------
 // GitHub Actions workflow commands: a message cannot end its command or start another.
 
 /**
@@ -176,6 +201,7 @@ function redactResult(r: CaseResult, redact: Redact): CaseResult {
     id: redact(r.id),
     method: redact(r.method),
     description: redact(r.description),
+    ...(r.file !== undefined ? { file: redact(r.file) } : {}),
     findings: r.findings.map((f) => redactDeep(f, redact) as CaseResult["findings"][number]),
     exchange: r.exchange && redactExchange(r.exchange, redact),
     ...(r.against ? { against: redactExchange(r.against, redact) } : {}),
@@ -195,6 +221,8 @@ export function redactSummary(summary: RunSummary, redact: Redact): RunSummary {
     spec: redactDeep(summary.spec, redact) as RunSummary["spec"],
     options: redactDeep(summary.options, redact) as RunSummary["options"],
     results: summary.results.map((r) => redactResult(r, redact)),
+    ...(summary.identity !== undefined ? { identity: redactDeep(summary.identity, redact) as RunSummary["identity"] } : {}),
+    ...(summary.notes !== undefined ? { notes: summary.notes.map(redact) } : {}),
     ...(summary.discovered !== undefined ? { discovered: redactDeep(summary.discovered, redact) as RunSummary["discovered"] } : {}),
     ...(summary.tally !== undefined ? { tally: redactDeep(summary.tally, redact) as RunSummary["tally"] } : {}),
   };

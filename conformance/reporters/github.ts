@@ -1,24 +1,45 @@
 /**
- * github: workflow-command annotations (chosen automatically when GITHUB_ACTIONS=true). Each
- * outside string is shown escaped (`forConsole`: its own newlines as `\n`), then the whole
+ * github: workflow-command annotations (chosen automatically when GITHUB_ACTIONS=true), each
+ * pointing at its case file (`file=conformance/cases/….yaml`, relative to the working
+ * directory) so that GitHub shows it on the file; and, when `$GITHUB_STEP_SUMMARY` names a
+ * file, the markdown certificate appended to it (the job's summary page).
+ *
+ * Each outside string is shown escaped (`forConsole`: its own newlines as `\n`), then the whole
  * data and each property get the workflow-command encoding, so that no message can end its
  * command and start another (`::error`, `::set-output`, `::add-mask`…): one line per annotation.
+ * The run's notes follow the verdict in its notice.
  */
+import { appendFileSync } from "node:fs";
 import type { RunSummary } from "../model.js";
-import { forConsole, forGithubData, forGithubProperty } from "./escape.js";
+import { forConsole, forGithubData, forGithubProperty, type Redact } from "./escape.js";
+import { renderMarkdown } from "./markdown.js";
+import { isProblem } from "./parts.js";
 
-export function renderGithub(summary: RunSummary): string {
+/**
+ * The annotations; with `stepSummary` (a file path, `$GITHUB_STEP_SUMMARY` by default) the
+ * certificate is appended there too, passed through `finish` (the output edge's redactor). A
+ * summary file that cannot be written is a warning annotation, not a failed run.
+ */
+export function renderGithub(summary: RunSummary, stepSummary: string | undefined = process.env.GITHUB_STEP_SUMMARY, finish: Redact = (t) => t): string {
   const lines: string[] = [];
   for (const r of summary.results) {
-    for (const f of r.findings) {
-      if (f.status !== "fail" && f.status !== "warn") continue;
+    for (const f of r.findings.filter(isProblem)) {
       const level = f.status === "fail" && r.required ? "error" : "warning";
       const detail = [forConsole(f.message), f.expected !== undefined ? `expected: ${forConsole(f.expected)}` : "", f.actual !== undefined ? `actual: ${forConsole(f.actual)}` : ""].filter(Boolean).join("\n");
-      lines.push(`::${level} title=${forGithubProperty(`${r.id} (${f.check})`)}::${forGithubData(detail)}`);
+      const file = r.file !== undefined ? `file=${forGithubProperty(r.file)},` : "";
+      lines.push(`::${level} ${file}title=${forGithubProperty(`${r.id} (${f.check})`)}::${forGithubData(detail)}`);
+    }
+  }
+  if (stepSummary) {
+    try {
+      appendFileSync(stepSummary, `${finish(renderMarkdown(summary))}\n`);
+    } catch (err) {
+      lines.push(`::warning title=photon-conformance::${forGithubData(`could not append the certificate to $GITHUB_STEP_SUMMARY: ${forConsole((err as Error).message)}`)}`);
     }
   }
   const c = summary.counts;
   const verdict = summary.passed ? "VERDICT: CONFORMANT" : "VERDICT: NOT CONFORMANT";
-  lines.push(`::notice title=photon-conformance::${forGithubData(`${verdict} (${c.pass} passed, ${c.fail} failed, ${c.warn} warned) against ${forConsole(summary.target)}`)}`);
+  const notes = (summary.notes ?? []).map((n) => `note: ${forConsole(n)}`);
+  lines.push(`::notice title=photon-conformance::${forGithubData([`${verdict} (${c.pass} passed, ${c.fail} failed, ${c.warn} warned) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`);
   return `${lines.join("\n")}\n`;
 }

@@ -3,11 +3,12 @@ import type { RunSummary } from "../model.js";
 import { consoleStyle, renderConsole } from "./console.js";
 import { redactSummary, type Redact } from "./escape.js";
 import { renderGithub } from "./github.js";
+import { renderHtml } from "./html.js";
 import { renderJson } from "./json.js";
 import { renderJunit } from "./junit.js";
 import { renderMarkdown } from "./markdown.js";
 
-export const reporterNames = ["console", "json", "junit", "github", "markdown"] as const;
+export const reporterNames = ["console", "json", "junit", "github", "markdown", "html"] as const;
 export type ReporterName = (typeof reporterNames)[number];
 
 /**
@@ -25,8 +26,11 @@ export function render(name: ReporterName, run: RunSummary, stream: NodeJS.Write
     case "junit":
       return renderJunit(summary);
     case "github":
-      return renderGithub(summary);
+      // With $GITHUB_STEP_SUMMARY set, the certificate is appended there too, redacted again as a whole.
+      return renderGithub(summary, process.env.GITHUB_STEP_SUMMARY, redact);
     case "markdown":
       return renderMarkdown(summary);
+    case "html":
+      return renderHtml(summary);
   }
 }

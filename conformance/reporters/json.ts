@@ -16,10 +16,13 @@ export function renderJson(summary: RunSummary): string {
       passed: summary.passed,
       counts: summary.counts,
       options: summary.options,
+      ...(summary.identity !== undefined ? { identity: summary.identity } : {}),
+      ...(summary.notes !== undefined ? { notes: summary.notes } : {}),
       ...(summary.discovered !== undefined ? { discoveredFixtures: summary.discovered } : {}),
       cases: summary.results.map((r) => ({
         id: r.id,
         method: r.method,
+        ...(r.file !== undefined ? { file: r.file } : {}),
         required: r.required,
         status: r.status,
         durationMs: Math.round(r.durationMs),

@@ -1,34 +1,61 @@
 /**
- * junit: one testcase per case, one failure per failed check, for CI dashboards. Every string
+ * junit: one testcase per case for CI dashboards (Jenkins, GitLab), in the shape of Jenkins'
+ * JUnit schema (test/fixtures/junit/jenkins-junit.xsd) plus the two attributes GitLab and
+ * Surefire write: `file` on a testcase (the case file) and `message` on `<skipped>` (the reason).
+ *
+ * A failing case has one `<failure>`, every failed finding in its body; a case that failed or
+ * warned has its request, a curl line and the response excerpt in `<system-out>`. Every string
  * goes through `forXml` (attributes and text alike): the report is well-formed XML 1.0 whatever
- * a target sent; only the newlines between a finding's lines are the reporter's own.
+ * a target sent; only the newlines between lines are the reporter's own.
  */
-import type { RunSummary } from "../model.js";
+import type { CaseResult, RunSummary } from "../model.js";
 import { forXml as xml } from "./escape.js";
+import { caseExchangeLines, findingLines, identityRows, skipReason } from "./parts.js";
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(r: CaseResult): string[] {
+  const file = r.file !== undefined ? ` file="${xml(r.file)}"` : "";
+  const out = [`    <testcase name="${xml(r.id)}" classname="${xml(r.method)}" time="${seconds(r.durationMs)}"${file}>`];
+  if (r.status === "skip") out.push(`      <skipped message="${xml(skipReason(r))}"/>`);
+  const failed = r.required ? r.findings.filter((f) => f.status === "fail") : [];
+  if (failed.length > 0) {
+    const first = failed[0]!;
+    const message = `${first.check}: ${first.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ""}`;
+    const type = [...new Set(failed.map((f) => f.check))].join(",");
+    const body = failed.map((f) => findingLines(f).map(xml).join("\n  ")).join("\n");
+    out.push(`      <failure type="${xml(type)}" message="${xml(message)}">${body}</failure>`);
+  }
+  if (r.status === "fail" || r.status === "warn") {
+    const warnings = r.findings.filter((f) => f.status === "warn" || (f.status === "fail" && !r.required)).map((f) => `warning: ${findingLines(f).join("; ")}`);
+    const lines = [`${r.description}`, ...warnings, ...caseExchangeLines(r)];
+    out.push(`      <system-out>${lines.map(xml).join("\n")}</system-out>`);
+  }
+  out.push(`    </testcase>`);
+  return out;
+}
 
 export function renderJunit(summary: RunSummary): string {
   const suite = `${summary.spec.title} ${summary.spec.version}`;
   const failures = summary.results.filter((r) => r.status === "fail").length;
   const skipped = summary.results.filter((r) => r.status === "skip").length;
+  const total = summary.results.length;
+  const property = (name: string, value: string) => `<property name="${xml(name)}" value="${xml(value)}"/>`;
+  const properties = [
+    property("target", summary.target),
+    property("spec.sha256", summary.spec.sha256),
+    ...identityRows(summary).map(([label, value]) => property(label.toLowerCase(), value)),
+    ...(summary.notes ?? []).map((note) => property("note", note)),
+    `<property name="verdict" value="${summary.passed ? "CONFORMANT" : "NOT CONFORMANT"}"/>`,
+  ];
   const out = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="photon-conformance" tests="${summary.results.length}" failures="${failures}" time="${(summary.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="${xml(suite)}" tests="${summary.results.length}" failures="${failures}" skipped="${skipped}" timestamp="${xml(summary.startedAt)}" time="${(summary.durationMs / 1000).toFixed(3)}">`,
-    `    <properties><property name="target" value="${xml(summary.target)}"/><property name="spec.sha256" value="${xml(summary.spec.sha256)}"/><property name="verdict" value="${summary.passed ? "CONFORMANT" : "NOT CONFORMANT"}"/></properties>`,
+    `<testsuites name="photon-conformance" tests="${total}" failures="${failures}" errors="0" time="${seconds(summary.durationMs)}">`,
+    `  <testsuite name="${xml(suite)}" tests="${total}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${xml(summary.startedAt)}" time="${seconds(summary.durationMs)}">`,
+    `    <properties>${properties.join("")}</properties>`,
   ];
-  for (const r of summary.results) {
-    out.push(`    <testcase name="${xml(r.id)}" classname="${xml(r.method)}" time="${(r.durationMs / 1000).toFixed(3)}">`);
-    for (const f of r.findings) {
-      if (f.status === "fail" && r.required) {
-        const detail = [xml(f.message), f.expected !== undefined ? `expected: ${xml(f.expected)}` : "", f.actual !== undefined ? `actual: ${xml(f.actual)}` : ""].filter(Boolean).join("\n");
-        out.push(`      <failure type="${xml(f.check)}" message="${xml(`${f.check}: ${f.message}`)}">${detail}</failure>`);
-      }
-    }
-    if (r.status === "skip") out.push(`      <skipped/>`);
-    const warnings = r.findings.filter((f) => f.status === "warn" || (f.status === "fail" && !r.required));
-    if (warnings.length > 0) out.push(`      <system-out>${warnings.map((f) => xml(`warning: ${f.check}: ${f.message}`)).join("\n")}</system-out>`);
-    out.push(`    </testcase>`);
-  }
+  for (const r of summary.results) out.push(...testcase(r));
+  if (summary.notes?.length) out.push(`    <system-out>${summary.notes.map((n) => xml(`note: ${n}`)).join("\n")}</system-out>`);
   out.push(`  </testsuite>`, `</testsuites>`);
   return `${out.join("\n")}\n`;
 }

@@ -1,4 +1,5 @@
-/** Per-method figures shared by reporters: counts and latency percentiles. */
+/** Per-method figures shared by reporters: counts and latency percentiles, and where a failing run failed. */
+import { methods } from "../../generated/index.js";
 import type { CaseResult, RunSummary, Status } from "../model.js";
 
 export interface MethodStats {
@@ -19,19 +20,58 @@ export function casesJudged(summary: RunSummary): string {
   return summary.tally && summary.tally.unlisted > 0 ? `${total} cases (${summary.results.length} listed)` : `${total} cases`;
 }
 
-/** Per method: counts over every case judged (the tally's, when only some are listed), latencies over the listed ones. */
+/** Cases of the run as a whole (`run/slot-order`, `diff/inconclusive`) carry this method. */
+export const RUN_WIDE_METHOD = "*";
+/** The row of cases about no spec method: protocol cases (`liveness`, an unknown method, a raw batch). */
+export const PROTOCOL_ROW = "(protocol)";
+export const RUN_WIDE_ROW = "(run-wide)";
+
+/** The row a case's method is counted in: the method itself when the spec names it. */
+export function methodRow(method: string): string {
+  if (Object.hasOwn(methods, method)) return method;
+  return method === RUN_WIDE_METHOD ? RUN_WIDE_ROW : PROTOCOL_ROW;
+}
+
+/** Per method of the spec (and one row each for protocol and run-wide cases): counts over every case judged (the tally's, when only some are listed), latencies over the listed ones. */
 export function methodStats(summary: RunSummary): MethodStats[] {
   const groups = new Map<string, CaseResult[]>();
-  for (const r of summary.results) groups.set(r.method, [...(groups.get(r.method) ?? []), r]);
-  for (const method of Object.keys(summary.tally?.byMethod ?? {})) if (!groups.has(method)) groups.set(method, []);
+  for (const r of summary.results) groups.set(methodRow(r.method), [...(groups.get(methodRow(r.method)) ?? []), r]);
+  const tallied = new Map<string, Record<Status, number>>();
+  for (const [method, counts] of Object.entries(summary.tally?.byMethod ?? {})) {
+    const row = methodRow(method);
+    const sum = tallied.get(row) ?? { pass: 0, fail: 0, warn: 0, skip: 0 };
+    for (const status of Object.keys(sum) as Status[]) sum[status] += counts[status] ?? 0;
+    tallied.set(row, sum);
+    if (!groups.has(row)) groups.set(row, []);
+  }
+  const rank = (row: string) => (row === PROTOCOL_ROW ? 1 : row === RUN_WIDE_ROW ? 2 : 0);
   return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
     .map(([method, results]) => {
       const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
-      const tallied = summary.tally?.byMethod[method];
-      if (tallied) Object.assign(counts, tallied);
+      const sum = tallied.get(method);
+      if (sum) Object.assign(counts, sum);
       else for (const r of results) counts[r.status]++;
       const latencies = results.flatMap((r) => (r.exchange ? [r.exchange.durationMs] : [])).sort((a, b) => a - b);
       return { method, counts, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
     });
+}
+
+/**
+ * Where a run failed: failing cases per check (a case counts once for each check that failed
+ * it) and per method row, most first. For a run listing only some cases, the tally's counts
+ * (per check, those are failing findings).
+ */
+export function failureGroups(summary: RunSummary): { byCheck: [string, number][]; byMethod: [string, number][] } {
+  const byCheck = new Map<string, number>();
+  if (summary.tally) for (const [check, counts] of Object.entries(summary.tally.byCheck)) if (counts.fail > 0) byCheck.set(check, counts.fail);
+  if (!summary.tally) {
+    for (const r of summary.results) {
+      if (r.status !== "fail") continue;
+      for (const check of new Set(r.findings.filter((f) => f.status === "fail").map((f) => f.check))) byCheck.set(check, (byCheck.get(check) ?? 0) + 1);
+    }
+  }
+  const byMethod = methodStats(summary).flatMap((m): [string, number][] => (m.counts.fail > 0 ? [[m.method, m.counts.fail]] : []));
+  const most = (a: [string, number], b: [string, number]) => b[1] - a[1] || a[0].localeCompare(b[0]);
+  return { byCheck: [...byCheck].sort(most), byMethod: byMethod.sort(most) };
 }

@@ -113,7 +113,7 @@ export function docLines(...lines: (string | null | undefined)[]): string[] {
 
 /**
  * An ajv schema id made of fixed text and a name: ajv writes ids into a `sourceURL` comment of
- * validators.js, so anything but `[A-Za-z0-9_-]` in the name is written `%uXXXX`.
+ * validators.ts, so anything but `[A-Za-z0-9_-]` in the name is written `%uXXXX`.
  */
 export function schemaId(prefix: string, name: string, suffix: string): string {
   return `${prefix}${name.replace(/[^A-Za-z0-9_-]/g, (c) => `%u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}${suffix}`;

@@ -12,8 +12,8 @@ import { addMethodTable } from "./methods.js";
 import { addServer } from "./server.js";
 import { addMethodTypes, renderSchemaTypes } from "./types.js";
 import { indentByBraces } from "./indent.js";
-import { compileTemplate, identifier, objectKey } from "./escape.js";
-import { emitValidators } from "./validators.js";
+import { compileTemplate, objectKey } from "./escape.js";
+import { emitValidators, VALIDATOR_PRELUDE } from "./validators.js";
 
 
 function template(name: string) {
@@ -23,11 +23,10 @@ function template(name: string) {
 const PURPOSES: Record<string, string> = {
   "types.ts": "schema types (openapi-typescript) and the per-method maps Params<M>, Result<M>, Item<M>",
   "methods.ts": "the method table read by client, server and conformance runner, and the spec's identity",
-  "validators.js": "precompiled ajv standalone validators for every method's params and result and the envelopes",
-  "validators.d.ts": "types of validators.js",
+  "validators.ts": "precompiled ajv standalone validators for every method's params and result and the envelopes",
   "client.ts": "the typed JSON-RPC client over undici",
   "server.ts": "typed Handlers and the node:http request listener",
-  "index.ts": "re-exports of every generated module",
+  "index.ts": "re-exports of every generated module, and the runtime's error classes",
   "README.md": "this page",
 };
 
@@ -62,28 +61,27 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   finish("methods.ts", table);
 
   const { code, layout } = emitValidators(model);
-  const validatorsJs = [
-    `import { ${code.includes("nonIntegerLiteral") ? "formats, nonIntegerLiteral" : "formats"} } from "photon-indexer-kit/runtime";`,
+  // Only what the code reads: a spec without formats or integer fields must not leave an unused import.
+  const runtimeValues = ["formats", "nonIntegerLiteral"].filter((name) => new RegExp(`\\b${name}\\b`).test(code));
+  const runtimeTypes = ["AjvErrorObject", "EnvelopeValidators", "MethodValidators", "StandaloneValidate"];
+  const validatorsTs = [
+    runtimeValues.length === 0
+      ? `import type { ${runtimeTypes.join(", ")} } from "photon-indexer-kit/runtime";`
+      : `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from "photon-indexer-kit/runtime";`,
+    `import type { MethodName } from "./types.js";`,
+    "",
+    VALIDATOR_PRELUDE,
     "",
     indentByBraces(code),
     "",
     "/** The params and result validator of each method. */",
-    `export const methodValidators = {\n${layout.methods.map((m) => `  ${objectKey(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
+    `export const methodValidators: { readonly [M in MethodName]: MethodValidators } = {\n${layout.methods.map((m) => `  ${objectKey(m.name)}: { params: ${m.params}, result: ${m.result} },`).join("\n")}\n};`,
     "",
     "/** The JSON-RPC envelope validators. */",
-    "export const envelopeValidators = { request: requestEnvelope, response: responseEnvelope, error: errorObject };",
+    "export const envelopeValidators: EnvelopeValidators = { request: requestEnvelope, response: responseEnvelope, error: errorObject };",
   ].join("\n");
-  files.set("validators.js", `${bannerFor("validators.js")}\n${validatorsJs}\n`);
-
-  const validatorsDts = project.createSourceFile("validators.d.ts", "");
-  validatorsDts.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["EnvelopeValidators", "MethodValidators", "StandaloneValidate"], isTypeOnly: true });
-  validatorsDts.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName"], isTypeOnly: true });
-  validatorsDts.addStatements([
-    "export declare const methodValidators: { readonly [M in MethodName]: MethodValidators };",
-    "export declare const envelopeValidators: EnvelopeValidators;",
-    ...Object.keys(layout.exports).map((name) => `export declare const ${identifier(name)}: StandaloneValidate;`),
-  ]);
-  finish("validators.d.ts", validatorsDts);
+  // Written as it stands (not through ts-morph's formatter): ajv's code is large and already laid out.
+  files.set("validators.ts", `${bannerFor("validators.ts")}\n${validatorsTs}\n`);
 
   const client = project.createSourceFile("client.ts", "");
   addClient(client, model);
@@ -97,6 +95,8 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   for (const m of ["./types.js", "./methods.js", "./validators.js", "./client.js", "./server.js"]) {
     index.addExportDeclaration({ moduleSpecifier: m, isTypeOnly: m === "./types.js" });
   }
+  // What a caller of the client catches, importable beside it.
+  index.addExportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] });
   finish("index.ts", index);
 
   files.set(

@@ -3,6 +3,10 @@
  * once by ajv (strict mode) and emitted as standalone ESM source, so nothing compiles a
  * schema at run time. Formats resolve to runtime/formats.ts through the `formats` import;
  * the uint64/int64 keywords are inlined code.
+ *
+ * The source is TypeScript (generated/validators.ts), so a consumer's own `tsc` build emits it
+ * with the rest: ajv's functions get the few annotations a strict compiler needs (see
+ * `typedFunction`), and nothing is left that `noUnusedLocals`/`noUnusedParameters` refuse.
  */
 import { _, Ajv, type KeywordCxt } from "ajv";
 import { _Code } from "ajv/dist/compile/codegen/code.js";
@@ -97,6 +101,57 @@ export interface ValidatorExports {
   readonly methods: readonly { name: string; params: string; result: string }[];
 }
 
+/** How ajv (with our options) opens every validator: `function NAME` + this. */
+const AJV_SIGNATURE = '(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
+const CONTEXT_NAMES = ["instancePath", "parentData", "parentDataProperty", "rootData"] as const;
+
+/** The declarations `typedFunction`'s output relies on, emitted once at the top of the module. */
+export const VALIDATOR_PRELUDE = [
+  "/** What ajv passes a nested validator: where the value sits in the validated document. */",
+  "interface ValidateContext {",
+  "  instancePath?: string | undefined;",
+  "  parentData?: unknown;",
+  "  parentDataProperty?: string | number | undefined;",
+  "  rootData?: unknown;",
+  "}",
+].join("\n");
+
+/**
+ * One of ajv's validator functions as TypeScript that `tsc --strict` (with
+ * `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`, `noUnusedLocals`,
+ * `noUnusedParameters`) accepts, with the same behaviour:
+ * - `data` is `any` (ajv reads it after its own type checks; `_data` where it reads nothing)
+ *   and the context is typed, destructuring only the names the body reads;
+ * - ajv's error lists (`let vErrors = null`, `let passing0 = null`) are `any`: ajv's invariants
+ *   (a failed nested validator has set its errors) are beyond the compiler;
+ * - `NAME.errors` is declared by an assignment after the function (TypeScript's expando
+ *   property on a function declaration); the declaration stays hoisted, as ajv's code needs;
+ * - the `break;` ajv writes after a `return false;` is dropped (unreachable).
+ * Anything else than the form ajv is known to write is an internal error, not silent output.
+ */
+function typedFunction(code: string, name: string): string {
+  const head = `function ${name}${AJV_SIGNATURE}`;
+  const start = code.indexOf(head);
+  if (start === -1 || code.indexOf(head, start + 1) !== -1) {
+    throw new Error(`photon-gen: internal error: ajv wrote ${name} in an unexpected form`);
+  }
+  const body = code.slice(start + head.length);
+  const used = CONTEXT_NAMES.filter((n) => new RegExp(`\\b${n}\\b(?!:)`).test(body));
+  const context = used.length === 0 ? "_context: ValidateContext = {}" : `{${used.map((n) => (n === "instancePath" ? 'instancePath = ""' : n === "rootData" ? "rootData = data" : n)).join(", ")}}: ValidateContext = {}`;
+  const typedBody = body
+    .replace(/^(\s*)let (vErrors|passing\d+) = null;$/gm, "$1let $2: any = null;")
+    .replace(/^(\s*return false;)\n\s*break;$/gm, "$1");
+  const data = used.includes("rootData") || /\bdata\b(?!:)/.test(body) ? "data: any" : "_data: unknown";
+  return `${code.slice(0, start)}function ${name}(${data}, ${context}): boolean {${typedBody}${typedBody.endsWith("\n") ? "" : "\n"}${name}.errors = null as AjvErrorObject[] | null;\n`;
+}
+
+/** Drops the schema constants ajv's scope declares but no code reads (`noUnusedLocals`). */
+function withoutUnusedSchemas(code: string): string {
+  const counts = new Map<string, number>();
+  for (const m of code.matchAll(/\bschema\d+\b/g)) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+  return code.replace(/^const (schema\d+) = .*;\n/gm, (line, name: string) => (counts.get(name) === 1 ? "" : line));
+}
+
 /**
  * ajv's standalone module code (ajv/dist/standalone, multiExportsCode) with the same output,
  * written as a list of strings: ajv's own version grows one code object per export (quadratic,
@@ -121,16 +176,16 @@ function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
       }
       return undefined;
     });
-    const code = `${scope}\n${source.validateCode}`;
+    const code = `${scope}\n${typedFunction(source.validateCode, String(source.validateName))}`;
     return source.evaluated ? `${code}${source.validateName}.evaluated = ${source.evaluated};\n` : code;
   };
   const parts: string[] = [];
   for (const [name, id] of Object.entries(exports)) {
     const validate = ajv.getSchema(id);
     if (!validate) throw new Error(`photon-gen: internal error: no schema ${id}`);
-    parts.push(`\nexport const ${identifier(name)} = ${validate.source?.validateName};\n${validateCode(validate.source)}`);
+    parts.push(`\nexport const ${identifier(name)}: StandaloneValidate = ${validate.source?.validateName};\n${validateCode(validate.source)}`);
   }
-  return parts.join("").replace(/^\s+/, "");
+  return withoutUnusedSchemas(parts.join("").replace(/^\s+/, ""));
 }
 
 /**

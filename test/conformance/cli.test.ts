@@ -68,7 +68,7 @@ describe("photon-conformance run", () => {
       expect(r.out).toContain("VERDICT: NOT CONFORMANT");
       expect(r.out).toMatch(/✗ token-accounts\/\S+/);
       expect(r.out).toContain("pagination: ");
-      expect(r.out).toMatch(/reproduce: curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/\?api-key=\*\*\*'/);
+      expect(r.out).toMatch(/reproduce: curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/\?api-key=\*\*\*'/);
       expect(r.out).not.toContain(KEY);
     } finally {
       await broken.close();

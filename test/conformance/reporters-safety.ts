@@ -56,14 +56,16 @@ export function expectSafeConsole(out: string, passed: boolean, ourColours = fal
 /** The console report's own lines: each starts as the reporter writes it (findings indented). */
 export function expectConsoleStructure(out: string): void {
   for (const line of lines(out)) {
-    expect(line, JSON.stringify(line)).toMatch(/^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S/);
+    expect(line, JSON.stringify(line)).toMatch(/^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S|^skipped: \d+$|^failing (?:cases|findings) by (?:check|method): |^note: |^Run: /);
   }
 }
 
 /** Markdown: nothing renders as HTML, image, link, heading or verdict; every table row intact. */
 export function expectSafeMarkdown(md: string, passed: boolean, findingRows: number): void {
   expect(rawIn(md)).toEqual([]);
-  const { outside, spans } = codeSpans(md.replace(/<\/?code>/g, "").replace(/^```[^\n]*\n[\s\S]*?\n```$/gm, ""));
+  // Our own HTML: `<code>` around escaped text, `<details>` folds with a summary of our counts.
+  const ours = md.replace(/<\/?code>/g, "").replace(/^<details><summary>[\w ,.]*<\/summary>$|^<\/details>$/gm, "");
+  const { outside, spans } = codeSpans(ours.replace(/^```[^\n]*\n[\s\S]*?\n```$/gm, ""));
   const outsideCode = outside;
   expect(outsideCode).not.toMatch(/</);
   expect(outsideCode).not.toMatch(/>/);
@@ -75,7 +77,7 @@ export function expectSafeMarkdown(md: string, passed: boolean, findingRows: num
   // Code spans hold nothing a renderer would act on.
   for (const span of spans) expect(span).not.toMatch(/[<>&|[\]\\]/);
   // Only our headings and our one verdict.
-  expect(lines(md).filter((l) => l.startsWith("#"))).toEqual(lines(md).filter((l) => /^#{1,2} (Conformance certificate|Results by method|Findings|Fixtures discovered from the target)$/.test(l)));
+  expect(lines(md).filter((l) => l.startsWith("#"))).toEqual(lines(md).filter((l) => /^#{1,2} (Conformance certificate|Notes|Results by method|Findings|Skipped cases|Fixtures discovered from the target)$/.test(l)));
   expect(outsideCode.match(/(?<!\\)\*\*Verdict: [^*]*\*\*/g)).toEqual([`**Verdict: ${passed ? "CONFORMANT" : "NOT CONFORMANT"}**`]);
   // Each table keeps its column count on every row; the findings table has one row a finding.
   const cells = (l: string) => l.split(/(?<!\\)\|/).length;
@@ -84,9 +86,10 @@ export function expectSafeMarkdown(md: string, passed: boolean, findingRows: num
     const rows = lines(table);
     for (const row of rows) expect(cells(row), row).toBe(cells(rows[0]!));
   }
-  const findings = md.split("## Findings")[1];
+  // The findings table: one row a finding (the rows after its head, up to the next section).
+  const findings = md.split("\n## Findings\n")[1]?.split("\n## ")[0];
   if (findingRows === 0) expect(findings).toBeUndefined();
-  else expect(lines(findings!.trim()).length - 2).toBe(findingRows);
+  else expect(lines(findings!).filter((l) => l.startsWith("|")).length - 2).toBe(findingRows);
 }
 
 /** Markdown code spans (backslash escapes outside them honoured) and the text outside them. */
@@ -125,7 +128,7 @@ export function expectSafeGithub(text: string, passed: boolean, annotations: num
   expect(rawIn(text)).toEqual([]);
   const all = lines(text);
   expect(all).toHaveLength(annotations + 1);
-  for (const line of all) expect(line).toMatch(/^::(?:error|warning|notice) title=[^:,\r\n]*::[^\r\n]*$/);
+  for (const line of all) expect(line).toMatch(/^::(?:error|warning|notice) (?:file=[^:,\r\n]*,)?title=[^:,\r\n]*::[^\r\n]*$/);
   expect(all.filter((l) => l.startsWith("::notice "))).toHaveLength(1);
   expect(all.at(-1)).toMatch(passed ? /^::notice title=photon-conformance::VERDICT: CONFORMANT\b/ : /^::notice title=photon-conformance::VERDICT: NOT CONFORMANT\b/);
 }

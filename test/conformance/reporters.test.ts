@@ -136,7 +136,7 @@ describe("progress and reproduce lines", () => {
     const line = curlLine(request);
     expect([...line].filter((c) => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(c))).toEqual([]);
     const args = execFileSync("bash", ["-c", `curl() { printf '%s\\0' "$@"; }; ${line}`]).toString("utf8").split("\0").slice(0, -1);
-    expect(args).toEqual(["-sS", "-X", "POST", request.url, "-H", `x-evil: ${value}`, "--data-raw", value]);
+    expect(args).toEqual(["-sS", "-i", "-X", "POST", request.url, "-H", `x-evil: ${value}`, "--data-raw", value]);
     expect(existsSync(marker)).toBe(false);
   });
 

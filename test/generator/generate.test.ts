@@ -108,9 +108,9 @@ describe("generate into another project", () => {
         compilerOptions: {
           module: "NodeNext",
           moduleResolution: "NodeNext",
-          // The consumer sees our sources (the `source` export condition) so no build is needed here;
+          // The consumer sees our sources (the `photon-indexer-kit-source` export condition) so no build is needed here;
           // an installed package resolves the same specifiers to dist/ through `types`/`default`.
-          customConditions: ["source"],
+          customConditions: ["photon-indexer-kit-source"],
           target: "ES2022",
           strict: true,
           noEmit: true,

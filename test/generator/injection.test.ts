@@ -200,7 +200,7 @@ function typeCheck(folders: string[]): string[] {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    customConditions: ["source"],
+    customConditions: ["photon-indexer-kit-source"],
     lib: ["lib.es2023.d.ts"],
     types: ["node"],
     typeRoots: [join(root, "node_modules", "@types")],

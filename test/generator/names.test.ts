@@ -95,9 +95,9 @@ describe("method names", () => {
   it("accepts the grammar's names, Photon's among them, each with its own validators", async () => {
     const { files, model } = await generate(write(spec([{ name: "getCompressedAccount" }, { name: "get_multiple" }, { name: "method1" }, { name: "M" }])));
     expect(model.methods.map((m) => m.name)).toEqual(["getCompressedAccount", "get_multiple", "method1", "M"]);
-    const validators = files.get("validators.js")!;
+    const validators = files.get("validators.ts")!;
     for (const name of ["getCompressedAccount", "get_multiple", "method1", "M"]) {
-      expect(validators).toContain(`export const ${name}Params = `);
+      expect(validators).toContain(`export const ${name}Params: StandaloneValidate = `);
       expect(validators).toContain(`/*# sourceURL="method-${name}-params.json" */`);
     }
   });
@@ -140,7 +140,7 @@ describe("text in comments, the banner and the README", () => {
       if (name !== "README.md") expect(text.slice(0, text.indexOf("Do not edit")), name).not.toContain(`*/ ${PWN}`);
     }
     expect(files.get("client.ts")).toContain(`A typed client for T *\\/ ${PWN};`);
-    expect(files.get("validators.js")).toContain(`from "T *\\/ ${PWN}; /* \\n |`);
+    expect(files.get("validators.ts")).toContain(`from "T *\\/ ${PWN}; /* \\n |`);
     expect(files.get("types.ts")).toContain(`/** s *\\/ ${PWN}; /* */`);
     const readme = files.get("README.md")!;
     expect(readme).toContain("**T \\*/ globalThis.\\_\\_pwned = 1; /\\*   \\| \\<img src=x onerror=alert(1)\\> \\`x\\`**");

@@ -86,8 +86,9 @@ describe.sequential("deadlines: a server answering each page just under --timeou
       const ms = performance.now() - started;
       expect(r.stderr).not.toContain("unexpected error");
       expect(r.code).toBe(1);
-      // The probe (one page time), then both cases side by side, each cut at 2.5 s.
-      expect(ms).toBeLessThan(justUnder + 2500 + 2500);
+      // The probe (one page time), then both cases side by side, each cut at 2.5 s; the margin
+      // (5 s) is for a loaded machine: the bound proven is "seconds, not the walk's hours".
+      expect(ms).toBeLessThan(justUnder + 2500 + 2500 + 5000);
       for (const id of [WALK, ONE]) {
         const c = r.report!.cases.find((x) => x.id === id)!;
         expect(c.status).toBe("fail");
@@ -107,7 +108,7 @@ describe.sequential("deadlines: a server answering each page just under --timeou
       const ms = performance.now() - started;
       expect(r.stderr).not.toContain("unexpected error");
       expect(r.code).toBe(1);
-      expect(ms).toBeLessThan(3000 + 2000);
+      expect(ms).toBeLessThan(3000 + 7000); // --max-time plus a loaded machine's margin
       expect(r.stdout).toContain("VERDICT: NOT CONFORMANT");
       expect(r.report!.cases.map((c) => c.id).sort()).toEqual([...cases].sort());
       const all = r.report!.cases.flatMap((c) => failures(c));

@@ -33,7 +33,7 @@ describe("synthetic spec", () => {
   it("generates", async () => {
     const { model, files } = await generate(before);
     expect(model.methods).toHaveLength(8);
-    expect(files.get("validators.js")).toContain("getSyntheticMethod07Result");
+    expect(files.get("validators.ts")).toContain("getSyntheticMethod07Result");
   });
 
   it("diffs against its bumped version quickly, with shared-component changes at several methods", async () => {

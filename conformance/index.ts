@@ -1,0 +1,19 @@
+/**
+ * `photon-indexer-kit/conformance`: the suite as a library. `runSuite` sends the corpus to a
+ * URL and returns findings; `render` turns them into a report; the exit-code rule of the CLI is
+ * `summary.passed`. Defaults (`casesDir`, `readFixtures()`) are the package's own corpus and the
+ * reference indexer's fixtures profile.
+ */
+export { runSuite, selectCases, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, UnreachableError } from "./run.js";
+export type { RunOptions } from "./run.js";
+export { diffTargets, INCONCLUSIVE_ID } from "./diff.js";
+export type { DiffOptions } from "./diff.js";
+export { checkFile, CHECK_BOUNDS } from "./check.js";
+export type { CheckFileOptions } from "./check.js";
+export { loadCases, CaseError, MissingFixtureError } from "./case-format.js";
+export type { ConformanceCase, Fixtures, Json } from "./case-format.js";
+export { render, reporterNames } from "./reporters/index.js";
+export type { ReporterName } from "./reporters/index.js";
+export type { CaseResult, Exchange, Finding, RunIdentity, RunSummary, SentRequest, Status, Tally } from "./model.js";
+
+export { casesDir, readFixtures, referenceFixturesFile } from "./fixtures.js";

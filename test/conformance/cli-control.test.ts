@@ -1,0 +1,228 @@
+/**
+ * Control over a run from the command line: honest selections (`no case matches`), --list,
+ * --version, --max-failures, --max-skipped, Ctrl-C, and CLI hygiene (usage errors, not stack
+ * traces: serve's port and dataset size, unwritable --output, two reports on stdout, a closed
+ * pipe), and `record --out` comparing against what is in --out.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCases } from "../../conformance/case-format.js";
+import { main } from "../../conformance/cli.js";
+import { recordCases } from "../../conformance/record.js";
+import { selectCases } from "../../conformance/run.js";
+import { main as genMain } from "../../generator/cli.js";
+import { MIN_ACCOUNTS } from "../../reference/dataset.js";
+import { datasetProfile, generateDataset } from "../../reference/index.js";
+import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { parseJson, stringifyJson } from "../../runtime/index.js";
+import { captured } from "../helpers/capture.js";
+import { root, scratch } from "../helpers/paths.js";
+
+const dir = join(scratch, "conformance-control");
+const UNREACHABLE = "http://127.0.0.1:1/";
+const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
+const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+let indexer: ReferenceIndexer;
+const run = (...args: string[]) => captured(main, args);
+const referenceFixtures = () => parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as Record<string, never>;
+
+/** The CLI in a child process, from source. */
+const child = (args: string[], stdout: "pipe" | "ignore" = "pipe") =>
+  spawn(process.execPath, [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args], { cwd: root, stdio: ["ignore", stdout, "pipe"] });
+
+beforeAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  indexer = await startReferenceIndexer({ port: 0 });
+});
+afterAll(async () => {
+  await indexer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("honest selections", () => {
+  it("exits 2 with `no case matches` (and what was asked) for run, diff and record, never CONFORMANT", async () => {
+    for (const args of [
+      ["run", "--url", indexer.url, "--case", "nonexistent/*"],
+      ["run", "--url", indexer.url, "--method", "getFoo"],
+      ["run", "--method", "getFoo"],
+      ["diff", "--url", indexer.url, "--against", indexer.url, "--case", "nonexistent/*"],
+      ["record", "--url", indexer.url, "--out", join(dir, "never"), "--method", "getFoo"],
+    ]) {
+      const r = await run(...args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.out).toMatch(/no case matches (--case 'nonexistent\/\*'|--method getFoo)/);
+      expect(r.out).not.toContain("CONFORMANT");
+    }
+    expect(existsSync(join(dir, "never"))).toBe(false);
+  });
+
+  it("--list prints the selected cases with their method and exits 0 without contacting the target", async () => {
+    const r = await run("run", "--url", UNREACHABLE, "--case", "token-balances/*", "--list");
+    expect(r.code).toBe(0);
+    const all = await loadCases(join(root, "conformance", "cases"), referenceFixtures());
+    const expected = selectCases(all, { caseGlobs: ["token-balances/*"] });
+    const lines = r.out.trimEnd().split("\n");
+    expect(lines.map((l) => l.split(/\s+/))).toEqual(expected.map((c) => [c.id, c.method]));
+    const shard = await run("run", "--url", UNREACHABLE, "--shard", "1/2", "--list");
+    expect(shard.code).toBe(0);
+    expect(shard.out.trimEnd().split("\n").length).toBe(selectCases(all, { shard: { index: 1, total: 2 } }).length);
+    for (const command of [["diff", "--against", UNREACHABLE], ["record", "--out", join(dir, "never")]]) {
+      const listed = await run(...command, "--url", UNREACHABLE, "--method", "getIndexerSlot", "--list");
+      expect(listed.code).toBe(0);
+      expect(listed.out.trimEnd().split("\n").map((l) => l.split(/\s+/)[1])).toEqual(selectCases(all, { methods: ["getIndexerSlot"] }).map(() => "getIndexerSlot"));
+    }
+  });
+
+  it("--version prints the package version on both bins", async () => {
+    for (const m of [main, genMain]) {
+      const r = await captured(m, ["--version"]);
+      expect(r.code).toBe(0);
+      expect(r.out.trim()).toBe(version);
+    }
+  });
+});
+
+describe("verdicts a run can be held to", () => {
+  it("--max-failures N stops starting cases after N failures; the rest are reported as not run, exit 1", async () => {
+    const broken: Server = createServer((req, res) => (req.resume(), res.writeHead(500, { "content-type": "text/plain" }).end("boom")));
+    await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
+    try {
+      const report = join(dir, "fail-fast.json");
+      const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/`;
+      const r = await run("run", "--url", url, "--case", "account/*", "--concurrency", "1", "--max-failures", "2", "--reporter", "json", "--output", report);
+      expect(r.code).toBe(1);
+      const json = parseJson(readFileSync(report, "utf8")) as { cases: { id: string; status: string; checks: { message: string }[] }[] };
+      const notRun = json.cases.filter((c) => c.checks.some((f) => f.message.includes("not run: 2 cases had failed (--max-failures 2)")));
+      expect(json.cases.length - notRun.length).toBe(2);
+      expect(notRun.length).toBeGreaterThan(3);
+    } finally {
+      broken.closeAllConnections();
+      await new Promise((resolve) => broken.close(resolve));
+    }
+  }, 30_000);
+
+  it("--max-skipped N or N% fails a run that skipped more cases than that", async () => {
+    const { ownerWithManyAccounts: _dropped, ...fixtures } = referenceFixtures();
+    const profile = join(dir, "partial.json");
+    writeFileSync(profile, stringifyJson(fixtures));
+    const base = ["run", "--url", indexer.url, "--fixtures", profile, "--case", "accounts-by-owner/*"];
+    const strict = await run(...base, "--max-skipped", "0");
+    expect(strict.code).toBe(1);
+    expect(strict.out).toMatch(/✗ run\/max-skipped/);
+    expect(strict.out).toMatch(/\d+ of \d+ cases were skipped, more than --max-skipped 0 allows/);
+    expect(strict.out).toContain("VERDICT: NOT CONFORMANT");
+    const lenient = await run(...base, "--max-skipped", "100%");
+    expect(lenient.code).toBe(0);
+    expect((await run(...base, "--max-skipped", "150%")).code).toBe(2);
+  }, 30_000);
+
+  it("Ctrl-C stops the run, writes the partial reports and exits 130", async () => {
+    const slow = await startReferenceIndexer({ port: 0, latencyMs: 150 });
+    const report = join(dir, "interrupted.json");
+    const proc = child(["run", "--url", slow.url, "--concurrency", "1", "--reporter", "console", "--reporter", "json", "--output", report]);
+    try {
+      let stderr = "";
+      let interrupted = false;
+      proc.stderr!.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        if (!interrupted && /^\S+ \S+ \(\d+ ms\)$/m.test(stderr)) {
+          interrupted = true;
+          proc.kill("SIGINT");
+        }
+      });
+      let stdout = "";
+      proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+      const [code] = (await once(proc, "exit")) as [number | null];
+      expect(stderr).toContain("interrupted: writing the partial reports");
+      expect(code).toBe(130);
+      expect(stdout).toContain("VERDICT: NOT CONFORMANT");
+      const json = parseJson(readFileSync(report, "utf8")) as { cases: { checks: { message: string }[] }[] };
+      expect(json.cases.some((c) => c.checks.some((f) => f.message === "not run: interrupted (SIGINT)"))).toBe(true);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      proc.kill("SIGKILL");
+      await slow.close();
+    }
+  }, 60_000);
+});
+
+describe("usage errors, never a stack trace", () => {
+  it("serve: a taken port, a port out of range and too few accounts (the minimum is in --help)", async () => {
+    const taken = await startReferenceIndexer({ port: 0, accounts: MIN_ACCOUNTS });
+    try {
+      const port = String(new URL(taken.url).port);
+      const busy = await run("serve", "--port", port);
+      expect(busy.code).toBe(2);
+      expect(busy.out).toBe(`photon-conformance: cannot listen on 127.0.0.1:${port}: the port is already in use (--port 0 picks a free one)\n`);
+    } finally {
+      await taken.close();
+    }
+    const high = await run("serve", "--port", "99999");
+    expect(high.code).toBe(2);
+    expect(high.out).toContain("--port must be an integer from 0 to 65535");
+    const few = await run("serve", "--accounts", "100");
+    expect(few.code).toBe(2);
+    expect(few.out).toContain(`--accounts must be an integer >= ${MIN_ACCOUNTS}`);
+    const help = await run("serve", "--help");
+    expect(help.out).toContain(`at least ${MIN_ACCOUNTS}`);
+    for (const r of [high, few]) expect(r.out).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it("checks every --output before the suite runs, creating missing folders", async () => {
+    const blocker = join(dir, "a-file");
+    writeFileSync(blocker, "");
+    const blocked = await run("run", "--url", UNREACHABLE, "--reporter", "json", "--output", join(blocker, "r.json"));
+    expect(blocked.code).toBe(2);
+    expect(blocked.out).toBe(`photon-conformance: cannot write --output ${join(blocker, "r.json")}: a parent of it is a file, not a folder\n`);
+    const folder = await run("run", "--url", UNREACHABLE, "--reporter", "junit", "--output", dir);
+    expect(folder.code).toBe(2);
+    expect(folder.out).toContain("it is a folder");
+    const nested = join(dir, "deep", "er", "r.xml");
+    const made = await run("run", "--url", indexer.url, "--case", "slot/*", "--reporter", "junit", "--output", nested);
+    expect(made.code).toBe(0);
+    expect(readFileSync(nested, "utf8")).toContain("<testsuites");
+  }, 30_000);
+
+  it("refuses two reports on stdout", async () => {
+    const r = await run("run", "--url", UNREACHABLE, "--reporter", "json", "--reporter", "junit");
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("--reporter json and --reporter junit would both write to stdout");
+    expect((await run("run", "--url", indexer.url, "--case", "slot/*", "--reporter", "console", "--reporter", "json")).code).toBe(0);
+  });
+
+  it("ends quietly with the run's exit code when stdout is a closed pipe", async () => {
+    const proc = child(["run", "--url", indexer.url, "--case", "http/*", "--reporter", "json"]);
+    proc.stdout!.destroy(); // the reader is gone before the first byte, as `| head -0`
+    let stderr = "";
+    proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(proc, "exit")) as [number | null];
+    expect(stderr).not.toContain("EPIPE");
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe("record --out DIR", () => {
+  it("reports changes against the recording already in DIR, not the corpus", async () => {
+    const corpus = join(dir, "corpus");
+    const out = join(dir, "recorded");
+    cpSync(join(root, "conformance", "cases", "token-balances"), join(corpus, "token-balances"), { recursive: true });
+    const fixtures = datasetProfile(generateDataset()) as never;
+    const first = await recordCases({ url: indexer.url, out, casesDir: corpus, fixtures });
+    expect(first.every((c) => c.kind === "new")).toBe(true);
+    expect(readdirSync(join(out, "token-balances")).length).toBe(first.length);
+    const again = await recordCases({ url: indexer.url, out, casesDir: corpus, fixtures });
+    expect(again.map((c) => c.kind)).toEqual(first.map(() => "same"));
+    // A hand edit in --out is kept by the next recording.
+    const file = join(out, "token-balances", "many-mints.yaml");
+    writeFileSync(file, `# reviewed by hand\n${readFileSync(file, "utf8")}`);
+    await recordCases({ url: indexer.url, out, casesDir: corpus, fixtures });
+    expect(readFileSync(file, "utf8").startsWith("# reviewed by hand\n")).toBe(true);
+  }, 60_000);
+});

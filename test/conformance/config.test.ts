@@ -1,0 +1,138 @@
+/**
+ * Settings from the environment (PHOTON_URL, PHOTON_HEADERS) and a config file
+ * (`--config FILE`, or photon-conformance.config.{json,yaml} in the working directory):
+ * flags override the file, the file overrides the environment; a bad file is exit 2 naming it.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../conformance/cli.js";
+import { CONFIG_FILES, loadConfig, parseHeaderLines } from "../../conformance/config.js";
+import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { parseJson } from "../../runtime/index.js";
+import { captured } from "../helpers/capture.js";
+import { scratch } from "../helpers/paths.js";
+
+const dir = join(scratch, "conformance-config");
+const KEY = "c0nfig-held-k3y";
+const UNREACHABLE = "http://127.0.0.1:1/";
+let indexer: ReferenceIndexer;
+let keyed: { url: string; server: Server };
+const run = (...args: string[]) => captured(main, args);
+
+/** A gateway that wants `x-api-key: KEY` on every request and forwards to the reference. */
+async function keyedGateway(upstream: string): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    if (req.headers["x-api-key"] !== KEY) return void (req.resume(), res.writeHead(401, { "content-type": "text/plain" }).end("no key"));
+    const { host: _h, ...headers } = req.headers;
+    req.pipe(request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => (res.writeHead(answer.statusCode!, answer.headers), answer.pipe(res))));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+beforeAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  indexer = await startReferenceIndexer({ port: 0 });
+  keyed = await keyedGateway(indexer.url);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+afterAll(async () => {
+  keyed.server.closeAllConnections();
+  await new Promise((resolve) => keyed.server.close(resolve));
+  await indexer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the environment", () => {
+  it("takes the target from PHOTON_URL and headers from PHOTON_HEADERS, one 'Name: value' a line, never printed", async () => {
+    vi.stubEnv("PHOTON_URL", keyed.url);
+    vi.stubEnv("PHOTON_HEADERS", `# the gateway's key\nx-api-key: ${KEY}\n\nx-client: conformance`);
+    const r = await run("run", "--case", "slot/*", "--case", "http/liveness");
+    expect(r.out).toContain(`against ${keyed.url}`);
+    expect(r.out).toContain("VERDICT: CONFORMANT");
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain(KEY);
+  }, 30_000);
+
+  it("refuses a PHOTON_HEADERS line that is not a header, naming the line", async () => {
+    expect(parseHeaderLines("a: 1\r\nB:  two words \n", "PHOTON_HEADERS")).toEqual({ a: "1", b: "two words" });
+    vi.stubEnv("PHOTON_HEADERS", `x-api-key: ${KEY}\nnot a header`);
+    const r = await run("run", "--url", keyed.url, "--case", "slot/*");
+    expect(r.code).toBe(2);
+    expect(r.out).toContain("PHOTON_HEADERS: line 2 is not 'Name: value'");
+  });
+});
+
+describe("a config file", () => {
+  it("supplies url, headers, selection and reporters; the environment is overridden by it", async () => {
+    vi.stubEnv("PHOTON_URL", UNREACHABLE);
+    const report = join(dir, "from-config.json");
+    const config = file(
+      "settings.yaml",
+      [`url: ${keyed.url}`, "headers:", `  x-api-key: ${KEY}`, "case: [slot/*, http/readiness]", "max-rps: 500", "timeout: 5000", "reporters:", "  - console", `  - {name: json, output: ${report}}`, ""].join("\n"),
+    );
+    const r = await run("run", "--config", config);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("VERDICT: CONFORMANT");
+    const json = parseJson((await import("node:fs")).readFileSync(report, "utf8")) as { cases: { id: string }[]; options: { timeoutMs: number } };
+    expect(json.cases.map((c) => c.id).filter((id) => !id.startsWith("slot/"))).toEqual(["http/readiness"]);
+    expect(json.options.timeoutMs).toBe(5000);
+    expect(r.out).not.toContain(KEY);
+  }, 30_000);
+
+  it("is overridden by flags: --url over its url, a --header over its header of the same name", async () => {
+    const config = file("flags-win.json", JSON.stringify({ url: UNREACHABLE, headers: { "x-api-key": "wrong-key" }, case: "nonexistent/*" }));
+    const r = await run("run", "--config", config, "--url", keyed.url, "--header", `x-api-key: ${KEY}`, "--case", "slot/*");
+    expect(r.out).toContain(`against ${keyed.url}`);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain(KEY);
+    expect(r.out).not.toContain("wrong-key");
+  }, 30_000);
+
+  it("is found in the working directory when --config is not given", async () => {
+    const here = join(dir, "cwd");
+    mkdirSync(here, { recursive: true });
+    expect(await loadConfig(undefined, here)).toBeNull();
+    writeFileSync(join(here, CONFIG_FILES[1]), `url: ${keyed.url}\nstrict: true\n`);
+    const found = await loadConfig(undefined, here);
+    expect(found?.source).toBe(join(here, "photon-conformance.config.yaml"));
+    expect(found?.values).toEqual({ url: keyed.url, strict: true });
+    writeFileSync(join(here, CONFIG_FILES[0]), `{"url": "${indexer.url}"}`);
+    expect((await loadConfig(undefined, here))?.source).toBe(join(here, "photon-conformance.config.json"));
+  });
+
+  it("exits 2 naming the file, the JSON pointer and the line of what is wrong", async () => {
+    const cases: [string, string, string][] = [
+      ["syntax.json", '{\n  "url": "http://x/",\n}\n', "syntax.json (line 3): invalid JSON"],
+      ["syntax.yaml", "url: http://x/\nheaders: [a\n", "syntax.yaml (line 3): invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]\n"],
+      ["unknown.yaml", "url: http://127.0.0.1:1/\napi-key: x\n", "unknown.yaml (line 2): /api-key: unknown setting"],
+      ["type.yaml", "url: http://127.0.0.1:1/\n\ntimeout: soon\n", "type.yaml (line 3): /timeout: --timeout must be an integer >= 1"],
+      ["strict.json", '{"strict": "yes"}', "strict.json: /strict must be true or false"],
+      ["reporter.yaml", "reporters: [console, yaml]\n", "/reporters: a reporter is one of"],
+      ["list.json", "[1, 2]", "a config file holds one object of settings"],
+      ["url.yaml", "url: 127.0.0.1:8784\n", "--url must be an http:// or https:// URL"],
+    ];
+    for (const [name, text, message] of cases) {
+      const r = await run("run", "--config", file(name, text), "--list");
+      expect(r.code, name).toBe(2);
+      expect(r.out, name).toContain(message);
+      expect(r.out, name).not.toMatch(/\n\s+at /);
+    }
+    const missing = await run("run", "--config", join(dir, "missing.yaml"));
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain("missing.yaml: cannot read the config file: ENOENT");
+  });
+});
