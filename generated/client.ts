@@ -12,7 +12,7 @@
 import { createRpcClient } from "photon-indexer-kit/runtime";
 import type { CallOptions, ClientOptions, PageOptions, RpcClient } from "photon-indexer-kit/runtime";
 import { methods } from "./methods.js";
-import type { Item, Params, Result } from "./types.js";
+import type { Item, MethodName, PaginatedMethodName, Params, Result } from "./types.js";
 
 import { methodValidators } from "./validators.js";
 
@@ -33,7 +33,10 @@ export interface PhotonClient {
    * - A malformed address or hash (bad base58, not 32 bytes) is -32602.
    * - A missing or null `params` is -32602.
    */
-  getCompressedAccount: (params: Params<"getCompressedAccount">, options?: CallOptions) => Promise<Result<"getCompressedAccount">>;
+  getCompressedAccount: (
+    params: Params<"getCompressedAccount">,
+    options?: CallOptions,
+  ) => Promise<Result<"getCompressedAccount">>;
   /**
    * Returns several compressed accounts, looked up by addresses or by hashes.
    *
@@ -51,7 +54,10 @@ export interface PhotonClient {
    * - `value.items[i]` answers input `i`. Unknown or spent entries are `null` in their
    *   position; duplicate inputs repeat the same account. There is no cursor.
    */
-  getMultipleCompressedAccounts: (params: Params<"getMultipleCompressedAccounts">, options?: CallOptions) => Promise<Result<"getMultipleCompressedAccounts">>;
+  getMultipleCompressedAccounts: (
+    params: Params<"getMultipleCompressedAccounts">,
+    options?: CallOptions,
+  ) => Promise<Result<"getMultipleCompressedAccounts">>;
   /**
    * Returns all compressed accounts owned by an address.
    *
@@ -74,9 +80,18 @@ export interface PhotonClient {
    * - With filters, Photon refuses owners holding 1,000,000 or more unspent accounts
    *   unless the owner is whitelisted (-32000).
    */
-  getCompressedAccountsByOwner: (params: Params<"getCompressedAccountsByOwner">, options?: CallOptions) => Promise<Result<"getCompressedAccountsByOwner">>;
-  /** Every item of `getCompressedAccountsByOwner`, following `cursor` page by page until it is null. Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor. */
-  iterateCompressedAccountsByOwner: (params: Params<"getCompressedAccountsByOwner">, options?: PageOptions) => AsyncGenerator<Item<"getCompressedAccountsByOwner">>;
+  getCompressedAccountsByOwner: (
+    params: Params<"getCompressedAccountsByOwner">,
+    options?: CallOptions,
+  ) => Promise<Result<"getCompressedAccountsByOwner">>;
+  /**
+   * Every item of `getCompressedAccountsByOwner`, following `cursor` page by page until it is null.
+   * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   */
+  iterateCompressedAccountsByOwner: (
+    params: Params<"getCompressedAccountsByOwner">,
+    options?: PageOptions,
+  ) => AsyncGenerator<Item<"getCompressedAccountsByOwner">>;
   /**
    * Returns compressed token accounts owned by an address.
    *
@@ -91,9 +106,18 @@ export interface PhotonClient {
    *   limit.
    * - `account.owner` of every item is the compressed-token program.
    */
-  getCompressedTokenAccountsByOwner: (params: Params<"getCompressedTokenAccountsByOwner">, options?: CallOptions) => Promise<Result<"getCompressedTokenAccountsByOwner">>;
-  /** Every item of `getCompressedTokenAccountsByOwner`, following `cursor` page by page until it is null. Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor. */
-  iterateCompressedTokenAccountsByOwner: (params: Params<"getCompressedTokenAccountsByOwner">, options?: PageOptions) => AsyncGenerator<Item<"getCompressedTokenAccountsByOwner">>;
+  getCompressedTokenAccountsByOwner: (
+    params: Params<"getCompressedTokenAccountsByOwner">,
+    options?: CallOptions,
+  ) => Promise<Result<"getCompressedTokenAccountsByOwner">>;
+  /**
+   * Every item of `getCompressedTokenAccountsByOwner`, following `cursor` page by page until it is null.
+   * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   */
+  iterateCompressedTokenAccountsByOwner: (
+    params: Params<"getCompressedTokenAccountsByOwner">,
+    options?: PageOptions,
+  ) => AsyncGenerator<Item<"getCompressedTokenAccountsByOwner">>;
   /**
    * Returns token balances for compressed accounts owned by an address.
    *
@@ -109,9 +133,18 @@ export interface PhotonClient {
    * - `cursor` is `null` exactly when the page holds fewer items than the effective
    *   limit.
    */
-  getCompressedTokenBalancesByOwner: (params: Params<"getCompressedTokenBalancesByOwner">, options?: CallOptions) => Promise<Result<"getCompressedTokenBalancesByOwner">>;
-  /** Every item of `getCompressedTokenBalancesByOwner`, following `cursor` page by page until it is null. Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor. */
-  iterateCompressedTokenBalancesByOwner: (params: Params<"getCompressedTokenBalancesByOwner">, options?: PageOptions) => AsyncGenerator<Item<"getCompressedTokenBalancesByOwner">>;
+  getCompressedTokenBalancesByOwner: (
+    params: Params<"getCompressedTokenBalancesByOwner">,
+    options?: CallOptions,
+  ) => Promise<Result<"getCompressedTokenBalancesByOwner">>;
+  /**
+   * Every item of `getCompressedTokenBalancesByOwner`, following `cursor` page by page until it is null.
+   * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   */
+  iterateCompressedTokenBalancesByOwner: (
+    params: Params<"getCompressedTokenBalancesByOwner">,
+    options?: PageOptions,
+  ) => AsyncGenerator<Item<"getCompressedTokenBalancesByOwner">>;
   /**
    * Returns the signatures of transactions that modified an owner's compressed token accounts.
    *
@@ -125,9 +158,18 @@ export interface PhotonClient {
    * - `cursor` is `null` exactly when the page holds fewer items than the effective
    *   limit.
    */
-  getCompressionSignaturesForTokenOwner: (params: Params<"getCompressionSignaturesForTokenOwner">, options?: CallOptions) => Promise<Result<"getCompressionSignaturesForTokenOwner">>;
-  /** Every item of `getCompressionSignaturesForTokenOwner`, following `cursor` page by page until it is null. Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor. */
-  iterateCompressionSignaturesForTokenOwner: (params: Params<"getCompressionSignaturesForTokenOwner">, options?: PageOptions) => AsyncGenerator<Item<"getCompressionSignaturesForTokenOwner">>;
+  getCompressionSignaturesForTokenOwner: (
+    params: Params<"getCompressionSignaturesForTokenOwner">,
+    options?: CallOptions,
+  ) => Promise<Result<"getCompressionSignaturesForTokenOwner">>;
+  /**
+   * Every item of `getCompressionSignaturesForTokenOwner`, following `cursor` page by page until it is null.
+   * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   */
+  iterateCompressionSignaturesForTokenOwner: (
+    params: Params<"getCompressionSignaturesForTokenOwner">,
+    options?: PageOptions,
+  ) => AsyncGenerator<Item<"getCompressionSignaturesForTokenOwner">>;
   /**
    * Returns the slot of the last block indexed.
    *
@@ -140,22 +182,29 @@ export interface PhotonClient {
   getIndexerSlot: (options?: CallOptions) => Promise<Result<"getIndexerSlot">>;
 }
 
-/** Creates a client. POSTs to `options.url` exactly as given (set `methodPath` for `/<method>` paths); JSON-RPC errors reject with `RpcError` (`code`, `message`, `data`), transport and validation failures with `PhotonClientError`. uint64 values above 2^53 - 1 arrive as `bigint`. */
+/**
+ * Creates a client. POSTs to `options.url` exactly as given (set `methodPath` for `/<method>` paths).
+ * JSON-RPC errors reject with `RpcError` (`code`, `message`, `data`); transport and validation
+ * failures with `PhotonClientError`. uint64 values above 2^53 - 1 arrive as `bigint`.
+ */
 export function createClient(options: ClientOptions): PhotonClient {
   const rpc = createRpcClient(options, { methods, validators: methodValidators });
+  const call = <M extends MethodName>(method: M, params: Params<M> | undefined, callOptions?: CallOptions) =>
+    rpc.call(method, params, callOptions) as Promise<Result<M>>;
+  const items = <M extends PaginatedMethodName>(method: M, params: Params<M>, pageOptions?: PageOptions) =>
+    rpc.items(method, params as Record<string, unknown>, pageOptions) as AsyncGenerator<Item<M>>;
   return {
     rpc,
-    getCompressedAccount: (params: Params<"getCompressedAccount">, options?: CallOptions) => rpc.call("getCompressedAccount", params, options) as Promise<Result<"getCompressedAccount">>,
-    getMultipleCompressedAccounts: (params: Params<"getMultipleCompressedAccounts">, options?: CallOptions) => rpc.call("getMultipleCompressedAccounts", params, options) as Promise<Result<"getMultipleCompressedAccounts">>,
-    getCompressedAccountsByOwner: (params: Params<"getCompressedAccountsByOwner">, options?: CallOptions) => rpc.call("getCompressedAccountsByOwner", params, options) as Promise<Result<"getCompressedAccountsByOwner">>,
-    iterateCompressedAccountsByOwner: (params: Params<"getCompressedAccountsByOwner">, options?: PageOptions) => rpc.items("getCompressedAccountsByOwner", params as Record<string, unknown>, options) as AsyncGenerator<Item<"getCompressedAccountsByOwner">>,
-    getCompressedTokenAccountsByOwner: (params: Params<"getCompressedTokenAccountsByOwner">, options?: CallOptions) => rpc.call("getCompressedTokenAccountsByOwner", params, options) as Promise<Result<"getCompressedTokenAccountsByOwner">>,
-    iterateCompressedTokenAccountsByOwner: (params: Params<"getCompressedTokenAccountsByOwner">, options?: PageOptions) => rpc.items("getCompressedTokenAccountsByOwner", params as Record<string, unknown>, options) as AsyncGenerator<Item<"getCompressedTokenAccountsByOwner">>,
-    getCompressedTokenBalancesByOwner: (params: Params<"getCompressedTokenBalancesByOwner">, options?: CallOptions) => rpc.call("getCompressedTokenBalancesByOwner", params, options) as Promise<Result<"getCompressedTokenBalancesByOwner">>,
-    iterateCompressedTokenBalancesByOwner: (params: Params<"getCompressedTokenBalancesByOwner">, options?: PageOptions) => rpc.items("getCompressedTokenBalancesByOwner", params as Record<string, unknown>, options) as AsyncGenerator<Item<"getCompressedTokenBalancesByOwner">>,
-    getCompressionSignaturesForTokenOwner: (params: Params<"getCompressionSignaturesForTokenOwner">, options?: CallOptions) => rpc.call("getCompressionSignaturesForTokenOwner", params, options) as Promise<Result<"getCompressionSignaturesForTokenOwner">>,
-    iterateCompressionSignaturesForTokenOwner: (params: Params<"getCompressionSignaturesForTokenOwner">, options?: PageOptions) => rpc.items("getCompressionSignaturesForTokenOwner", params as Record<string, unknown>, options) as AsyncGenerator<Item<"getCompressionSignaturesForTokenOwner">>,
-    getIndexerSlot: (options?: CallOptions) => rpc.call("getIndexerSlot", undefined, options) as Promise<Result<"getIndexerSlot">>,
-  }
-    ;
+    getCompressedAccount: (params, options) => call("getCompressedAccount", params, options),
+    getMultipleCompressedAccounts: (params, options) => call("getMultipleCompressedAccounts", params, options),
+    getCompressedAccountsByOwner: (params, options) => call("getCompressedAccountsByOwner", params, options),
+    iterateCompressedAccountsByOwner: (params, options) => items("getCompressedAccountsByOwner", params, options),
+    getCompressedTokenAccountsByOwner: (params, options) => call("getCompressedTokenAccountsByOwner", params, options),
+    iterateCompressedTokenAccountsByOwner: (params, options) => items("getCompressedTokenAccountsByOwner", params, options),
+    getCompressedTokenBalancesByOwner: (params, options) => call("getCompressedTokenBalancesByOwner", params, options),
+    iterateCompressedTokenBalancesByOwner: (params, options) => items("getCompressedTokenBalancesByOwner", params, options),
+    getCompressionSignaturesForTokenOwner: (params, options) => call("getCompressionSignaturesForTokenOwner", params, options),
+    iterateCompressionSignaturesForTokenOwner: (params, options) => items("getCompressionSignaturesForTokenOwner", params, options),
+    getIndexerSlot: (options) => call("getIndexerSlot", undefined, options),
+  };
 }

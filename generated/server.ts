@@ -13,31 +13,40 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestListener } from "photon-indexer-kit/runtime";
 import type { CallContext, Handler, ListenerOptions } from "photon-indexer-kit/runtime";
 import { methods } from "./methods.js";
-import type { Params, Result } from "./types.js";
+import type { MethodName, Params, Result } from "./types.js";
 
 import { methodValidators } from "./validators.js";
 
-/** One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)` for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`. */
+/** What a handler gives back: the method's result, now or later. */
+export type Answer<M extends MethodName> = Result<M> | Promise<Result<M>>;
+
+/**
+ * One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)`
+ * for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.
+ */
 export interface Handlers {
   /** Returns one compressed account, looked up by address or by hash. */
-  getCompressedAccount(params: Params<"getCompressedAccount">, context: CallContext): Result<"getCompressedAccount"> | Promise<Result<"getCompressedAccount">>;
+  getCompressedAccount(params: Params<"getCompressedAccount">, context: CallContext): Answer<"getCompressedAccount">;
   /** Returns several compressed accounts, looked up by addresses or by hashes. */
-  getMultipleCompressedAccounts(params: Params<"getMultipleCompressedAccounts">, context: CallContext): Result<"getMultipleCompressedAccounts"> | Promise<Result<"getMultipleCompressedAccounts">>;
+  getMultipleCompressedAccounts(params: Params<"getMultipleCompressedAccounts">, context: CallContext): Answer<"getMultipleCompressedAccounts">;
   /** Returns all compressed accounts owned by an address. */
-  getCompressedAccountsByOwner(params: Params<"getCompressedAccountsByOwner">, context: CallContext): Result<"getCompressedAccountsByOwner"> | Promise<Result<"getCompressedAccountsByOwner">>;
+  getCompressedAccountsByOwner(params: Params<"getCompressedAccountsByOwner">, context: CallContext): Answer<"getCompressedAccountsByOwner">;
   /** Returns compressed token accounts owned by an address. */
-  getCompressedTokenAccountsByOwner(params: Params<"getCompressedTokenAccountsByOwner">, context: CallContext): Result<"getCompressedTokenAccountsByOwner"> | Promise<Result<"getCompressedTokenAccountsByOwner">>;
+  getCompressedTokenAccountsByOwner(params: Params<"getCompressedTokenAccountsByOwner">, context: CallContext): Answer<"getCompressedTokenAccountsByOwner">;
   /** Returns token balances for compressed accounts owned by an address. */
-  getCompressedTokenBalancesByOwner(params: Params<"getCompressedTokenBalancesByOwner">, context: CallContext): Result<"getCompressedTokenBalancesByOwner"> | Promise<Result<"getCompressedTokenBalancesByOwner">>;
+  getCompressedTokenBalancesByOwner(params: Params<"getCompressedTokenBalancesByOwner">, context: CallContext): Answer<"getCompressedTokenBalancesByOwner">;
   /** Returns the signatures of transactions that modified an owner's compressed token accounts. */
-  getCompressionSignaturesForTokenOwner(params: Params<"getCompressionSignaturesForTokenOwner">, context: CallContext): Result<"getCompressionSignaturesForTokenOwner"> | Promise<Result<"getCompressionSignaturesForTokenOwner">>;
+  getCompressionSignaturesForTokenOwner(params: Params<"getCompressionSignaturesForTokenOwner">, context: CallContext): Answer<"getCompressionSignaturesForTokenOwner">;
   /** Returns the slot of the last block indexed. */
-  getIndexerSlot(params: undefined, context: CallContext): Result<"getIndexerSlot"> | Promise<Result<"getIndexerSlot">>;
+  getIndexerSlot(params: undefined, context: CallContext): Answer<"getIndexerSlot">;
 }
 
 export type ServerOptions = Omit<ListenerOptions, "methods" | "validators" | "handlers">;
 
-/** A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches, notifications, health checks and the real indexer's error codes. */
+/**
+ * A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches,
+ * notifications, health checks and the real indexer's error codes.
+ */
 export function createListener(handlers: Handlers, options: ServerOptions = {}): (request: IncomingMessage, response: ServerResponse) => void {
   const table: Record<string, Handler> = {};
   for (const name of Object.keys(methods) as (keyof Handlers)[]) table[name] = handlers[name].bind(handlers) as Handler;

@@ -9,8 +9,6 @@
  * `photon-gen check` fails when this file is stale.
  */
 
-export type paths = Record<string, never>;
-export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /**
@@ -522,8 +520,6 @@ export interface components {
   headers: never;
   pathItems: never;
 }
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
 
 /** The params object of each method (`undefined` for methods that take none). */
 export interface MethodParams {

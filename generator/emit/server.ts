@@ -16,14 +16,24 @@ export function addServer(file: SourceFile, model: SpecModel): void {
     isTypeOnly: true,
   });
   file.addImportDeclaration({ moduleSpecifier: "./methods.js", namedImports: ["methods"] });
-  file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["Params", "Result"], isTypeOnly: true });
+  file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName", "Params", "Result"], isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: ["methodValidators"] });
 
+  file.addTypeAlias({
+    name: "Answer",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "MethodName" }],
+    type: "Result<M> | Promise<Result<M>>",
+    docs: ["What a handler gives back: the method's result, now or later."],
+  });
   file.addInterface({
     name: "Handlers",
     isExported: true,
     docs: [
-      "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)` for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
+      [
+        "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)`",
+        "for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
+      ].join("\n"),
     ],
     methods: model.methods.map((m) => {
       const name = stringLiteral(m.name);
@@ -34,7 +44,7 @@ export function addServer(file: SourceFile, model: SpecModel): void {
           { name: "params", type: m.hasParams ? `Params<${name}>` : "undefined" },
           { name: "context", type: "CallContext" },
         ],
-        returnType: `Result<${name}> | Promise<Result<${name}>>`,
+        returnType: `Answer<${name}>`,
       };
     }),
   });
@@ -46,7 +56,12 @@ export function addServer(file: SourceFile, model: SpecModel): void {
   file.addFunction({
     name: "createListener",
     isExported: true,
-    docs: ["A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches, notifications, health checks and the real indexer's error codes."],
+    docs: [
+      [
+        "A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches,",
+        "notifications, health checks and the real indexer's error codes.",
+      ].join("\n"),
+    ],
     parameters: [
       { name: "handlers", type: "Handlers" },
       { name: "options", type: "ServerOptions", initializer: "{}" },

@@ -71,12 +71,20 @@ export async function renderSchemaTypes(model: SpecModel): Promise<string> {
   }
 }
 
+/** Parts of openapi-typescript's output with nothing in them for our documents (`paths: {}` is passed in). */
+const EMPTY_PARTS = ["paths", "webhooks", "$defs", "operations"];
+
 function schemaRef(typeName: string): string {
   return `components["schemas"][${stringLiteral(typeName)}]`;
 }
 
 /** Adds the method maps under the openapi-typescript output. */
 export function addMethodTypes(file: SourceFile, model: SpecModel): void {
+  // openapi-typescript declares the document's other parts; a JSON-RPC spec's are all empty.
+  for (const name of EMPTY_PARTS) {
+    const alias = file.getTypeAlias(name);
+    if (alias?.getTypeNode()?.getText() === "Record<string, never>") alias.remove();
+  }
   const doc = (m: SpecModel["methods"][number]) => docLines(m.summary !== m.name ? m.summary : null);
   file.addInterface({
     name: "MethodParams",

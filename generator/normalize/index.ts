@@ -92,7 +92,7 @@ export function normalizeSchema(node: Json, ctx: NormalizeContext): JsonObject |
   let schema: JsonObject = { ...node };
   for (const key of SCHEMA_MAPS) {
     const map = schema[key];
-    if (map === undefined || key.startsWith("x-")) continue;
+    if (map === undefined) continue;
     if (!isObject(map)) throw new GenError(GenErrorCode.SCHEMA, `\`${key}\` must be a mapping`, { file: ctx.file, pointer: pointerOf([...ctx.path, key]) });
     const out: JsonObject = {};
     for (const [name, sub] of Object.entries(map)) {

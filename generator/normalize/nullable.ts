@@ -7,8 +7,6 @@ import type { Json, JsonObject } from "../load.js";
 import type { KeywordTransform } from "./context.js";
 import { omit } from "./context.js";
 
-const DOC_KEYS = ["description", "title"];
-
 export const nullable: KeywordTransform = (schema) => {
   if (!("nullable" in schema)) return schema;
   const rest = omit(schema, ["nullable"]);
@@ -21,9 +19,7 @@ export const nullable: KeywordTransform = (schema) => {
   if (Array.isArray(rest.type)) {
     return rest.type.includes("null") ? rest : { ...rest, type: [...rest.type, "null"] as Json };
   }
-  const docs: JsonObject = {};
-  for (const k of DOC_KEYS) if (k in rest) docs[k] = rest[k]!;
-  const inner = omit(rest, DOC_KEYS);
-  if (Object.keys(inner).length === 0) return rest; // `{nullable: true}` alone accepts anything already
-  return { ...docs, anyOf: [inner, { type: "null" }] };
+  // Annotations are gone by now (annotations.ts runs first): what is left is all schema.
+  if (Object.keys(rest).length === 0) return rest; // `{nullable: true}` alone accepts anything already
+  return { anyOf: [rest, { type: "null" }] };
 };
