@@ -7,6 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
 import { parse as parseYaml } from "yaml";
+import { CaseError, MissingFixtureError } from "./errors.js";
 
 export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 
@@ -73,26 +74,7 @@ export interface ConformanceCase {
   readonly skip: string | null;
 }
 
-export class CaseError extends Error {
-  override name = "CaseError";
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(`${file}: ${message}`);
-  }
-}
-
-/** A placeholder names a fixture the profile lacks: the case is skipped, not the run. */
-export class MissingFixtureError extends CaseError {
-  override name = "MissingFixtureError";
-  constructor(
-    file: string,
-    readonly key: string,
-  ) {
-    super(file, `the fixtures profile has no \`${key}\``);
-  }
-}
+export { CaseError, MissingFixtureError };
 
 export type Fixtures = Readonly<Record<string, Json>>;
 

@@ -15,6 +15,7 @@ import { methods } from "../generated/index.js";
 import { parseJson } from "../runtime/index.js";
 import type { ConformanceCase, Json } from "./case-format.js";
 import { CaseError } from "./case-format.js";
+import { ConfErrorCode, ConformanceError } from "./errors.js";
 import { isObject, type Target } from "./checks/check.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
@@ -46,7 +47,7 @@ const SKIP = new Set(["http"]); // captured traffic keeps no headers
 const offline: Target = {
   display: "(captured traffic)",
   call: async () => {
-    throw new Error("offline: a check that needs a live call does not apply to captured traffic");
+    throw new ConformanceError(ConfErrorCode.OFFLINE, "offline: a check that needs a live call does not apply to captured traffic");
   },
 };
 
@@ -189,8 +190,8 @@ function tallier() {
 }
 
 function unreadable(file: string, err: unknown, line?: number): CaseError {
-  const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-  return new CaseError(file, `cannot read the captured traffic${line ? ` (after line ${line})` : ""}: ${why}`);
+  const why = err instanceof ConformanceError ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+  return new CaseError(file, `cannot read the captured traffic${line ? ` (after line ${line})` : ""}: ${why}`, ConfErrorCode.INPUT);
 }
 
 export async function checkFile(options: CheckFileOptions): Promise<RunSummary> {
@@ -200,9 +201,9 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
   let handle: FileHandle | undefined;
   try {
     // stat first: opening a FIFO would wait for a writer.
-    if (!(await stat(options.file)).isFile()) throw new Error("not a file");
+    if (!(await stat(options.file)).isFile()) throw new ConformanceError(ConfErrorCode.INPUT, "not a file");
     handle = await open(options.file, "r");
-    if (!(await handle.stat()).isFile()) throw new Error("not a file");
+    if (!(await handle.stat()).isFile()) throw new ConformanceError(ConfErrorCode.INPUT, "not a file");
   } catch (err) {
     await handle?.close();
     throw unreadable(options.file, err);

@@ -8,29 +8,23 @@
 import { constants } from "node:fs";
 import { access, mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { createRedactor, secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "../runtime/index.js";
-import { packageVersion } from "../generator/paths.js";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { secretsFromEnv, stringifyJson, type Redactor } from "../runtime/index.js";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
-import { CaseError, loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { checkFile } from "./check.js";
 import { diffTargets } from "./diff.js";
-import { applySettings, ConfigError, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
-import { discoverFixtures } from "./discover.js";
+import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
+import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
+import { exitFor, ExitStatus, type ExitStatusValue } from "./exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
-import { createTarget } from "./target.js";
 import { recordCases, renderChanges } from "./record.js";
 import { fail, type CaseResult, type RunSummary } from "./model.js";
-import { packageRoot } from "./paths.js";
+import { packageRoot, packageVersion } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectCases, UnreachableError } from "./run.js";
-
-/** A command line that cannot be carried out as given (exit 2). */
-class UsageError extends Error {
-  override name = "UsageError";
-}
+import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
+import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 
 const int = (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
   const n = Number(value);
@@ -132,31 +126,44 @@ interface RunFlags {
   caseTime?: number;
 }
 
+/** Values to mask besides the targets' credentials and header values: each `--secret` and each line of PHOTON_SECRETS. */
+const extraSecrets = (flags: Pick<RunFlags, "secret">): string[] => [...(flags.secret ?? []), ...secretsFromEnv()];
+
 /**
- * The one redactor of a command's output edge (stdout, stderr, reports, recorded files): the
- * target's credential query values and userinfo, every `--header` value, each `--secret` and
- * each line of PHOTON_SECRETS. Nothing being judged passes through it.
+ * The one redactor of a command's output edge (stdout, stderr, reports, recorded files), as its
+ * session builds it (session.ts `redactorFor`): the target's credential query values and
+ * userinfo, every `--header` value, each `--secret` and each line of PHOTON_SECRETS, and the
+ * other sides given. Nothing being judged passes through it.
  */
-function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret">, ...others: Parameters<typeof secretsOf>[]): Redactor {
-  const extra = [...(flags.secret ?? []), ...secretsFromEnv()];
-  return createRedactor([...secretsOf(flags.url, flags.header, extra), ...others.flatMap((args) => secretsOf(...args))]);
+function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret">, ...others: TargetSpec[]): Redactor {
+  return redactorFor([{ url: flags.url, headers: flags.header }, ...others], extraSecrets(flags));
 }
 
 /** The redactor for messages of the command being run (stderr), set as soon as its flags are known. */
 let messageRedactor: Redactor = (text) => text;
 
-/** The fixtures profile: discovered from the target (--discover), read from --fixtures, or the reference one. */
-async function fixturesFor(flags: RunFlags, url: string | undefined): Promise<{ fixtures: Fixtures; discovered?: Fixtures }> {
-  if (!flags.discover) return { fixtures: await readFixtures(flags.fixtures ?? referenceFixturesFile) };
-  if (!flags.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
-  if (!url) throw new UsageError("--discover needs --url");
-  const target = createTarget({ url, headers: flags.header ?? {}, timeoutMs: flags.timeout, maxBodyBytes: 16 * 1024 * 1024, maxRps: flags.maxRps ?? null, retry: { retries: 3, budgetMs: 10_000 } });
-  try {
-    const discovered = (await discoverFixtures(target, flags.seedOwner)) as Fixtures;
-    return { fixtures: discovered, discovered };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+/**
+ * The session of a command line: its sides (each with its own headers), the fixtures profile
+ * (--discover asks the first side only), the selected cases (none matching is a usage error)
+ * and the settings every side shares.
+ */
+function sessionFor(flags: RunFlags, targets: readonly TargetSpec[]): Promise<Session> {
+  return openSession({
+    targets,
+    casesDir: flags.cases,
+    methods: flags.method,
+    caseGlobs: flags.case,
+    shard: flags.shard,
+    requireMatch: true,
+    fixturesFile: flags.fixtures,
+    discover: flags.discover,
+    seedOwner: flags.seedOwner,
+    fixturesName: flags.discover ? "discovered" : (flags.fixtures ?? "reference"),
+    timeoutMs: flags.timeout,
+    maxRps: flags.maxRps,
+    concurrency: flags.concurrency,
+    secrets: extraSecrets(flags),
+  });
 }
 
 /** The options every command that sends the corpus to a target shares. */
@@ -179,39 +186,38 @@ const reporterOptions = (command: Command) =>
     .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
     .addOption(new Option("--output <file>", "file for the preceding --reporter"));
 
-/** The case selection and fixtures of a command line, as the runner's options take them. */
-const selection = (flags: RunFlags, fixtures: Fixtures) => ({
+/** The case selection and fixtures of a command line, as the runner's options take them (for its reports). */
+const selection = (flags: RunFlags, session: Session) => ({
   headers: flags.header ?? {},
   casesDir: flags.cases,
-  fixtures,
+  fixtures: session.fixtures,
   methods: flags.method ?? [],
   caseGlobs: flags.case ?? [],
   timeoutMs: flags.timeout,
-  fixturesName: flags.discover ? "discovered" : (flags.fixtures ?? "reference"),
+  fixturesName: session.fixturesName,
 });
 
 /** Exit code of a run Ctrl-C stopped (128 + SIGINT), as shells report it. */
-export const INTERRUPTED_EXIT = 130;
+export const INTERRUPTED_EXIT = ExitStatus.INTERRUPTED;
 
-async function run(flags: RunFlags, argv: readonly string[], configured: readonly ConfigReporter[] | undefined): Promise<number> {
+async function run(flags: RunFlags, argv: readonly string[], configured: readonly ConfigReporter[] | undefined): Promise<ExitStatusValue> {
   const pairs = reporters(argv, configured);
   await prepareOutputs(pairs);
-  const { fixtures, discovered } = await fixturesFor(flags, flags.url);
-  await selected(flags, fixtures);
-  const reference = flags.url ? null : await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
-  const redact = outputRedactor(flags);
+  // No --url: the session serves the embedded reference indexer, once the cases are selected.
+  const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }]);
+  const { redact, discovered } = session;
   // Ctrl-C: no case starts after it, the ones in flight are given up, the partial reports are written.
   // A second Ctrl-C finds no handler and ends the process at once.
   const interrupt = new AbortController();
   const onInterrupt = () => {
     process.stderr.write("\nphoton-conformance: interrupted: writing the partial reports (Ctrl-C again to quit at once)\n");
-    interrupt.abort(new Error("interrupted (SIGINT)"));
+    interrupt.abort(new ConformanceError(ConfErrorCode.INTERRUPTED, "interrupted (SIGINT)"));
   };
   process.once("SIGINT", onInterrupt);
   try {
     const ran = await runSuite({
-      ...selection(flags, fixtures),
-      url: flags.url ?? reference!.url,
+      ...selection(flags, session),
+      url: session.urls[0]!,
       concurrency: flags.concurrency,
       strict: flags.strict ?? false,
       maxRps: flags.maxRps ?? null,
@@ -221,19 +227,19 @@ async function run(flags: RunFlags, argv: readonly string[], configured: readonl
       maxFailures: flags.maxFailures,
       signal: interrupt.signal,
       onResult: progress(pairs, redact),
-    });
+    }, session);
     const summary = limitSkips(ran, flags.maxSkipped);
     const shown = discovered ? { ...summary, discovered } : summary;
     await report(shown, pairs, redact);
-    if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
+    if (interrupt.signal.aborted) return exitFor(interrupt.signal.reason).status;
     if (summary.results.length > 0 && summary.results.every((r) => r.status === "skip")) {
       process.stderr.write("photon-conformance: every case was skipped: the fixtures profile fills none of them\n");
-      return 2;
+      return ExitStatus.USAGE;
     }
-    return summary.passed ? 0 : 1;
+    return summary.passed ? ExitStatus.OK : ExitStatus.FAILED;
   } finally {
     process.removeListener("SIGINT", onInterrupt);
-    await reference?.close();
+    await session.close();
   }
 }
 
@@ -250,22 +256,14 @@ export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): R
   return { ...summary, results: [...summary.results, result], counts: { ...summary.counts, fail: summary.counts.fail + 1 }, passed: false };
 }
 
-/** The selected cases (before sharding): none is a usage error naming what was asked. */
-async function selected(flags: RunFlags, fixtures: Fixtures): Promise<ConformanceCase[]> {
-  const cases = selectCases(await loadCases(flags.cases, fixtures), { methods: flags.method, caseGlobs: flags.case });
-  if (cases.length > 0) return cases;
-  const asked = [...(flags.case ?? []).map((g) => `--case '${g}'`), ...(flags.method ?? []).map((m) => `--method ${m}`)].join(" ");
-  throw new UsageError(`no case matches ${asked} (in ${flags.cases}); \`--list\` shows the case ids and methods`);
-}
-
 /** `--list`: the selected cases (shard applied), one `id  method` a line; the target is never contacted. */
-async function list(flags: RunFlags): Promise<number> {
+async function list(flags: RunFlags): Promise<ExitStatusValue> {
   const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
-  const cases = selectCases(await selected(flags, fixtures), { shard: flags.shard });
+  const cases = await loadSelection({ casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true }, fixtures);
   const width = Math.max(0, ...cases.map((c) => c.id.length));
   const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   process.stdout.write(cases.map((c) => `${visible(c.id).padEnd(width)}  ${visible(c.method)}\n`).join(""));
-  return 0;
+  return ExitStatus.OK;
 }
 
 /**
@@ -364,14 +362,14 @@ function quietPipes(): void {
   }
 }
 
-/** Why `serve` could not listen, as a usage error (a taken port, an address not ours); other errors as they are. */
-function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+/** Why `serve` could not listen, as a usage error (a taken port, an address not ours); null for other errors (thrown as they are). */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): UsageError | null {
   const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   if (err.code === "EADDRINUSE") return new UsageError(`cannot listen on ${where}: the port is already in use (--port 0 picks a free one)`);
   if (err.code === "EACCES") return new UsageError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges)`);
   if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") return new UsageError(`cannot listen on ${where}: no such local address (--host)`);
   if (err.code === "ENOENT" || err.code === "EISDIR") return new UsageError(`cannot read --dataset: ${err.message}`);
-  return err;
+  return null;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -409,20 +407,25 @@ export async function main(argv: string[]): Promise<number> {
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
     .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string>; maxInconclusive: number }, command: Command) => {
-      messageRedactor = outputRedactor(flags, [flags.against, flags.againstHeader]);
+      const against = (): TargetSpec => ({ url: flags.against, headers: flags.againstHeader });
+      messageRedactor = outputRedactor(flags, against());
       const configured = await settle(command, flags, settingNames(program));
-      const redact = outputRedactor(flags, [flags.against, flags.againstHeader]);
-      messageRedactor = redact;
+      messageRedactor = outputRedactor(flags, against()); // with the config file's and the environment's values
       if (flags.list) return void (code = await list(flags));
       if (!flags.url || !flags.against) throw new UsageError("diff needs --url (or PHOTON_URL, or `url` in the config file) and --against");
       const pairs = reporters(argv, configured);
       await prepareOutputs(pairs);
-      const { fixtures, discovered } = await fixturesFor(flags, flags.url); // --discover asks --url only, with its own headers
-      await selected(flags, fixtures);
-      const compared = await diffTargets({ ...selection(flags, fixtures), url: flags.url, against: flags.against, againstHeaders: flags.againstHeader ?? {}, maxInconclusive: flags.maxInconclusive, concurrency: flags.concurrency, onResult: progress(pairs, redact) });
-      const summary = limitSkips(compared, flags.maxSkipped);
-      await report(discovered ? { ...summary, discovered } : summary, pairs, redact);
-      code = summary.passed ? 0 : 1;
+      // Each side with its own headers; --discover asks --url only.
+      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }, { url: flags.against, headers: flags.againstHeader ?? {} }]);
+      try {
+        const { redact, discovered } = session;
+        const compared = await diffTargets({ ...selection(flags, session), url: flags.url, against: flags.against, againstHeaders: flags.againstHeader ?? {}, maxInconclusive: flags.maxInconclusive, concurrency: flags.concurrency, onResult: progress(pairs, redact) }, session);
+        const summary = limitSkips(compared, flags.maxSkipped);
+        await report(discovered ? { ...summary, discovered } : summary, pairs, redact);
+        code = summary.passed ? ExitStatus.OK : ExitStatus.FAILED;
+      } finally {
+        await session.close();
+      }
     });
 
   corpusOptions(program.command("record"))
@@ -434,12 +437,16 @@ export async function main(argv: string[]): Promise<number> {
       await settle(command, flags, settingNames(program));
       if (flags.list) return void (code = await list(flags));
       if (!flags.url || !flags.out) throw new UsageError("record needs --url (or PHOTON_URL, or `url` in the config file) and --out DIR");
-      const { fixtures, discovered } = await fixturesFor(flags, flags.url);
-      await selected(flags, fixtures);
-      if (discovered) process.stdout.write(outputRedactor(flags)(`discovered fixtures: ${stringifyJson(discovered)}\n`));
-      const changes = await recordCases({ ...selection(flags, fixtures), url: flags.url, out: flags.out, secrets: [...(flags.secret ?? []), ...secretsFromEnv()] });
-      process.stdout.write(outputRedactor(flags)(renderChanges(changes)));
-      code = changes.some((c) => c.kind === "failed") ? 1 : 0;
+      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }]);
+      try {
+        const { redact, discovered } = session;
+        if (discovered) process.stdout.write(redact(`discovered fixtures: ${stringifyJson(discovered)}\n`));
+        const changes = await recordCases({ ...selection(flags, session), url: flags.url, out: flags.out, secrets: extraSecrets(flags) }, session);
+        process.stdout.write(redact(renderChanges(changes)));
+        code = changes.some((c) => c.kind === "failed") ? ExitStatus.FAILED : ExitStatus.OK;
+      } finally {
+        await session.close();
+      }
     });
 
   reporterOptions(program.command("check"))
@@ -477,7 +484,9 @@ export async function main(argv: string[]): Promise<number> {
         rateLimit: flags.rateLimit,
         latencyMs: flags.latency,
       }).catch((err: NodeJS.ErrnoException) => {
-        throw listenError(err, flags.host, flags.port);
+        const usage = listenError(err, flags.host, flags.port);
+        if (usage) throw usage;
+        throw err;
       });
       process.stdout.write(`listening on ${server.url}\n`);
       await new Promise<void>((resolve) => {
@@ -492,12 +501,10 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (err) {
-    if (err instanceof CaseError || err instanceof UnreachableError || err instanceof UsageError || err instanceof InvalidArgumentError || err instanceof ConfigError) {
-      process.stderr.write(`photon-conformance: ${messageRedactor(err.message)}\n`);
-      return 2;
-    }
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2; // commander printed it
-    process.stderr.write(`photon-conformance: unexpected error: ${messageRedactor(err instanceof Error ? err.message : String(err))}\n`);
-    return 2;
+    const exit = exitFor(err); // conformance/exit.ts: the status of each code
+    if (exit.printed) return exit.status; // commander printed it
+    const message = messageRedactor(err instanceof Error ? err.message : String(err));
+    process.stderr.write(exit.expected ? `photon-conformance: ${message}\n` : `photon-conformance: unexpected error: ${message}\n`);
+    return exit.status;
   }
 }

@@ -18,14 +18,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command, Option } from "commander";
 import { LineCounter, parseDocument } from "yaml";
+import { ConfigError } from "./errors.js";
 
 /** Config files looked for in the working directory, in this order, when `--config` is not given. */
 export const CONFIG_FILES = ["photon-conformance.config.json", "photon-conformance.config.yaml", "photon-conformance.config.yml"] as const;
 
-/** A config file or environment variable that cannot be used (exit 2). */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+export { ConfigError };
 
 /** A reporter as a config file names it. */
 export interface ConfigReporter {

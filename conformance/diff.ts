@@ -24,14 +24,16 @@
  * Inconclusive cases are warnings, counted in the `diff/inconclusive` result, which fails when
  * more required cases than `maxInconclusive` (default 0) stayed inconclusive.
  */
-import { stringifyJson, type RetryOptions } from "../runtime/index.js";
-import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
+import { stringifyJson } from "../runtime/index.js";
+import type { ConformanceCase, Fixtures, Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
 import { ABSENT, getPath } from "./matchers.js";
 import { identityOf, summarize } from "./judge.js";
 import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
-import { ensureReachable, requestOf, selectCases, skipped } from "./run.js";
-import { createTarget, type RawTarget } from "./target.js";
+import { requestOf, skipped } from "./run.js";
+import { openSession, type Session } from "./session.js";
+import { contextSlotPaths, identityFields, lookupKeyOf, methodInfo } from "./spec-facts.js";
+import type { RawTarget } from "./target.js";
 
 export interface DiffOptions {
   /** The indexer under test. */
@@ -66,12 +68,15 @@ function replies(body: unknown): [string, unknown][] {
   return Array.isArray(body) ? body.map((b, i) => [`${i}.`, b]) : [["", body]];
 }
 
-/** The slot an answer was read at: the highest `context.slot` (or getIndexerSlot's bare result). */
+/** The slot an answer was read at: the highest context slot (`x-slot`), or the bare result of the slot method asked alone. */
 function slotOf(c: ConformanceCase, body: unknown): bigint | null {
   let slot: bigint | null = null;
+  const paths = contextSlotPaths();
+  const bare = methodInfo(c.method)?.slot === "" && !Array.isArray(body);
   for (const [, reply] of replies(body)) {
     if (!isObject(reply)) continue;
-    const s = isObject(reply.result) && isObject(reply.result.context) ? reply.result.context.slot : c.method === "getIndexerSlot" && !Array.isArray(body) ? reply.result : undefined;
+    const stated = paths.map((p) => getPath(reply.result, p)).find((v) => v !== ABSENT);
+    const s = stated !== undefined ? stated : bare ? reply.result : undefined;
     if ((typeof s === "number" && Number.isInteger(s)) || typeof s === "bigint") slot = slot === null || BigInt(s) > slot ? BigInt(s) : slot;
   }
   return slot;
@@ -79,9 +84,13 @@ function slotOf(c: ConformanceCase, body: unknown): bigint | null {
 
 /** Paths (dotted, into the reply) the comparison ignores: the slot, ids, and what the case's matchers say may vary. */
 function ignoredPaths(c: ConformanceCase, x: unknown, y: unknown): Set<string> {
-  const ignored = new Set(["result.context.slot", "id"]);
-  if (c.method === "getIndexerSlot") ignored.add("result"); // the answer is the slot itself
-  for (let i = 0; i < Math.max(Array.isArray(x) ? x.length : 0, Array.isArray(y) ? y.length : 0); i++) ignored.add(`${i}.result.context.slot`).add(`${i}.id`);
+  const slots = contextSlotPaths().map((p) => `result.${p}`);
+  const ignored = new Set([...slots, "id"]);
+  if (methodInfo(c.method)?.slot === "") ignored.add("result"); // the answer is the slot itself
+  for (let i = 0; i < Math.max(Array.isArray(x) ? x.length : 0, Array.isArray(y) ? y.length : 0); i++) {
+    for (const p of slots) ignored.add(`${i}.${p}`);
+    ignored.add(`${i}.id`);
+  }
   for (const [path, matcher] of Object.entries(c.expect.result ?? {})) {
     if (isObject(matcher) && Object.keys(matcher).some((k) => VARYING.has(k))) ignored.add(path === "." ? "result" : `result.${path}`);
   }
@@ -157,13 +166,9 @@ function listed(t: Attempt, paths: readonly string[], status: "fail" | "warn", n
 
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "bigint" ? "number" : typeof v);
 
-/** How the case looks an account up: by hash (the `hash` field is fixed) or by address (the `address` is). */
-function lookupKey(c: ConformanceCase): "hash" | "address" | null {
-  if (c.method !== "getCompressedAccount" && c.method !== "getMultipleCompressedAccounts") return null;
-  const p = isObject(c.params) ? c.params : {};
-  const given = (k: string) => p[k] !== undefined && p[k] !== null;
-  if (given("address") || given("addresses")) return "address";
-  return given("hash") || given("hashes") ? "hash" : null;
+/** The item field a lookup case fixes (`x-lookup`: the field of the first key whose param it gives), or null. */
+function lookupKey(c: ConformanceCase): string | null {
+  return lookupKeyOf(methodInfo(c.method), c.params)?.field ?? null;
 }
 
 /** Whether a difference can come from the chain moving between the two sides' slots (see the file comment). */
@@ -180,13 +185,13 @@ function movable(c: ConformanceCase, t: Attempt, path: string): boolean {
   return !(key !== null && path.endsWith(`.${key}`));
 }
 
-/** Objects that name themselves (accounts by `hash`, token accounts by `account.hash`, signatures), by identity. */
-function identities(value: unknown, out = new Map<string, unknown>()): Map<string, unknown> {
-  if (Array.isArray(value)) for (const v of value) identities(v, out);
+/** Objects that name themselves by an identity field of the spec (`x-identity`: an account's `hash`, a signature, …), by identity. */
+function identities(value: unknown, fields: readonly string[], out = new Map<string, unknown>()): Map<string, unknown> {
+  if (Array.isArray(value)) for (const v of value) identities(v, fields, out);
   else if (isObject(value)) {
-    const id = typeof value.hash === "string" ? `hash ${value.hash}` : isObject(value.account) && typeof value.account.hash === "string" ? `token account ${value.account.hash}` : typeof value.signature === "string" ? `signature ${value.signature}` : null;
-    if (id !== null) out.set(id, value);
-    else for (const v of Object.values(value)) identities(v, out);
+    const field = fields.find((f) => typeof getPath(value, f) === "string");
+    if (field !== undefined) out.set(`${field} ${getPath(value, field) as string}`, value);
+    else for (const v of Object.values(value)) identities(v, fields, out);
   }
   return out;
 }
@@ -194,9 +199,10 @@ function identities(value: unknown, out = new Map<string, unknown>()): Map<strin
 /** Accounts and signatures both sides list whose content differs: what a hash or signature fixes. */
 function identityConflicts(t: Attempt): Finding[] {
   const findings: Finding[] = [];
+  const fields = identityFields();
   for (const [[, rx], [, ry]] of replies(t.x.body).map((r, i) => [r, replies(t.y.body)[i] ?? ["", undefined]] as const)) {
-    const xs = identities(isObject(rx) && isObject(rx.result) ? rx.result.value : undefined);
-    const ys = identities(isObject(ry) && isObject(ry.result) ? ry.result.value : undefined);
+    const xs = identities(isObject(rx) && isObject(rx.result) ? rx.result.value : undefined, fields);
+    const ys = identities(isObject(ry) && isObject(ry.result) ? ry.result.value : undefined, fields);
     for (const [id, vx] of xs) {
       if (!ys.has(id)) continue;
       const vy = ys.get(id);
@@ -270,38 +276,37 @@ function inconclusiveResult(ids: readonly string[], max: number): CaseResult {
   return { id: INCONCLUSIVE_ID, method: "*", description: "differences that slot movement may explain stay within --max-inconclusive", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
 }
 
-export async function diffTargets(options: DiffOptions): Promise<RunSummary> {
+/**
+ * Compares `options.url` with `options.against` over the selected cases. Given an open
+ * `session` (two targets: under test, then trusted), uses it instead of opening one; the caller
+ * closes it.
+ */
+export async function diffTargets(options: DiffOptions, given?: Session): Promise<RunSummary> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const headers = options.headers ?? {};
-  const againstHeaders = options.againstHeaders ?? {};
-  const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 };
   // Each side with its own headers only. Answers are kept as they came (judged unmasked); the
   // caller masks both sides' secrets at the output edge.
-  const make = (url: string, own: Readonly<Record<string, string>>) => createTarget({ url, headers: own, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry });
-  const a = make(options.url, headers);
-  const b = make(options.against, againstHeaders);
-  const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
-  await ensureReachable(a, options.url, options.timeoutMs ?? 10_000);
-  await ensureReachable(b, options.against, options.timeoutMs ?? 10_000);
-  const results: CaseResult[] = new Array(cases.length);
-  const inconclusive: string[] = [];
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < cases.length) {
-      const i = next++;
-      const judged = await diffCase(cases[i]!, a, b);
-      results[i] = judged.result;
-      if (judged.inconclusive) inconclusive.push(judged.result.id);
-      options.onResult?.(results[i]!, ++done, cases.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
-  const max = options.maxInconclusive ?? 0;
-  results.push(inconclusiveResult(inconclusive.sort(), max));
-  const shown: Record<string, Json> = { url: a.display, against: b.display, trusted: "against", cases: cases.length, inconclusive: inconclusive.length, maxInconclusive: max };
-  return summarize(results, `${a.display} (under test, --url) against ${b.display} (trusted, --against)`, startedAt, performance.now() - t0, shown, undefined, {
-    identity: identityOf("diff", { ...options, shard: null, fixtures: options.fixturesName ?? "(given to diffTargets)" }),
-  });
+  const session = given ?? (await openSession({ ...options, targets: [{ url: options.url, headers: options.headers }, { url: options.against, headers: options.againstHeaders }] }));
+  try {
+    const [a, b] = session.targets as [RawTarget, RawTarget];
+    const cases = session.cases;
+    await session.ensureReachable();
+    const inconclusive: string[] = [];
+    const results = await session.pool(
+      async (c) => {
+        const judged = await diffCase(c, a, b);
+        if (judged.inconclusive) inconclusive.push(judged.result.id);
+        return judged.result;
+      },
+      { onResult: (r, done) => options.onResult?.(r, done, cases.length) },
+    );
+    const max = options.maxInconclusive ?? 0;
+    results.push(inconclusiveResult(inconclusive.sort(), max));
+    const shown: Record<string, Json> = { url: a.display, against: b.display, trusted: "against", cases: cases.length, inconclusive: inconclusive.length, maxInconclusive: max };
+    return summarize(results, `${a.display} (under test, --url) against ${b.display} (trusted, --against)`, startedAt, performance.now() - t0, shown, undefined, {
+      identity: identityOf("diff", { ...options, shard: null, fixtures: options.fixturesName ?? "(given to diffTargets)" }),
+    });
+  } finally {
+    if (!given) await session.close();
+  }
 }

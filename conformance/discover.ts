@@ -7,9 +7,12 @@
  * promises it has checked are written; cases needing other keys are skipped.
  */
 import { randomBytes } from "node:crypto";
-import { decodeBase58, encodeBase58 } from "../runtime/index.js";
+import { decodeBase58, encodeBase58, type MethodInfo } from "../runtime/index.js";
 import type { Json } from "./case-format.js";
 import { isObject, type Target } from "./checks/check.js";
+import { UsageError } from "./errors.js";
+import { ABSENT, getPath } from "./matchers.js";
+import { pageOf, slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
 
 const MAX_PAGES = 6;
 
@@ -19,19 +22,38 @@ interface Listing {
   readonly complete: boolean;
 }
 
-async function list(target: Target, method: string, field: string, params: Record<string, Json>): Promise<Listing> {
+/** Walks a paginated method from its first page (at most MAX_PAGES), its items and cursor read from the method table. */
+async function list(target: Target, info: MethodInfo, params: Record<string, Json>): Promise<Listing> {
+  const p = info.pagination;
   const items: Record<string, unknown>[] = [];
+  if (!p) return { items, complete: false };
   let cursor: unknown = null;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const exchange = await target.call(method, cursor === null ? params : { ...params, cursor: cursor as Json });
-    const value = isObject(exchange.body) && isObject(exchange.body.result) ? exchange.body.result.value : undefined;
-    const pageItems = isObject(value) ? value[field] : undefined;
+    const exchange = await target.call(info.name, cursor === null ? params : { ...params, [p.cursor]: cursor as Json });
+    const value = isObject(exchange.body) ? pageOf(info, exchange.body.result) : undefined;
+    const pageItems = isObject(value) ? value[p.items] : undefined;
     if (!isObject(value) || !Array.isArray(pageItems)) return { items, complete: false };
     items.push(...pageItems.filter(isObject));
-    cursor = value.cursor ?? null;
+    cursor = value[p.cursor] ?? null;
     if (cursor === null) return { items, complete: true };
   }
   return { items, complete: false };
+}
+
+/**
+ * The lists discovery reads, chosen by spec facts: `accounts`, the paginated method taking just
+ * an `owner` whose items carry it as their own `owner` (`x-filters`); `owned`, the other
+ * paginated methods taking just an `owner` (a token owner's lists); among them `tokens`, the one
+ * filtering both `owner` and `mint` (its `mint` field names each item's mint), and `totals`, the
+ * one whose items sum another's (`x-sums`: one row per mint).
+ */
+export function discoveryLists(table: MethodTable = specMethods) {
+  const byOwner = Object.values(table).filter((m) => m.pagination && m.requiredParams.length === 1 && m.requiredParams[0] === "owner");
+  const accounts = byOwner.find((m) => m.filters.owner === "owner") ?? null;
+  const owned = byOwner.filter((m) => m !== accounts);
+  const tokens = owned.find((m) => m.filters.owner !== undefined && m.filters.mint !== undefined) ?? null;
+  const totals = owned.find((m) => m.sums !== null && m.sums.method === tokens?.name) ?? null;
+  return { accounts, owned, tokens, totals, slot: slotMethod(table) };
 }
 
 const randomKey = () => encodeBase58(randomBytes(32));
@@ -75,28 +97,37 @@ const MAX_CANDIDATES = 8;
  * A token owner with several mints whose token accounts, balances and signatures each fit one
  * default page (as the cases read them), tried in order of mints seen; its own lists give the figures.
  */
-async function tokenOwnerWithManyMints(target: Target, owners: Map<string, Set<string>>): Promise<Json | undefined> {
+async function tokenOwnerWithManyMints(target: Target, owners: Map<string, Set<string>>, table: MethodTable): Promise<Json | undefined> {
+  const { owned, tokens, totals } = discoveryLists(table);
+  if (!tokens || !totals) return undefined;
+  const mintField = tokens.filters.mint!;
   const candidates = [...owners.entries()].filter(([, m]) => m.size > 1).sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1));
   for (const [owner] of candidates.slice(0, MAX_CANDIDATES)) {
-    const tokens = await list(target, "getCompressedTokenAccountsByOwner", "items", { owner });
-    const balances = await list(target, "getCompressedTokenBalancesByOwner", "token_balances", { owner });
-    const signatures = await list(target, "getCompressionSignaturesForTokenOwner", "items", { owner });
-    const fits = (l: Listing) => l.complete && l.items.length < 1000;
-    const mints = [...new Set(tokens.items.map((t) => (isObject(t.tokenData) ? String(t.tokenData.mint) : "")))].sort();
-    if (fits(tokens) && fits(balances) && fits(signatures) && mints.length > 1) {
-      return { owner, mints: balances.items.length, mint: mints[0]!, unspent: tokens.items.length };
+    const lists = new Map<MethodInfo, Listing>();
+    for (const m of owned) lists.set(m, await list(target, m, { owner }));
+    const fits = (m: MethodInfo, l: Listing) => l.complete && l.items.length < (m.pagination?.defaultLimit ?? Infinity);
+    const mints = [...new Set(lists.get(tokens)!.items.map((t) => String(getPath(t, mintField) === ABSENT ? "" : getPath(t, mintField))))].sort();
+    if ([...lists].every(([m, l]) => fits(m, l)) && mints.length > 1) {
+      return { owner, mints: lists.get(totals)!.items.length, mint: mints[0]!, unspent: lists.get(tokens)!.items.length };
     }
   }
   return undefined;
 }
 
-export async function discoverFixtures(target: Target, seedOwner: string): Promise<Record<string, Json>> {
-  if (decodeBase58(seedOwner)?.length !== 32) throw new Error(`--seed-owner ${JSON.stringify(seedOwner)} is not a base58 public key`);
+export async function discoverFixtures(target: Target, seedOwner: string, table: MethodTable = specMethods): Promise<Record<string, Json>> {
+  if (decodeBase58(seedOwner)?.length !== 32) throw new UsageError(`--seed-owner ${JSON.stringify(seedOwner)} is not a base58 public key`);
   const profile: Record<string, Json> = { discoveredFrom: seedOwner, unknownHash: randomKey(), unknownAddress: randomKey(), ownerWithNoAccounts: randomKey(), tokenOwnerWithNoAccounts: randomKey() };
-  const slot = await target.call("getIndexerSlot", undefined);
-  if (isObject(slot.body) && (typeof slot.body.result === "number" || typeof slot.body.result === "bigint")) profile.slot = slot.body.result;
+  const lists = discoveryLists(table);
+  if (lists.slot) {
+    const slot = await target.call(lists.slot.name, undefined);
+    const value = isObject(slot.body) ? slotOfResult(lists.slot, slot.body.result) : undefined;
+    if (typeof value === "number" || typeof value === "bigint") profile.slot = value;
+  }
+  if (!lists.accounts) return profile;
 
-  const accounts = await list(target, "getCompressedAccountsByOwner", "items", { owner: seedOwner });
+  const accounts = await list(target, lists.accounts, { owner: seedOwner });
+  // The profile's owners are named by the default page size: a full page, one more, a long list.
+  const page = lists.accounts.pagination?.defaultLimit ?? Infinity;
   const withAddress = accounts.items.find((a) => typeof a.address === "string" && typeof a.hash === "string");
   if (withAddress) {
     profile.knownHash = withAddress.hash as string;
@@ -105,19 +136,19 @@ export async function discoverFixtures(target: Target, seedOwner: string): Promi
   const n = accounts.items.length;
   if (accounts.complete) {
     const one = { owner: seedOwner, unspent: n };
-    if (n === 1000) profile.ownerWith1000 = one;
-    if (n === 1001) profile.ownerWith1001 = one;
+    if (n === page) profile.ownerWith1000 = one;
+    if (n === page + 1) profile.ownerWith1001 = one;
     if (n === 1 && typeof accounts.items[0]!.hash === "string") profile.ownerWithOneAccount = { ...one, hash: accounts.items[0]!.hash };
     // The memcmp cases read the owner's whole list in one default page.
-    const m = n < 1000 ? memcmp(seedOwner, accounts.items) : undefined;
+    const m = n < page ? memcmp(seedOwner, accounts.items) : undefined;
     if (m !== undefined) profile.memcmpOwner = m;
   }
-  if (n > 2000) profile.ownerWithManyAccounts = accounts.complete ? { owner: seedOwner, unspent: n } : { owner: seedOwner };
+  if (n > 2 * page) profile.ownerWithManyAccounts = accounts.complete ? { owner: seedOwner, unspent: n } : { owner: seedOwner };
 
   const owners = tokenOwners(accounts.items);
   if (owners.size > 0) {
     profile.tokenProgram = seedOwner;
-    const many = await tokenOwnerWithManyMints(target, owners);
+    const many = await tokenOwnerWithManyMints(target, owners, table);
     if (many) profile.tokenOwnerWithManyMints = many;
   }
   return profile;

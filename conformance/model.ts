@@ -36,6 +36,12 @@ export interface Exchange {
   readonly parseError: string | null;
   /** A transport failure (timeout, reset, too large), already redacted. */
   readonly error: string | null;
+  /**
+   * The coded reason beside `error`, as a value (`PHOTON_ERR_TIMEOUT`, `PHOTON_ERR_INVALID_OPTIONS`,
+   * `PHOTON_CONF_ERR_DEADLINE`, …): read it, never the message's ending. Null with an answer;
+   * absent on exchanges built elsewhere (captured traffic, hand-made).
+   */
+  readonly errorCode?: string | null;
   readonly startedAt: number;
   readonly durationMs: number;
   readonly attempts: number;

@@ -9,12 +9,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseDocument } from "yaml";
-import { createRedactor, secretsOf, type Redactor, type RetryOptions } from "../runtime/index.js";
-import { loadCases, narrow, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
+import type { Redactor } from "../runtime/index.js";
+import { narrow, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
 import { isObject, show } from "./checks/check.js";
 import { differences, valueAt } from "./diff.js";
-import { ensureReachable, requestOf, selectCases } from "./run.js";
-import { createTarget } from "./target.js";
+import { requestOf } from "./run.js";
+import { openSession, type Session } from "./session.js";
+import { contextSlotPaths, cursorFields } from "./spec-facts.js";
 
 export interface RecordOptions {
   readonly url: string;
@@ -37,16 +38,15 @@ export interface RecordChange {
   readonly message?: string;
 }
 
-const CURSOR_KEYS = new Set(["cursor"]);
-
-/** Paths that vary per deployment, run or moment: the id, the context slot, and every cursor. */
+/** Paths that vary per deployment, run or moment: the id, the context slot and every cursor (where the method table puts them). */
 function defaultIgnore(body: unknown): string[] {
-  const out = ["id", "result.context.slot"];
+  const cursors = cursorFields();
+  const out = ["id", ...contextSlotPaths().map((p) => `result.${p}`)];
   const walk = (node: unknown, path: string) => {
     if (!isObject(node)) return;
     for (const [k, v] of Object.entries(node)) {
       const p = path ? `${path}.${k}` : k;
-      if (CURSOR_KEYS.has(k)) out.push(p);
+      if (cursors.has(k)) out.push(p);
       else walk(v, p);
     }
   };
@@ -95,31 +95,33 @@ async function recordCase(c: ConformanceCase, text: string, body: unknown, statu
   };
 }
 
-export async function recordCases(options: RecordOptions): Promise<RecordChange[]> {
-  const headers = options.headers ?? {};
-  // The case files are an output edge: every string written passes this redactor.
-  const redact = createRedactor(secretsOf(options.url, headers, options.secrets));
-  const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 };
-  const target = createTarget({ url: options.url, headers, timeoutMs: options.timeoutMs ?? 10_000, maxBodyBytes: 16 * 1024 * 1024, maxRps: null, retry });
-  const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
-  await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
-  const changes: RecordChange[] = [];
-  for (const c of cases) {
-    if (c.skip) {
-      changes.push({ id: c.id, kind: "skipped", paths: [], message: c.skip });
-      continue;
-    }
-    const { body } = requestOf(c, target);
-    const exchange = await target.send(c.http, body);
-    if (exchange.error) {
-      changes.push({ id: c.id, kind: "failed", paths: [], message: redact(exchange.error) });
-      continue;
-    }
-    const answer = exchange.parseError ? redact(exchange.text) : scrub(exchange.body, redact);
-    const text = await startingPoint(c, options.casesDir, options.out);
-    changes.push(await recordCase(c, text, answer, exchange.status, options.out));
+/**
+ * Records the selected cases from `options.url` into `options.out`, one case at a time (a live
+ * indexer is asked gently, and files are written in case order). Given an open `session`, uses
+ * it instead of opening one; the caller closes it.
+ */
+export async function recordCases(options: RecordOptions, given?: Session): Promise<RecordChange[]> {
+  const session = given ?? (await openSession({ ...options, targets: [{ url: options.url, headers: options.headers }] }));
+  try {
+    // The case files are an output edge: every string written passes the session's redactor.
+    const { redact } = session;
+    const target = session.targets[0]!;
+    await session.ensureReachable();
+    return await session.pool(
+      async (c): Promise<RecordChange> => {
+        if (c.skip) return { id: c.id, kind: "skipped", paths: [], message: c.skip };
+        const { body } = requestOf(c, target);
+        const exchange = await target.send(c.http, body);
+        if (exchange.error) return { id: c.id, kind: "failed", paths: [], message: redact(exchange.error) };
+        const answer = exchange.parseError ? redact(exchange.text) : scrub(exchange.body, redact);
+        const text = await startingPoint(c, options.casesDir, options.out);
+        return recordCase(c, text, answer, exchange.status, options.out);
+      },
+      { concurrency: 1 },
+    );
+  } finally {
+    if (!given) await session.close();
   }
-  return changes;
 }
 
 /** A readable account of what changed since the last recording. */

@@ -3,16 +3,20 @@
  * runs every applicable check, and adds the run-wide slot check. Returns findings only;
  * reporters render them and the CLI turns them into an exit code.
  */
-import { createHash } from "node:crypto";
-import { connect } from "node:net";
 import picomatch from "picomatch";
-import { methods } from "../generated/index.js";
-import { ClientErrorCode, parseJson, stringifyJson, type RetryOptions } from "../runtime/index.js";
-import { loadCases, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
+import { parseJson, PhotonError, stringifyJson } from "../runtime/index.js";
+import type { ConformanceCase, Fixtures, Json } from "./case-format.js";
 import { isObject } from "./checks/check.js";
+import { ConfErrorCode } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
+import { ABSENT, getPath } from "./matchers.js";
+import { contextSlotPaths } from "./spec-facts.js";
 import { fail, pass, rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
-import { createTarget, type RawTarget } from "./target.js";
+import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
+import type { RawTarget } from "./target.js";
+
+export { UnreachableError } from "./errors.js";
+export { acceptsConnections, ensureReachable, formatDuration, selectCases, shardOf } from "./session.js";
 
 export interface RunOptions {
   readonly url: string;
@@ -43,65 +47,9 @@ export interface RunOptions {
 }
 
 /** `run --max-time`: 30 minutes. */
-export const DEFAULT_MAX_TIME_MS = 30 * 60_000;
+export const DEFAULT_MAX_TIME_MS = SESSION_DEFAULTS.maxTimeMs;
 /** `run --case-time`: 2 minutes, ample for the corpus's longest walks at several hundred ms a page. */
-export const DEFAULT_CASE_TIME_MS = 2 * 60_000;
-
-export class UnreachableError extends Error {
-  override name = "UnreachableError";
-}
-
-/** Whether anything at the URL's host and port accepts a TCP connection within `timeoutMs`. */
-/**
- * Throws UnreachableError when nothing takes a connection at the target, or a request cannot be
- * sent at all. A server that connects and then stalls, resets or sends too much is reachable:
- * its cases fail, naming why.
- */
-export async function ensureReachable(target: RawTarget, url: string, timeoutMs: number): Promise<void> {
-  const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
-  if (!probe.error || probe.status !== 0) return;
-  const unsendable = probe.error.endsWith(`[${ClientErrorCode.INVALID_OPTIONS}]`);
-  if (unsendable || !(await acceptsConnections(url, timeoutMs))) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
-}
-
-export function acceptsConnections(url: string, timeoutMs: number): Promise<boolean> {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return Promise.resolve(false);
-  }
-  const port = Number(u.port) || (u.protocol === "https:" ? 443 : 80);
-  return new Promise((resolve) => {
-    let settled = false;
-    const socket = connect({ host: u.hostname.replace(/^\[(.*)\]$/, "$1"), port });
-    const done = (ok: boolean): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(ok);
-    };
-    const timer = setTimeout(done, timeoutMs, false);
-    socket.on("connect", () => done(true));
-    socket.on("error", () => done(false));
-  });
-}
-
-/** Stable shard of a case: the same case lands on the same machine in every run. */
-export function shardOf(id: string, total: number): number {
-  return createHash("sha256").update(id).digest().readUInt32BE(0) % total;
-}
-
-export function selectCases(all: readonly ConformanceCase[], options: Pick<RunOptions, "methods" | "caseGlobs" | "shard">): ConformanceCase[] {
-  const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : null;
-  return all.filter(
-    (c) =>
-      (!options.methods?.length || options.methods.includes(c.method)) &&
-      (!globs || globs(c.id)) &&
-      (!options.shard || shardOf(c.id, options.shard.total) === options.shard.index - 1),
-  );
-}
+export const DEFAULT_CASE_TIME_MS = SESSION_DEFAULTS.caseTimeMs;
 
 /** The run-wide case: it judges the other results of its run (its shard's, when sharded). */
 export const SLOT_ORDER_ID = "run/slot-order";
@@ -141,28 +89,6 @@ export function skipped(c: ConformanceCase): CaseResult {
   return { id: c.id, method: c.method, description: c.description, required: c.required, findings: [skip("fixtures", c.skip ?? "skipped")], exchange: null, status: "skip", durationMs: 0, file: c.file };
 }
 
-/** "2 min", "1.5 s", "250 ms": a deadline as findings name it. */
-export function formatDuration(ms: number): string {
-  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return ms >= 1000 ? `${+(ms / 1000).toFixed(3)} s` : `${ms} ms`;
-}
-
-/** An AbortSignal that fires after `ms` (or with `parent`), its reason an Error naming the deadline; `clear()` drops the timer. */
-function deadline(ms: number, message: string, parent?: AbortSignal): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(message)), ms);
-  const follow = () => controller.abort(parent!.reason);
-  if (parent?.aborted) follow();
-  else parent?.addEventListener("abort", follow, { once: true });
-  return {
-    signal: controller.signal,
-    clear() {
-      clearTimeout(timer);
-      parent?.removeEventListener("abort", follow);
-    },
-  };
-}
-
 /**
  * The target as one case sees it: once `signal` fires no request is sent, and one in flight
  * is aborted (an exchange with no answer naming the deadline, at once).
@@ -176,6 +102,8 @@ function within(target: RawTarget, signal: AbortSignal): RawTarget {
     body: undefined,
     parseError: null,
     error: `${(signal.reason as Error).message}; request not sent or given up`,
+    // A deadline's or Ctrl-C's reason is coded; a caller's own abort reason counts as a stop.
+    errorCode: signal.reason instanceof PhotonError ? signal.reason.code : ConfErrorCode.INTERRUPTED,
     startedAt: started,
     durationMs: performance.now() - started,
     attempts: 0,
@@ -223,8 +151,10 @@ function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult
   return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status: rollUp(findings, c.required), durationMs: 0, file: c.file };
 }
 
+/** The context slot an answer states (where the method table's `x-slot` puts it), or null. */
 function slotOf(exchange: Exchange | null): bigint | null {
-  const slot = isObject(exchange?.body) && isObject(exchange.body.result) && isObject(exchange.body.result.context) ? exchange.body.result.context.slot : undefined;
+  const result = isObject(exchange?.body) ? exchange.body.result : undefined;
+  const slot = contextSlotPaths().map((p) => getPath(result, p)).find((v) => v !== ABSENT);
   return typeof slot === "number" || typeof slot === "bigint" ? BigInt(slot) : null;
 }
 
@@ -240,56 +170,41 @@ function slotOrder(results: readonly CaseResult[]): CaseResult {
     if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
   }
   if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
-  return { id: SLOT_ORDER_ID, method: "*", description: "context.slot never goes backwards during the run", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+  return { id: SLOT_ORDER_ID, method: "*", description: `${contextSlotPaths().join(", ")} never goes backwards during the run`, required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
 }
 
-export async function runSuite(options: RunOptions): Promise<RunSummary> {
+/**
+ * Runs the selected cases against `options.url`. Given an open `session` (the CLI's: its
+ * targets, cases and settings), runs that instead of opening one from `options`; the caller
+ * closes it.
+ */
+export async function runSuite(options: RunOptions, given?: Session): Promise<RunSummary> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const headers = options.headers ?? {};
-  const retry: RetryOptions = { retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: options.retryBudgetMs ?? 10_000 };
-  const target = createTarget({
-    url: options.url,
-    headers,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
-    maxRps: options.maxRps ?? null,
-    retry,
-  });
-  const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
-  const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
-  const run = deadline(Math.max(0, maxTimeMs - (performance.now() - t0)), `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`, options.signal);
+  const session = given ?? (await openSession({ ...options, targets: [{ url: options.url, headers: options.headers }] }));
   try {
-    const cases = selectCases(await loadCases(options.casesDir, options.fixtures), options);
+    const target = session.targets[0]!;
+    const cases = session.cases;
+    const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+    const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
 
-    await ensureReachable(target, options.url, options.timeoutMs ?? 10_000);
+    await session.ensureReachable();
 
     // One count everywhere: the progress total, `options.cases` and the summary all include the run-wide case.
     const runWide = selectsRunWide(options);
     const total = cases.length + (runWide ? 1 : 0);
-    const profile = profileWatch(options.fixtures, options.fixturesName);
-    const results: CaseResult[] = new Array(cases.length);
-    let next = 0;
+    const profile = profileWatch(session.fixtures, options.fixturesName);
     let done = 0;
-    let failed = 0;
-    const worker = async () => {
-      while (next < cases.length) {
-        const i = next++;
-        if (run.signal.aborted) results[i] = notRun(cases[i]!, (run.signal.reason as Error).message, options.signal?.aborted ? "run" : "deadline");
-        else if (options.maxFailures !== undefined && failed >= options.maxFailures) results[i] = notRun(cases[i]!, `${failed} cases had failed (--max-failures ${options.maxFailures})`, "run");
-        else {
-          const own = deadline(caseTimeMs, `the case's deadline of ${formatDuration(caseTimeMs)} (--case-time) was reached`, run.signal);
-          try {
-            results[i] = await runCase(cases[i]!, target, options.strict ?? false, own.signal, profile.observe);
-            if (results[i]!.status === "fail") failed++;
-          } finally {
-            own.clear();
-          }
-        }
-        options.onResult?.(results[i]!, ++done, total);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, cases.length)) }, worker));
+    const results = await session.pool((c, signal) => runCase(c, target, options.strict ?? false, signal, profile.observe), {
+      maxTimeMs,
+      since: t0,
+      caseTimeMs,
+      maxFailures: options.maxFailures,
+      failed: (r) => r.status === "fail",
+      signal: options.signal,
+      notRun,
+      onResult: (r, n) => options.onResult?.(r, (done = n), total),
+    });
     if (runWide) {
       const wide = slotOrder(results);
       results.push(wide);
@@ -297,9 +212,9 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
     }
 
     return summarize(results, target.display, startedAt, performance.now() - t0, {
-      concurrency: options.concurrency ?? 4,
+      concurrency: session.settings.concurrency,
       strict: options.strict ?? false,
-      timeoutMs: options.timeoutMs ?? 10_000,
+      timeoutMs: session.settings.timeoutMs,
       maxTimeMs,
       caseTimeMs,
       cases: total,
@@ -309,7 +224,7 @@ export async function runSuite(options: RunOptions): Promise<RunSummary> {
       notes: profile.notes(),
     });
   } finally {
-    run.clear();
+    if (!given) await session.close();
   }
 }
 

@@ -6,8 +6,10 @@
  * secrets are masked at the output edge (reporters, recorded files, messages), never here.
  * Only the request's display form (URL and headers) is masked, as it is never judged.
  */
-import { parseJson, PhotonClientError, postJson, redactUrl, stringifyJson, type RetryOptions } from "../runtime/index.js";
+import { createPacer, nextSlot, parseJson, PhotonClientError, postJson, redactUrl, stringifyJson, type RetryOptions } from "../runtime/index.js";
+import { PhotonError } from "../runtime/errors.js";
 import type { HttpRequestSpec } from "./case-format.js";
+import { ConfErrorCode } from "./errors.js";
 import type { Target } from "./checks/index.js";
 import type { Exchange } from "./model.js";
 
@@ -55,27 +57,15 @@ export function requestUrl(url: string, http: Pick<HttpRequestSpec, "path" | "or
   return u.toString();
 }
 
-function pacer(maxRps: number | null): () => Promise<void> {
-  if (!maxRps || maxRps <= 0) return async () => {};
-  const gap = 1000 / maxRps;
-  let next = 0;
-  return async () => {
-    const now = performance.now();
-    const at = Math.max(now, next);
-    next = at + gap;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
-  };
-}
-
 export function createTarget(options: TargetOptions): RawTarget {
   const display = redactUrl(options.url);
-  const pace = pacer(options.maxRps);
+  const pacer = createPacer(options.maxRps);
   let id = 0;
   // Every header value given for a target is a secret (whatever its name): shown masked.
   const shownHeaders = Object.fromEntries(Object.keys(options.headers).map((k) => [k, "***"]));
 
   async function send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange> {
-    await pace();
+    await nextSlot(pacer);
     const method = http?.method ?? "POST";
     const url = requestUrl(options.url, http);
     const contentType = http ? http.contentType : "application/json";
@@ -108,13 +98,16 @@ export function createTarget(options: TargetOptions): RawTarget {
         body: parsed,
         parseError,
         error: null,
+        errorCode: null,
         startedAt,
         durationMs: performance.now() - startedAt,
         attempts: res.attempts,
       };
     } catch (err) {
+      // The reason travels as a value: the coded `errorCode`, and the message (with the code, as printed).
       const message = err instanceof PhotonClientError ? `${err.message} [${err.code}]` : (err as Error).message;
-      return { request, status: 0, headers: {}, text: "", body: undefined, parseError: null, error: message, startedAt, durationMs: performance.now() - startedAt, attempts: 1 };
+      const errorCode = err instanceof PhotonError ? err.code : ConfErrorCode.INTERNAL;
+      return { request, status: 0, headers: {}, text: "", body: undefined, parseError: null, error: message, errorCode, startedAt, durationMs: performance.now() - startedAt, attempts: 1 };
     }
   }
 

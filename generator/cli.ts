@@ -1,11 +1,13 @@
 /**
  * photon-gen: generate and check the typed client, server stubs and validators.
- * Exit codes: 0 done, 1 stale (check) or a change matching --fail-on (diff), 2 bad input
- * (unreadable or invalid spec, usage).
+ * Exit codes (conformance/exit.ts, shared with photon-conformance): 0 done, 1 stale (check) or
+ * a change matching --fail-on (diff), 2 bad input (unreadable or invalid spec, usage).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Command, CommanderError, Option } from "commander";
+import { Command, Option } from "commander";
+import { exitFor, ExitStatus } from "../conformance/exit.js";
+import { PhotonError } from "../runtime/errors.js";
 import { diffSpecs, failsOn, render, type DiffFormat, type FailOn } from "./diff/index.js";
 import { GenError } from "./errors.js";
 import { generate } from "./generate.js";
@@ -22,13 +24,12 @@ function specOf(opts: { spec?: string }): string {
 }
 
 function report(err: unknown): number {
-  if (err instanceof GenError) {
-    process.stderr.write(`photon-gen: ${err.toString()}\n`);
-    return 2;
-  }
-  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-  process.stderr.write(`photon-gen: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  return 2;
+  const exit = exitFor(err);
+  if (exit.printed) return exit.status; // commander printed it
+  if (exit.expected && err instanceof GenError) process.stderr.write(`photon-gen: ${err.toString()}\n`);
+  else if (exit.expected && err instanceof Error) process.stderr.write(`photon-gen: ${err instanceof PhotonError ? `${err.message} [${err.code}]` : err.message}\n`);
+  else process.stderr.write(`photon-gen: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return exit.status;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -37,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     .version(packageVersion)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  let code = 0;
+  let code: number = ExitStatus.OK;
   program
     .command("generate")
     .description("write generated/ from the spec (atomically: a failure leaves it untouched)")
@@ -66,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       ];
       if (lines.length > 0) {
         process.stderr.write(`photon-gen: ${opts.out} is stale for ${model.source} (${model.version}); run \`photon-gen generate\`:\n${lines.join("\n")}\n`);
-        code = 1;
+        code = ExitStatus.FAILED;
       } else {
         process.stdout.write(`photon-gen: ${opts.out} is up to date with ${model.source} (${model.version}, sha256 ${model.sha256.slice(0, 12)}…)\n`);
       }
@@ -82,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (oldSpec: string, newSpec: string, opts: { format: DiffFormat; failOn?: FailOn; includeDocs: boolean }) => {
       const report = await diffSpecs(oldSpec, newSpec, { includeDocs: opts.includeDocs });
       process.stdout.write(render(report, opts.format));
-      if (failsOn(report, opts.failOn)) code = 1;
+      if (failsOn(report, opts.failOn)) code = ExitStatus.FAILED;
     });
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -1,7 +1,9 @@
 /**
- * The generator's coded errors, one catalogue (as fastify's FST_ERR_*). Every error names
- * the spec file and, where there is one, the JSON pointer of the offending node.
+ * The generator's coded errors, one catalogue (as fastify's FST_ERR_*), on the toolkit's
+ * `PhotonError` base (runtime/errors.ts). Every error names the spec file and, where there is
+ * one, the JSON pointer of the offending node.
  */
+import { PhotonError, type CodeOf } from "../runtime/errors.js";
 
 export const GenErrorCode = {
   READ: "PHOTON_GEN_ERR_READ",
@@ -23,19 +25,23 @@ export const GenErrorCode = {
   NO_METHODS: "PHOTON_GEN_ERR_NO_METHODS",
   WRITE: "PHOTON_GEN_ERR_WRITE",
   STALE: "PHOTON_GEN_ERR_STALE",
+  /** A template writes a value without an escaping helper (templates/ is broken). */
+  TEMPLATE: "PHOTON_GEN_ERR_TEMPLATE",
+  /** The installed package is incomplete (its package root, with templates/, cannot be found). */
+  INSTALL: "PHOTON_GEN_ERR_INSTALL",
+  /** A broken invariant of the generator itself (`internalError(GenErrorCode.INTERNAL, …)`). */
+  INTERNAL: "PHOTON_GEN_ERR_INTERNAL",
 } as const;
 
-export type GenErrorCodeValue = (typeof GenErrorCode)[keyof typeof GenErrorCode];
+export type GenErrorCodeValue = CodeOf<typeof GenErrorCode>;
 
-export class GenError extends Error {
+export class GenError extends PhotonError<GenErrorCodeValue> {
   override name = "GenError";
-  readonly code: GenErrorCodeValue;
   readonly file: string | null;
   readonly pointer: string | null;
 
   constructor(code: GenErrorCodeValue, message: string, where: { file?: string | null; pointer?: string | null; cause?: unknown } = {}) {
-    super(message, where.cause === undefined ? undefined : { cause: where.cause });
-    this.code = code;
+    super(code, message, where);
     this.file = where.file ?? null;
     this.pointer = where.pointer ?? null;
   }

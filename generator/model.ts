@@ -4,7 +4,7 @@
  * openapi-typescript) and normalised JSON Schema (for ajv). Nothing here knows a method
  * name: everything is read from the documents.
  */
-import type { MethodInfo, OrderKey, PaginationInfo } from "../runtime/contracts.js";
+import type { LookupInfo, MethodInfo, OrderKey, PaginationInfo, SumsInfo } from "../runtime/contracts.js";
 import { GenError, GenErrorCode, pointerOf, quote } from "./errors.js";
 import type { Json, JsonObject, LoadedSpec, SpecDocument } from "./load.js";
 import { isObject, resolvePointer } from "./load.js";
@@ -107,16 +107,31 @@ function readOrder(value: Json | undefined, file: string, path: (string | number
   });
 }
 
+/** A number keyword (`maximum`, `x-default`) of a scalar schema, through `$ref`s and `allOf: [X]` + nullable wrappers. */
+function scalarKeyword(doc: JsonObject, node: Json | undefined, key: string): number | null {
+  let current = deref(doc, node);
+  for (let i = 0; i < 16 && isObject(current); i++) {
+    if (typeof current[key] === "number") return current[key];
+    if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc, current.allOf[0]);
+    else return null;
+  }
+  return null;
+}
+
 function pagination(doc: SpecDocument, operation: JsonObject, params: JsonObject | undefined, result: Json | undefined, path: (string | number)[]): PaginationInfo | null {
   const declared = operation["x-pagination"];
   const paramNames = params && isObject(params.properties) ? Object.keys(params.properties) : [];
+  const limits = (limit: string | null) => {
+    const schema = limit !== null && params && isObject(params.properties) ? params.properties[limit] : undefined;
+    return { maxLimit: scalarKeyword(doc.doc, schema, "maximum"), defaultLimit: scalarKeyword(doc.doc, schema, "x-default") };
+  };
   if (declared !== undefined) {
     const at = [...path, "x-pagination"];
     if (!isObject(declared) || typeof declared.items !== "string" || typeof declared.cursor !== "string") {
       return fail(GenErrorCode.SCHEMA, "`x-pagination` needs string `items` and `cursor`", doc.file, at);
     }
     const limit = typeof declared.limit === "string" ? declared.limit : paramNames.includes("limit") ? "limit" : null;
-    return { items: declared.items, cursor: declared.cursor, limit, order: readOrder(declared.order, doc.file, [...at, "order"]) };
+    return { items: declared.items, cursor: declared.cursor, limit, order: readOrder(declared.order, doc.file, [...at, "order"]), ...limits(limit) };
   }
   // Inferred: a `cursor` param, and a result value holding `cursor` plus exactly one array.
   if (!paramNames.includes("cursor")) return null;
@@ -129,7 +144,98 @@ function pagination(doc: SpecDocument, operation: JsonObject, params: JsonObject
     return isObject(v) && (v.type === "array" || "items" in v);
   });
   if (arrays.length !== 1) return null;
-  return { items: arrays[0]![0], cursor: "cursor", limit: paramNames.includes("limit") ? "limit" : null, order: null };
+  const limit = paramNames.includes("limit") ? "limit" : null;
+  return { items: arrays[0]![0], cursor: "cursor", limit, order: null, ...limits(limit) };
+}
+
+/** Operation extensions the method table reads into its own fields (not repeated under `extensions`). */
+export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set(["x-pagination", "x-filters", "x-lookup", "x-sums", "x-identity"]);
+
+const isParam = (params: readonly string[], name: unknown): name is string => typeof name === "string" && params.includes(name);
+
+/** `x-filters`: a mapping from params to the dotted item field each must equal. */
+function readFilters(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) return fail(GenErrorCode.SCHEMA, "`x-filters` must map params to item fields", file, path);
+  for (const [param, field] of Object.entries(value)) {
+    if (!params.includes(param)) fail(GenErrorCode.SCHEMA, `\`x-filters\` names ${quote(param)}, which is not a param of the method`, file, [...path, param]);
+    if (typeof field !== "string" || field === "") fail(GenErrorCode.SCHEMA, "an `x-filters` entry must name an item field", file, [...path, param]);
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+/** `x-lookup`: `{items?, by: [{param, field}]}`. */
+function readLookup(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): LookupInfo | null {
+  if (value === undefined) return null;
+  if (!isObject(value) || !Array.isArray(value.by) || value.by.length === 0) return fail(GenErrorCode.SCHEMA, "`x-lookup` needs a non-empty `by` list", file, path);
+  if (value.items !== undefined && typeof value.items !== "string") return fail(GenErrorCode.SCHEMA, "`x-lookup.items` must name the page's array field", file, [...path, "items"]);
+  const by = value.by.map((entry, i) => {
+    if (!isObject(entry) || !isParam(params, entry.param) || typeof entry.field !== "string") {
+      return fail(GenErrorCode.SCHEMA, "an `x-lookup.by` entry needs a `param` of the method and an item `field`", file, [...path, "by", i]);
+    }
+    return { param: entry.param, field: entry.field };
+  });
+  return { items: typeof value.items === "string" ? value.items : null, by };
+}
+
+/** `x-sums`: `{method, params, key: {field, of}, sum: {field, of}}`; `method` is checked once every method is known. */
+function readSums(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): SumsInfo | null {
+  if (value === undefined) return null;
+  const field = (v: Json | undefined, key: string) => {
+    if (!isObject(v) || typeof v.field !== "string" || typeof v.of !== "string") return fail(GenErrorCode.SCHEMA, `\`x-sums.${key}\` needs \`field\` and \`of\``, file, [...path, key]);
+    return { field: v.field, of: v.of };
+  };
+  if (!isObject(value) || typeof value.method !== "string") return fail(GenErrorCode.SCHEMA, "`x-sums` needs the `method` whose items it sums", file, path);
+  const shared = value.params ?? [];
+  if (!Array.isArray(shared) || !shared.every((p) => isParam(params, p))) return fail(GenErrorCode.SCHEMA, "`x-sums.params` must list params of the method", file, [...path, "params"]);
+  return { method: value.method, params: shared as string[], key: field(value.key, "key"), sum: field(value.sum, "sum") };
+}
+
+function readIdentity(value: Json | undefined, file: string, path: (string | number)[]): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== "string" || value === "") return fail(GenErrorCode.SCHEMA, "`x-identity` must name an item field", file, path);
+  return value;
+}
+
+/** `x-max-items` of each param (a list cap the handler enforces with an application error). */
+function readMaxItems(doc: JsonObject, params: JsonObject | undefined, file: string, path: (string | number)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!params || !isObject(params.properties)) return out;
+  for (const [name, schema] of Object.entries(params.properties)) {
+    const cap = isObject(schema) && schema["x-max-items"] !== undefined ? schema["x-max-items"] : scalarKeyword(doc, schema, "x-max-items");
+    if (cap === null || cap === undefined) continue;
+    if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0) fail(GenErrorCode.SCHEMA, "`x-max-items` must be a non-negative integer", file, [...path, name, "x-max-items"]);
+    out[name] = cap as number;
+  }
+  return out;
+}
+
+/**
+ * Where the slot stands in a result: `x-slot` on the result schema (a path inside it, `""`
+ * for the result itself) or on the schema of one of its properties (`context` + `slot`).
+ */
+function slotPath(doc: SpecDocument, result: Json, path: (string | number)[]): string | null {
+  const own = (node: Json | undefined): string | null => {
+    let current = deref(doc.doc, node);
+    for (let i = 0; i < 16 && isObject(current); i++) {
+      const mark = current["x-slot"];
+      if (mark !== undefined) {
+        if (typeof mark !== "string") return fail(GenErrorCode.SCHEMA, "`x-slot` must be a dotted path (`''` for the value itself)", doc.file, path);
+        return mark;
+      }
+      if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc.doc, current.allOf[0]);
+      else return null;
+    }
+    return null;
+  };
+  const self = own(result);
+  if (self !== null) return self;
+  const view = objectView(doc.doc, result);
+  for (const [name, prop] of Object.entries(view && isObject(view.properties) ? view.properties : {})) {
+    const inner = own(prop);
+    if (inner !== null) return inner === "" ? name : `${name}.${inner}`;
+  }
+  return null;
 }
 
 interface Builder {
@@ -233,7 +339,13 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
     optionalParams: names.filter((n) => !required.includes(n)),
     hasContext: !!resultView && isObject(resultView.properties) && "context" in resultView.properties && "value" in resultView.properties,
     pagination: pagination(doc, operation, paramsView, resultSource, path),
-    extensions: Object.fromEntries(Object.entries(operation).filter(([k]) => k.startsWith("x-"))),
+    slot: slotPath(doc, resultSource, resultPath),
+    identity: readIdentity(operation["x-identity"], doc.file, [...path, "x-identity"]),
+    filters: readFilters(operation["x-filters"], names, doc.file, [...path, "x-filters"]),
+    lookup: readLookup(operation["x-lookup"], names, doc.file, [...path, "x-lookup"]),
+    sums: readSums(operation["x-sums"], names, doc.file, [...path, "x-sums"]),
+    maxItems: readMaxItems(doc.doc, paramsView, doc.file, [...request.path, "properties", "params", "properties"]),
+    extensions: Object.fromEntries(Object.entries(operation).filter(([k]) => k.startsWith("x-") && !TABLE_EXTENSIONS.has(k))),
     params: paramsSource === undefined ? null : schemaPair(b, doc, paramsSource, [...request.path, "properties", "params"], `${Name}Params`),
     result: schemaPair(b, doc, resultSource, resultPath, `${Name}Result`),
   };
@@ -270,6 +382,11 @@ export function buildModel(spec: LoadedSpec): SpecModel {
     }
   }
   checkMethodCollisions(methods);
+  for (const m of methods) {
+    if (m.sums && !seen.has(m.sums.method)) {
+      throw new GenError(GenErrorCode.SCHEMA, `\`x-sums.method\` names ${quote(m.sums.method)}, which is not a method of the spec`, { file: m.file, pointer: `${m.pointer}/x-sums/method` });
+    }
+  }
   if (methods.length === 0) throw new GenError(GenErrorCode.NO_METHODS, "the spec defines no methods", { file: spec.source, pointer: "/paths" });
   const first = spec.documents[0]!.doc.info as JsonObject;
   return {

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { GenError, GenErrorCode } from "./errors.js";
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -9,7 +10,7 @@ function findRoot(): string {
     if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "templates"))) return dir;
     dir = dirname(dir);
   }
-  throw new Error("photon-gen: cannot find its package root (templates/ missing)");
+  throw new GenError(GenErrorCode.INSTALL, "photon-gen: cannot find its package root (templates/ missing)");
 }
 
 export const packageRoot = findRoot();

@@ -9,6 +9,7 @@
  * (see roles.ts and `datasetProfile`).
  */
 import { compareBase58, encodeBase58Fast } from "./base58.js";
+import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import { Random } from "./random.js";
 import { TOKEN_PROGRAM, U64_MAX, u64 } from "./records.js";
 import type { AccountRecord, Dataset, SignatureRecord, TokenRecord, TokenState, U64 } from "./records.js";
@@ -155,9 +156,9 @@ interface ProgramOwner {
 }
 
 export function generateDataset({ seed = 1, accounts = 20_000 }: GenerateOptions = {}): Dataset {
-  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
+  if (!Number.isSafeInteger(seed)) throw new ReferenceIndexerError(RefErrorCode.OPTIONS, `seed must be a safe integer, got ${seed}`);
   if (!Number.isSafeInteger(accounts) || accounts < MIN_ACCOUNTS) {
-    throw new RangeError(`accounts must be an integer of at least ${MIN_ACCOUNTS}, got ${accounts}`);
+    throw new ReferenceIndexerError(RefErrorCode.OPTIONS, `accounts must be an integer of at least ${MIN_ACCOUNTS}, got ${accounts}`);
   }
   return new Generator(seed, accounts).run();
 }

@@ -17,22 +17,13 @@ import { createInterface } from "node:readline";
 import { finished } from "node:stream/promises";
 import { formats, isUint64 } from "../runtime/formats.js";
 import { parseJson, stringifyJson } from "../runtime/json.js";
+import { DatasetFormatError, RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { AccountRecord, Dataset, SignatureRecord, TokenRecord, U64 } from "./records.js";
 
 export const FORMAT_NAME = "photon-reference-dataset";
 export const FORMAT_VERSION = 1;
 
-/** A malformed dataset file; `line` is 1-based. */
-export class DatasetFormatError extends Error {
-  override name = "DatasetFormatError";
-  constructor(
-    readonly path: string,
-    readonly line: number,
-    detail: string,
-  ) {
-    super(`${path}:${line}: ${detail}`);
-  }
-}
+export { DatasetFormatError };
 
 /** The lines of a dataset file, without newlines. */
 export function* datasetLines(dataset: Dataset): Generator<string> {
@@ -76,7 +67,11 @@ export async function writeDataset(dataset: Dataset, path: string): Promise<void
 type Fields = Record<string, unknown>;
 
 /** A problem with one line; readDataset adds the path and line number. */
-class LineError extends Error {}
+class LineError extends ReferenceIndexerError {
+  constructor(detail: string) {
+    super(RefErrorCode.DATASET, detail);
+  }
+}
 
 function fail(detail: string): never {
   throw new LineError(detail);

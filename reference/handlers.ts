@@ -9,7 +9,8 @@
  *   of the owner is -32000 `Validation Error: Invalid cursor`.
  * - getCompressedTokenBalancesByOwner applies `mint > cursor` also when `mint` is given.
  */
-import type { Handlers, Schemas } from "../generated/index.js";
+import type { Handlers, MethodName, PaginatedMethodName, Schemas } from "../generated/index.js";
+import { methods } from "../generated/methods.js";
 import { decodeBase58, encodeBase58 } from "../runtime/formats.js";
 import { RpcError } from "../runtime/errors.js";
 import { encodeBase58Fast } from "./base58.js";
@@ -17,9 +18,22 @@ import { u64 } from "./records.js";
 import type { AccountRecord, SignatureRecord, TokenRecord } from "./records.js";
 import type { OwnerData, ReferenceStore, TokenEntry } from "./store.js";
 
-/** Photon's PAGE_LIMIT: the default page size and the most lookups per call. */
-export const PAGE_LIMIT = 1000;
-const MAX_FILTERS = 5;
+/**
+ * The largest default page size of the spec's paginated methods (Photon's PAGE_LIMIT), read
+ * from the method table (`x-default` on Limit). Kept for the package's API; the handlers read
+ * each method's own figures.
+ */
+export const PAGE_LIMIT: number = Math.max(...Object.values(methods).map((m) => m.pagination?.defaultLimit ?? 0));
+
+/** A call's page size: its limit param, else the method's default (`x-default` on its limit's schema). */
+function limitOf(method: PaginatedMethodName, limit: number | bigint | null | undefined): number {
+  return limit === null || limit === undefined ? (methods[method].pagination?.defaultLimit ?? Number.MAX_SAFE_INTEGER) : Number(limit);
+}
+
+/** The most entries a list param may hold (`x-max-items`): more is -32000 from the handler, not a params error. */
+function maxItems(method: MethodName, param: string): number {
+  return methods[method].maxItems[param] ?? Number.MAX_SAFE_INTEGER;
+}
 
 type Account = Schemas["Account"];
 interface Slice {
@@ -42,10 +56,6 @@ function toTokenData(t: TokenRecord): Schemas["TokenData"] {
 
 function toSignatureInfo(s: SignatureRecord): Schemas["SignatureInfo"] {
   return { signature: s.signature, slot: s.slot, blockTime: s.blockTime };
-}
-
-function limitOf(limit: number | bigint | null | undefined): number {
-  return limit === null || limit === undefined ? PAGE_LIMIT : Number(limit);
 }
 
 /** Photon's last-page rule: a cursor exactly when the page is full. */
@@ -117,20 +127,22 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
       if (hasHashes && hasAddresses) throw RpcError.validation("Cannot provide both hashes and addresses");
       const [kind, keys] = hasHashes ? ["hashes", hashes] : hasAddresses ? ["addresses", addresses] : [null, null];
       if (kind === null || keys === null) throw RpcError.validation("Either hashes or addresses must be provided");
-      if (keys.length > PAGE_LIMIT) throw RpcError.validation(`Too many ${kind} requested ${keys.length}. Maximum allowed: ${PAGE_LIMIT}`);
+      const most = maxItems("getMultipleCompressedAccounts", kind);
+      if (keys.length > most) throw RpcError.validation(`Too many ${kind} requested ${keys.length}. Maximum allowed: ${most}`);
       const find = kind === "hashes" ? (k: string) => store.unspentByHash(k) : (k: string) => store.unspentByAddress(k);
       return { context: context(), value: { items: keys.map((k) => accountOrNull(find(k))) } };
     },
 
     getCompressedAccountsByOwner(params) {
       const filters = params.filters ?? [];
-      if (filters.length > MAX_FILTERS) throw RpcError.validation(`Too many filters. The maximum number of filters allowed is ${MAX_FILTERS}`);
+      const mostFilters = maxItems("getCompressedAccountsByOwner", "filters");
+      if (filters.length > mostFilters) throw RpcError.validation(`Too many filters. The maximum number of filters allowed is ${mostFilters}`);
       const memcmps = filters.map((f, i): Memcmp => {
         if (f.memcmp === null || f.memcmp === undefined) throw RpcError.validation("Filter instance cannot be null");
         return { offset: Number(f.memcmp.offset), bytes: Buffer.from(bytesOf(f.memcmp.bytes, `filters[${i}].memcmp.bytes`)) };
       });
       const slice = params.dataSlice === null || params.dataSlice === undefined ? null : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
-      const limit = limitOf(params.limit);
+      const limit = limitOf("getCompressedAccountsByOwner", params.limit);
       const list = store.ownerAccounts(params.owner);
       let i = 0;
       if (params.cursor !== null && params.cursor !== undefined) {
@@ -160,7 +172,7 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
         if (bytes.length !== 64) throw RpcError.validation(`Invalid cursor length. Expected 64. Received ${bytes.length}.`);
         cursor = { mint: encodeBase58Fast(bytes.subarray(0, 32)), hash: encodeBase58Fast(bytes.subarray(32)) };
       }
-      const limit = limitOf(params.limit);
+      const limit = limitOf("getCompressedTokenAccountsByOwner", params.limit);
       const entries = store.tokenAccounts(params.owner);
       const [start, end] = store.tokenAccountRange(params.owner, params.mint ?? null, cursor);
       const page = entries.slice(start, Math.min(end, start + limit));
@@ -176,7 +188,7 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
         if (bytes.length !== 32) throw RpcError.validation(`Invalid cursor length. Expected 32. Received ${bytes.length}.`);
         after = encodeBase58Fast(bytes);
       }
-      const limit = limitOf(params.limit);
+      const limit = limitOf("getCompressedTokenBalancesByOwner", params.limit);
       const rows = store.balances(params.owner);
       const start = after === null ? 0 : store.balancesAfter(params.owner, after);
       const mint = params.mint ?? null;
@@ -190,7 +202,7 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
     },
 
     getCompressionSignaturesForTokenOwner(params) {
-      const limit = limitOf(params.limit);
+      const limit = limitOf("getCompressionSignaturesForTokenOwner", params.limit);
       let start = 0;
       if (params.cursor !== null && params.cursor !== undefined) {
         // 72 bytes encode to at most 99 characters. Longer text is never a cursor, and decoding it

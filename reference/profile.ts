@@ -9,6 +9,7 @@
  */
 import { encodeBase58 } from "../runtime/formats.js";
 import { TOKEN_PROGRAM, U64_MAX } from "./records.js";
+import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { AccountRecord, Dataset, U64 } from "./records.js";
 import { MEMCMP, OWNER_ROLES, TOKEN_ROLES, roleHash, roleKey } from "./roles.js";
 
@@ -86,8 +87,11 @@ export interface DatasetProfile {
   tokenAccountWithMaxAmount: string;
 }
 
-class ProfileError extends Error {
+class ProfileError extends ReferenceIndexerError {
   override name = "ProfileError";
+  constructor(message: string) {
+    super(RefErrorCode.PROFILE, message);
+  }
 }
 
 function expect(ok: boolean, what: string): void {

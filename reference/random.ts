@@ -5,6 +5,8 @@
  * same seed and stream give the same sequence on every machine and Node version.
  * Floats are derived from those integers with exact IEEE arithmetic.
  */
+import { internalError } from "../runtime/errors.js";
+import { RefErrorCode } from "./errors.js";
 
 /** cyrb128: four 32-bit seeds from a string. */
 function cyrb128(text: string): [number, number, number, number] {
@@ -82,7 +84,7 @@ export class Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new RangeError("pick from an empty list");
+    if (items.length === 0) throw internalError(RefErrorCode.INTERNAL, "pick from an empty list");
     return items[this.below(items.length)] as T;
   }
 

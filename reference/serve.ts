@@ -1,12 +1,15 @@
 /**
  * `startReferenceIndexer`: the reference indexer on a node:http server, with the fault
  * switches used to test clients and runners (`rateLimit`: HTTP 429 with a JSON-RPC error
- * body and Retry-After over N requests per second; `latencyMs`: a delay before each answer).
+ * body and Retry-After over N requests per second; `latencyMs`: a delay before each answer),
+ * composed in front of the listener as middleware (faults.ts).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createListener } from "../generated/index.js";
+import { withMiddleware } from "../runtime/index.js";
 import { generateDataset } from "./dataset.js";
+import { latency, rateLimit } from "./faults.js";
 import { readDataset } from "./format.js";
 import { createReferenceHandlers } from "./handlers.js";
 import type { Dataset } from "./records.js";
@@ -48,48 +51,23 @@ export interface ReferenceIndexer {
   close(): Promise<void>;
 }
 
-/** The JSON-RPC error code sent with HTTP 429 (gateways' rate limits; Photon has none of its own). */
-export const RATE_LIMIT_CODE = -32429;
-
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
-
-function rateLimited(limit: number, next: Listener): Listener {
-  let windowStart = Date.now();
-  let count = 0;
-  return (req, res) => {
-    const now = Date.now();
-    if (now - windowStart >= 1000) {
-      windowStart = now;
-      count = 0;
-    }
-    if (++count <= limit) return next(req, res);
-    req.resume();
-    const retryAfter = Math.max(1, Math.ceil((windowStart + 1000 - now) / 1000));
-    const body = `{"jsonrpc":"2.0","error":{"code":${RATE_LIMIT_CODE},"message":"Exceeded rate limit."},"id":null}`;
-    res.writeHead(429, { "content-type": "application/json; charset=utf-8", "retry-after": String(retryAfter), "content-length": Buffer.byteLength(body) });
-    res.end(body);
-  };
-}
-
-function delayed(ms: number, next: Listener): Listener {
-  return (req, res) => {
-    const timer = setTimeout(() => next(req, res), ms);
-    res.once("close", () => clearTimeout(timer));
-  };
-}
+export { RATE_LIMIT_CODE } from "./faults.js";
 
 export async function startReferenceIndexer(options: ReferenceOptions = {}): Promise<ReferenceIndexer> {
   const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
-  let listener: Listener = createListener(createReferenceHandlers(store), {
-    // The dataset never changes: an identical call gets the same answer.
-    memoizeResults: { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
-    maxConnections,
-    onError: (err, { method }) => process.stderr.write(`reference indexer: ${method} failed: ${(err as Error).stack ?? String(err)}\n`),
-  });
-  if (options.latencyMs) listener = delayed(options.latencyMs, listener);
-  if (options.rateLimit) listener = rateLimited(options.rateLimit, listener);
+  const listener = withMiddleware(
+    createListener(createReferenceHandlers(store), {
+      // The dataset never changes: an identical call gets the same answer.
+      memoizeResults: { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
+      maxConnections,
+      onError: (err, { method }) => process.stderr.write(`reference indexer: ${method} failed: ${(err as Error).stack ?? String(err)}\n`),
+    }),
+    // Outermost first: a rate-limited request is refused at once, not after the latency.
+    options.rateLimit ? rateLimit(options.rateLimit) : null,
+    options.latencyMs ? latency(options.latencyMs) : null,
+  );
   const server = createServer({ keepAliveTimeout: 5000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, listener);
   server.maxConnections = maxConnections;
   const host = options.host ?? "127.0.0.1";

@@ -4,7 +4,12 @@
  * exception), presorted in each method's documented order; base58 values are ordered
  * by their decoded bytes (`compareBase58`), and cursors are found by binary search.
  */
+import type { PaginatedMethodName } from "../generated/index.js";
+import { methods } from "../generated/methods.js";
+import type { OrderKey } from "../runtime/contracts.js";
+import { internalError } from "../runtime/errors.js";
 import { compareBase58 } from "./base58.js";
+import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { AccountRecord, Dataset, SignatureRecord, TokenRecord } from "./records.js";
 
 export interface TokenEntry {
@@ -39,20 +44,51 @@ export function firstIndex<T>(items: readonly T[], after: (item: T) => boolean, 
   return lo;
 }
 
-/** Order of getCompressedAccountsByOwner: leafIndex, then hash bytes. */
-export function compareAccounts(a: AccountRecord, b: AccountRecord): number {
-  return a.leafIndex - b.leafIndex || compareBase58(a.hash, b.hash);
+/** The documented order of a paginated method (its `x-pagination.order` in the method table). */
+function orderOf(method: PaginatedMethodName): readonly OrderKey[] {
+  const order = methods[method].pagination?.order;
+  if (!order) throw internalError(RefErrorCode.INTERNAL, `the spec states no order for ${method}`);
+  return order;
 }
 
-/** Order of getCompressedTokenAccountsByOwner: mint bytes, then account hash bytes. */
-function compareTokenEntries(a: TokenEntry, b: TokenEntry): number {
-  return compareBase58(a.token.mint, b.token.mint) || compareBase58(a.account.hash, b.account.hash);
+/**
+ * A comparator of records in a documented order. Order keys are item paths; `rename` maps an
+ * item field to the record's (a token entry keeps `tokenData` as `token`). Base58 values are
+ * compared as their bytes (`compareBase58`: the spec's values of one field have one length).
+ */
+export function orderComparator<T>(order: readonly OrderKey[], rename: Readonly<Record<string, string>> = {}): (a: T, b: T) => number {
+  const keys = order.map((key) => {
+    const parts = key.field.split(".").map((p, i) => (i === 0 ? (rename[p] ?? p) : p));
+    const get = (r: T): unknown => parts.reduce<unknown>((node, p) => (node as Record<string, unknown>)[p], r);
+    const sign = key.direction === "asc" ? 1 : -1;
+    const compare =
+      key.compare === "integer"
+        ? (x: unknown, y: unknown) => (typeof x === "number" && typeof y === "number" ? x - y : BigInt(x as number) < BigInt(y as number) ? -1 : BigInt(x as number) > BigInt(y as number) ? 1 : 0)
+        : key.compare === "base58-bytes"
+          ? (x: unknown, y: unknown) => compareBase58(x as string, y as string)
+          : (x: unknown, y: unknown) => (String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0);
+    return { get, sign, compare };
+  });
+  return (a, b) => {
+    for (const k of keys) {
+      const c = k.compare(k.get(a), k.get(b));
+      if (c !== 0) return k.sign * c;
+    }
+    return 0;
+  };
 }
 
-/** Order of getCompressionSignaturesForTokenOwner: slot desc, then signature bytes desc. */
-function compareSignaturesNewestFirst(a: SignatureRecord, b: SignatureRecord): number {
-  return b.slot - a.slot || compareBase58(b.signature, a.signature);
-}
+/** Order of the accounts-by-owner list (leafIndex, then hash bytes, as the spec documents). */
+export const compareAccounts = orderComparator<AccountRecord>(orderOf("getCompressedAccountsByOwner"));
+
+/** Order of the token-accounts list (mint bytes, then account hash bytes). */
+const compareTokenEntries = orderComparator<Pick<TokenEntry, "account" | "token">>(orderOf("getCompressedTokenAccountsByOwner"), { tokenData: "token" });
+
+/** Order of the balances list (mint bytes). */
+const compareBalances = orderComparator<Pick<BalanceRow, "mint">>(orderOf("getCompressedTokenBalancesByOwner"));
+
+/** Order of the signatures list (slot desc, then signature bytes desc: newest first). */
+const compareSignaturesNewestFirst = orderComparator<Pick<SignatureRecord, "slot" | "signature">>(orderOf("getCompressionSignaturesForTokenOwner"));
 
 /**
  * An owner's account data bytes, decoded once, in ownerAccounts(owner) order: account i's
@@ -83,11 +119,11 @@ export class ReferenceStore {
     // Duplicates are detected by a map that does not grow (one lookup per insert).
     for (const a of dataset.accounts) {
       const size = this.byHash.size;
-      if (this.byHash.set(a.hash, a).size === size) throw new Error(`duplicate account hash ${a.hash}`);
+      if (this.byHash.set(a.hash, a).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `duplicate account hash ${a.hash}`);
       if (a.spent) continue;
       if (a.address !== null) {
         const held = this.byAddress.size;
-        if (this.byAddress.set(a.address, a).size === held) throw new Error(`address ${a.address} is held by two unspent accounts`);
+        if (this.byAddress.set(a.address, a).size === held) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${a.address} is held by two unspent accounts`);
       }
       const list = this.byOwner.get(a.owner);
       if (list === undefined) this.byOwner.set(a.owner, [a]);
@@ -102,9 +138,9 @@ export class ReferenceStore {
     const sums = new Map<string, Map<string, bigint>>();
     for (const t of tokens) {
       const account = this.byHash.get(t.hash);
-      if (account === undefined) throw new Error(`token record for unknown account ${t.hash}`);
+      if (account === undefined) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `token record for unknown account ${t.hash}`);
       const size = this.tokenByHash.size;
-      if (this.tokenByHash.set(t.hash, t).size === size) throw new Error(`two token records for account ${t.hash}`);
+      if (this.tokenByHash.set(t.hash, t).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two token records for account ${t.hash}`);
       let perMint = sums.get(t.owner);
       if (perMint === undefined) sums.set(t.owner, (perMint = new Map()));
       perMint.set(t.mint, (perMint.get(t.mint) ?? 0n) + (account.spent ? 0n : BigInt(t.amount)));
@@ -135,7 +171,7 @@ export class ReferenceStore {
         mintRanges.set(mint, [i, j]);
         i = j;
       }
-      const balances = [...perMint].map(([mint, balance]) => ({ mint, balance })).sort((a, b) => compareBase58(a.mint, b.mint));
+      const balances = [...perMint].map(([mint, balance]) => ({ mint, balance })).sort(compareBalances);
       const sigs = (history.get(owner) ?? []).sort(compareSignaturesNewestFirst);
       this.byTokenOwner.set(owner, { entries: list, mintRanges, balances, signatures: sigs });
     }
@@ -215,7 +251,7 @@ export class ReferenceStore {
     if (cursor !== null) {
       const after =
         mint === null
-          ? (e: TokenEntry) => (compareBase58(e.token.mint, cursor.mint) || compareBase58(e.account.hash, cursor.hash)) > 0
+          ? (e: TokenEntry) => compareTokenEntries(e, { token: { mint: cursor.mint } as TokenRecord, account: { hash: cursor.hash } as AccountRecord }) > 0
           : (e: TokenEntry) => compareBase58(e.account.hash, cursor.hash) > 0;
       start = firstIndex(index.entries, after, start, end);
     }
@@ -229,7 +265,7 @@ export class ReferenceStore {
 
   /** The index of the first balance row whose mint is after `mint` in byte order. */
   balancesAfter(owner: string, mint: string): number {
-    return firstIndex(this.balances(owner), (row) => compareBase58(row.mint, mint) > 0);
+    return firstIndex(this.balances(owner), (row) => compareBalances(row, { mint }) > 0);
   }
 
   /** Distinct signatures of the owner's token accounts, newest first (slot desc, signature bytes desc). */
@@ -240,7 +276,7 @@ export class ReferenceStore {
   /** The index of the first signature after (slot, signature) in newest-first order. */
   signaturesAfter(owner: string, slot: bigint, signature: string): number {
     const s = slot > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(slot);
-    return firstIndex(this.signatures(owner), (r) => r.slot < s || (r.slot === s && compareBase58(r.signature, signature) < 0));
+    return firstIndex(this.signatures(owner), (r) => compareSignaturesNewestFirst(r, { slot: s, signature }) > 0);
   }
 
   private tokens(owner: string): TokenOwnerIndex {

@@ -21,6 +21,47 @@ export interface PaginationInfo {
   readonly limit: string | null;
   /** The documented order of items, when the spec states one. */
   readonly order: readonly OrderKey[] | null;
+  /** The largest page size the limit param accepts (its schema's `maximum`), if any. */
+  readonly maxLimit: number | null;
+  /** The page size used when the limit param is absent or null (its schema's `x-default`), if stated. */
+  readonly defaultLimit: number | null;
+}
+
+/** One way to look an item up (from `x-lookup.by`): a param and the item field that must equal it. */
+export interface LookupKey {
+  readonly param: string;
+  /** Dotted path inside an item. */
+  readonly field: string;
+}
+
+/** A lookup method (from the operation's `x-lookup`). */
+export interface LookupInfo {
+  /**
+   * Null: the result's page (`value`) is the item itself, or null when unknown, and the first
+   * key in `by` whose param is given (not null) is the one used ("address wins over hash").
+   * Else the array field of the page answering list params: one item per input, in input
+   * order, null for an unknown one, the key being the one whose param is given.
+   */
+  readonly items: string | null;
+  readonly by: readonly LookupKey[];
+}
+
+/** A field of an item and the field of another method's items it is computed from. */
+export interface SumField {
+  readonly field: string;
+  readonly of: string;
+}
+
+/** Totals that must agree with another method's items (from the operation's `x-sums`). */
+export interface SumsInfo {
+  /** The method whose items are summed. */
+  readonly method: string;
+  /** The params both calls take (with the same values). */
+  readonly params: readonly string[];
+  /** Each item's group: `field` of this method's item equals `of` of the summed items. */
+  readonly key: SumField;
+  /** Each item's total: `field` equals the sum of `of` over the summed items of its group (absent groups sum to 0). */
+  readonly sum: SumField;
 }
 
 export interface MethodInfo {
@@ -35,7 +76,21 @@ export interface MethodInfo {
   /** Whether the result is `{ context, value }` (else a bare value). */
   readonly hasContext: boolean;
   readonly pagination: PaginationInfo | null;
-  /** Extension values (`x-…`) of the operation, passed through. */
+  /**
+   * Where the indexer slot the answer was read at stands in the result: a dotted path
+   * (`context.slot`), `""` when the result is the slot itself, null when it carries none
+   * (from `x-slot` on the result schema or on the schema of one of its properties).
+   */
+  readonly slot: string | null;
+  /** The item field whose value fixes the item's whole content (`x-identity`), if any. */
+  readonly identity: string | null;
+  /** Param → item field every item must equal when the param is given (`x-filters`). */
+  readonly filters: Readonly<Record<string, string>>;
+  readonly lookup: LookupInfo | null;
+  readonly sums: SumsInfo | null;
+  /** Param → the most entries its list may hold, enforced by the handler, not the schema (`x-max-items`). */
+  readonly maxItems: Readonly<Record<string, number>>;
+  /** Extension values (`x-…`) of the operation that the table does not already read, passed through. */
   readonly extensions: Readonly<Record<string, unknown>>;
 }
 

@@ -1,7 +1,67 @@
 /**
- * One catalogue of JSON-RPC error codes (as the real indexer, jsonrpsee 0.16, sends them)
- * and the error classes built on it.
+ * The coded-error base every area of the toolkit throws (`PhotonError`), the runtime's own
+ * catalogue (`ClientErrorCode`, as fastify's `lib/errors.js` keeps `FST_ERR_*`), and the
+ * catalogue of JSON-RPC error codes (as the real indexer, jsonrpsee 0.16, sends them) with
+ * `RpcError` built on it.
+ *
+ * Each area has one catalogue of string codes and one class on `PhotonError`:
+ *   runtime/errors.ts      PHOTON_ERR_*       PhotonClientError
+ *   generator/errors.ts    PHOTON_GEN_ERR_*   GenError
+ *   conformance/errors.ts  PHOTON_CONF_ERR_*  ConformanceError (CaseError, UsageError, …)
+ *   reference/errors.ts    PHOTON_REF_ERR_*   ReferenceIndexerError (DatasetFormatError, …)
+ * A broken invariant (a bug, never the input) is `internalError(code, …)` with its area's
+ * `…_INTERNAL` code. conformance/exit.ts maps codes to the CLIs' exit statuses.
+ *
+ * `RpcError` is deliberately not a `PhotonError`: it is a JSON-RPC error *value*, the answer
+ * one side of the protocol sends the other, and its `code` is the wire's integer (-32602),
+ * which callers compare (`err.code === RpcCode.INVALID_PARAMS`), `toJSON` serialises and the
+ * listener sends back. Giving it a string code would break both; a second, string field would
+ * make `code` mean two things in one hierarchy. So `instanceof PhotonError` means "this toolkit
+ * could not do what was asked, and `code` says why (a string)", and `isCoded(err)` accepts both.
  */
+
+/** An error as a value: what travels in exchanges and results instead of a thrown object. */
+export interface ErrorValue {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The codes of a catalogue (`CodeOf<typeof ClientErrorCode>`). */
+export type CodeOf<Catalogue> = Catalogue[keyof Catalogue];
+
+/**
+ * The base of every coded error the toolkit throws: `code` is a catalogue entry
+ * (`PHOTON_…_ERR_…`). An area's class narrows it: `class X extends PhotonError<CodeOf<typeof XCode>>`.
+ */
+export class PhotonError<Code extends string = string> extends Error {
+  override name = "PhotonError";
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+
+  /** The error as a value (`{code, message}`). */
+  toValue(): ErrorValue {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** A broken invariant of the toolkit's own code: a bug to report, never a fault of the input. */
+export class InternalError extends PhotonError {
+  override name = "InternalError";
+}
+
+/** An internal error with its area's `…_INTERNAL` code (`ClientErrorCode.INTERNAL`, `GenErrorCode.INTERNAL`, …). */
+export function internalError(code: string, message: string, cause?: unknown): InternalError {
+  return new InternalError(code, message, cause === undefined ? undefined : { cause });
+}
+
+/** Whether a value is a coded error: a `PhotonError` (string code) or an `RpcError` (JSON-RPC integer code). */
+export function isCoded(err: unknown): err is PhotonError | RpcError {
+  return err instanceof PhotonError || err instanceof RpcError;
+}
 
 export const RpcCode = {
   /** Body is not JSON, or not a request object with a usable id. */
@@ -37,11 +97,15 @@ export interface RpcErrorObject {
   data?: unknown;
 }
 
-/** A JSON-RPC error: thrown by handlers on the server, thrown to callers by the client. */
+/**
+ * A JSON-RPC error: thrown by handlers on the server, thrown to callers by the client. Its
+ * `code` is the JSON-RPC integer; it is not a `PhotonError` (see the file comment).
+ */
 export class RpcError extends Error implements RpcErrorObject {
   override name = "RpcError";
   readonly code: number;
-  readonly data?: unknown;
+  /** Only set when given (`declare`: no own property holding undefined otherwise). */
+  declare readonly data?: unknown;
 
   constructor(code: number, message: string, data?: unknown) {
     super(message);
@@ -81,20 +145,23 @@ export const ClientErrorCode = {
   CURSOR_REPEATED: "PHOTON_ERR_CURSOR_REPEATED",
   /** A request that cannot be sent as configured: unparseable URL, invalid header name or value. */
   INVALID_OPTIONS: "PHOTON_ERR_INVALID_OPTIONS",
+  /** Listener options that cannot work together (`createRequestListener`). */
+  LISTENER_OPTIONS: "PHOTON_ERR_LISTENER_OPTIONS",
+  /** A broken invariant of the runtime itself (see `internalError`). */
+  INTERNAL: "PHOTON_ERR_INTERNAL",
 } as const;
 
-export type ClientErrorCodeValue = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+export type ClientErrorCodeValue = CodeOf<typeof ClientErrorCode>;
 
 /** A failure of transport, framing or validation (not a JSON-RPC error answer). */
-export class PhotonClientError extends Error {
+export class PhotonClientError extends PhotonError<ClientErrorCodeValue> {
   override name = "PhotonClientError";
-  readonly code: ClientErrorCodeValue;
-  readonly status?: number;
-  readonly details?: unknown;
+  /** Each only set when given (`declare`: no own property holding undefined otherwise). */
+  declare readonly status?: number;
+  declare readonly details?: unknown;
 
   constructor(code: ClientErrorCodeValue, message: string, extra: { status?: number; details?: unknown; cause?: unknown } = {}) {
-    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
-    this.code = code;
+    super(code, message, extra);
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.details !== undefined) this.details = extra.details;
   }

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { decodeBase58, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "../../runtime/index.js";
 import { getPath } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
+import { pageOf as pageOfResult } from "../spec-facts.js";
 import { expectsResult, isObject, show, type Check, type CheckContext } from "./check.js";
 
 /** The most one cursor walk may take (README, Safety). */
@@ -27,7 +28,7 @@ export const WALK_BOUNDS = {
 } as const;
 
 function pageOf(info: MethodInfo, result: unknown): Record<string, unknown> | null {
-  const page = info.hasContext ? (isObject(result) ? result.value : undefined) : result;
+  const page = pageOfResult(info, result);
   return isObject(page) ? page : null;
 }
 

@@ -7,91 +7,97 @@ import { ABSENT, getPath, match } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { expectsResult, isObject, show, type Check, type CheckContext } from "./check.js";
 import { walk } from "./pagination.js";
+import { itemsOf, lookupKeyOf, methodInfo, slotMethod, slotOfResult } from "../spec-facts.js";
 
 type Rule = (ctx: CheckContext, result: unknown, params: Record<string, unknown>) => Promise<Finding[]> | Finding[];
 
 const S = "semantics";
 
-/** getCompressedAccount: the account answered is the one asked for (address wins over hash). */
-const lookup: Rule = (_ctx, result, params) => {
+/** `x-lookup` without items: the item answered is the one asked for, by the first key given (address wins over hash). */
+const lookup: Rule = (ctx, result, params) => {
+  const info = methodInfo(ctx.testCase.method, ctx.methods);
+  if (!info?.lookup || info.lookup.items !== null) return [fail(S, `${ctx.testCase.method} is not a single lookup of the spec (x-lookup)`)];
   const value = isObject(result) ? result.value : undefined;
-  if (value === null) return [pass(S, "unknown account answered with null")];
-  if (!isObject(value)) return [fail(S, "no account in value")];
-  if (params.address != null) return value.address === params.address ? [pass(S, "the asked address")] : [fail(S, "not the asked address", show(params.address), show(value.address))];
-  return value.hash === params.hash ? [pass(S, "the asked hash")] : [fail(S, "not the asked hash", show(params.hash), show(value.hash))];
+  if (value === null) return [pass(S, "unknown item answered with null")];
+  if (!isObject(value)) return [fail(S, "no item in value")];
+  const key = lookupKeyOf(info, params) ?? info.lookup.by[info.lookup.by.length - 1]!;
+  const got = getPath(value, key.field);
+  return got === params[key.param] ? [pass(S, `the asked ${key.field}`)] : [fail(S, `not the asked ${key.field}`, show(params[key.param]), show(got === ABSENT ? undefined : got))];
 };
 
-/** getMultipleCompressedAccounts: one item per input, in input order, null for unknown ones. */
-const inputOrder: Rule = (_ctx, result, params) => {
-  const items = isObject(result) && isObject(result.value) ? result.value.items : undefined;
-  const [field, inputs] = Array.isArray(params.hashes) ? ["hash", params.hashes] : ["address", params.addresses as unknown[]];
+/** `x-lookup` with items: one item per input, in input order, null for unknown ones. */
+const inputOrder: Rule = (ctx, result, params) => {
+  const info = methodInfo(ctx.testCase.method, ctx.methods);
+  if (!info?.lookup || info.lookup.items === null) return [fail(S, `${ctx.testCase.method} is not a list lookup of the spec (x-lookup)`)];
+  const items = itemsOf(info, result);
+  const key = info.lookup.by.find((k) => Array.isArray(params[k.param])) ?? info.lookup.by[info.lookup.by.length - 1]!;
+  const inputs = params[key.param];
   if (!Array.isArray(items) || !Array.isArray(inputs)) return [fail(S, "no items or no inputs to compare")];
   if (items.length !== inputs.length) return [fail(S, "one item per input expected", String(inputs.length), String(items.length))];
-  const bad = items.findIndex((item, i) => item !== null && (!isObject(item) || item[field] !== inputs[i]));
-  if (bad >= 0) return [fail(S, `item ${bad} does not answer input ${bad}`, show(inputs[bad]), show(isObject(items[bad]) ? items[bad][field] : items[bad]))];
+  const bad = items.findIndex((item, i) => item !== null && (!isObject(item) || getPath(item, key.field) !== inputs[i]));
+  if (bad >= 0) return [fail(S, `item ${bad} does not answer input ${bad}`, show(inputs[bad]), show(isObject(items[bad]) ? getPath(items[bad], key.field) : items[bad]))];
   return [pass(S, `${items.length} items in input order`)];
 };
 
 /** Every item of a paginated method, each kept as `keep` reduces it (a walk holds only what the rule compares). */
 async function walkAll<T>(ctx: CheckContext, method: string, params: Record<string, unknown>, keep: (item: unknown) => T): Promise<{ items: T[]; problem: string | null }> {
-  const info = ctx.methods[method];
+  const info = methodInfo(method, ctx.methods);
   if (!info?.pagination) return { items: [], problem: `${method} is not a paginated method of the spec` };
   return walk(ctx, info.pagination, info, params, null, 1000, keep);
 }
 
 /** Two fields of an item, nothing else of it. */
-const pick = (mintPath: string, amountPath: string) => (item: unknown) => ({ mint: getPath(item, mintPath), amount: getPath(item, amountPath) });
+const pick = (keyPath: string, sumPath: string) => (item: unknown) => ({ key: getPath(item, keyPath), sum: getPath(item, sumPath) });
 
-/** getCompressedTokenBalancesByOwner: each balance is the sum of the owner's token amounts for that mint. */
-const balancesSum: Rule = async (ctx, _result, params) => {
-  const owner = params.owner;
-  const balances = await walkAll(ctx, "getCompressedTokenBalancesByOwner", { owner }, pick("mint", "balance"));
-  const accounts = await walkAll(ctx, "getCompressedTokenAccountsByOwner", { owner }, pick("tokenData.mint", "tokenData.amount"));
-  const problem = balances.problem ?? accounts.problem;
-  if (problem) return [fail(S, `cannot compare balances with token accounts: ${problem}`)];
-  const sums = new Map<string, bigint>();
-  for (const a of accounts.items) {
-    const mint = String(a.mint);
-    sums.set(mint, (sums.get(mint) ?? 0n) + BigInt(a.amount as number | bigint));
+/** `x-sums`: each item's total is the sum of the other method's amounts in its group (the same params), and no group with a sum lacks a row. */
+const sums: Rule = async (ctx, _result, params) => {
+  const method = ctx.testCase.method;
+  const info = methodInfo(method, ctx.methods);
+  if (!info?.sums) return [fail(S, `${method} states no sums in the spec (x-sums)`)];
+  const { key, sum } = info.sums;
+  const shared = Object.fromEntries(info.sums.params.map((p) => [p, params[p]]));
+  const totals = await walkAll(ctx, method, shared, pick(key.field, sum.field));
+  const parts = await walkAll(ctx, info.sums.method, shared, pick(key.of, sum.of));
+  const problem = totals.problem ?? parts.problem;
+  if (problem) return [fail(S, `cannot compare ${sum.field} with ${info.sums.method}: ${problem}`)];
+  const sumsOf = new Map<string, bigint>();
+  for (const a of parts.items) {
+    const group = String(a.key);
+    sumsOf.set(group, (sumsOf.get(group) ?? 0n) + BigInt(a.sum as number | bigint));
   }
   const findings: Finding[] = [];
-  for (const b of balances.items) {
-    const mint = String(b.mint);
-    const want = sums.get(mint) ?? 0n;
-    const got = BigInt(b.amount as number | bigint);
-    if (got !== want) findings.push(fail(S, `balance of mint ${mint} is not the sum of the owner's token amounts`, String(want), String(got)));
-    sums.delete(mint);
+  for (const b of totals.items) {
+    const group = String(b.key);
+    const want = sumsOf.get(group) ?? 0n;
+    const got = BigInt(b.sum as number | bigint);
+    if (got !== want) findings.push(fail(S, `${sum.field} of ${key.field} ${group} is not the sum of ${info.sums.method}'s ${sum.of}`, String(want), String(got)));
+    sumsOf.delete(group);
   }
-  for (const [mint, sum] of sums) if (sum > 0n) findings.push(fail(S, `mint ${mint} has token accounts but no balance row`, String(sum), "absent"));
-  return findings.length > 0 ? findings : [pass(S, `${balances.items.length} balances equal the sums of ${accounts.items.length} token accounts`)];
+  for (const [group, total] of sumsOf) if (total > 0n) findings.push(fail(S, `${key.field} ${group} has ${info.sums.method} items but no row`, String(total), "absent"));
+  return findings.length > 0 ? findings : [pass(S, `${totals.items.length} ${sum.field}s equal the sums of ${parts.items.length} ${info.sums.method} items`)];
 };
 
-/** context.slot never exceeds a getIndexerSlot read after it. */
+/** The slot a result states never exceeds the slot method's answer read after it. */
 const slotNotAhead: Rule = async (ctx, result) => {
-  const slot = getPath(result, "context.slot");
-  if (slot === ABSENT) return [fail(S, "no context.slot")];
-  const after = await ctx.target.call("getIndexerSlot", undefined);
+  const info = methodInfo(ctx.testCase.method, ctx.methods);
+  const source = slotMethod(ctx.methods);
+  const slot = slotOfResult(info, result);
+  if (slot === undefined) return [fail(S, `no ${info?.slot || "slot"}`)];
+  if (!source) return [fail(S, "the spec has no method answering the slot (x-slot)")];
+  const after = await ctx.target.call(source.name, undefined);
   const indexed = isObject(after.body) ? after.body.result : undefined;
-  if (typeof indexed !== "number" && typeof indexed !== "bigint") return [fail(S, `getIndexerSlot did not answer: ${after.error ?? show(after.body)}`)];
+  if (typeof indexed !== "number" && typeof indexed !== "bigint") return [fail(S, `${source.name} did not answer: ${after.error ?? show(after.body)}`)];
   return BigInt(slot as number | bigint) <= BigInt(indexed)
-    ? [pass(S, `context.slot ${slot} <= indexer slot ${indexed}`)]
-    : [fail(S, "context.slot is ahead of getIndexerSlot read after it", `<= ${indexed}`, String(slot))];
+    ? [pass(S, `${info!.slot || "slot"} ${slot} <= indexer slot ${indexed}`)]
+    : [fail(S, `${info!.slot || "slot"} is ahead of ${source.name} read after it`, `<= ${indexed}`, String(slot))];
 };
 
 export const rules: Readonly<Record<string, Rule>> = {
   lookup,
   "input-order": inputOrder,
-  "balances-sum": balancesSum,
+  "balances-sum": sums,
   "slot-not-ahead": slotNotAhead,
 };
-
-function pageItems(ctx: CheckContext, result: unknown): unknown[] | null {
-  const info = ctx.methods[ctx.testCase.method];
-  const page = info?.hasContext ? getPath(result, "value") : result;
-  const field = info?.pagination?.items ?? "items";
-  const items = getPath(page, field);
-  return Array.isArray(items) ? items : null;
-}
 
 export const semanticsCheck: Check = {
   name: S,
@@ -109,7 +115,7 @@ export const semanticsCheck: Check = {
       findings.push(why === null ? pass(S, `${where} as expected`) : fail(S, `${where} ${why}`, show(matcher), show(actual)));
     }
     if (ctx.testCase.expect.every) {
-      const items = pageItems(ctx, result);
+      const items = itemsOf(methodInfo(ctx.testCase.method, ctx.methods), result);
       if (!items) findings.push(fail(S, "no list of items to check"));
       else {
         for (const [path, matcher] of Object.entries(ctx.testCase.expect.every)) {

@@ -7,6 +7,7 @@ import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
 import { docLines, objectKey, stringLiteral, typeKey } from "./escape.js";
 import { iteratorName } from "./names.js";
+import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
 /** `(a, b): R` as a function type, its parameters one per line when the line would be long. */
 function functionType(signature: string): string {
@@ -17,9 +18,9 @@ function functionType(signature: string): string {
 }
 
 export function addClient(file: SourceFile, model: SpecModel): void {
-  file.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["createRpcClient"] });
+  file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["createRpcClient"] });
   file.addImportDeclaration({
-    moduleSpecifier: "photon-indexer-kit/runtime",
+    moduleSpecifier: RUNTIME_PACKAGE,
     namedImports: ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"],
     isTypeOnly: true,
   });

@@ -18,6 +18,8 @@
  * writes `*\/` in JSDoc); the injection test checks that too.
  */
 import Handlebars from "handlebars";
+import { internalError } from "../../runtime/errors.js";
+import { GenError, GenErrorCode } from "../errors.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -31,7 +33,7 @@ const RESERVED_WORDS = new Set(
 
 /** A generated binding name. Throws (a generator bug, not a spec fault) if it is not a plain identifier. */
 export function identifier(name: string): string {
-  if (!IDENTIFIER.test(name) || RESERVED_WORDS.has(name)) throw new Error(`photon-gen: internal error: ${JSON.stringify(name)} is not a safe identifier`);
+  if (!IDENTIFIER.test(name) || RESERVED_WORDS.has(name)) throw internalError(GenErrorCode.INTERNAL, `photon-gen: internal error: ${JSON.stringify(name)} is not a safe identifier`);
   return name;
 }
 
@@ -78,7 +80,7 @@ export function literal(value: unknown, indent = ""): string {
   if (typeof value === "string") return stringLiteral(value);
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
   if (typeof value === "boolean" || value === null) return String(value);
-  throw new Error(`photon-gen: internal error: cannot write a ${typeof value} as a literal`);
+  throw internalError(GenErrorCode.INTERNAL, `photon-gen: internal error: cannot write a ${typeof value} as a literal`);
 }
 
 function hex4(c: string): string {
@@ -162,7 +164,14 @@ function rawMustaches(program: hbs.AST.Program): string[] {
 }
 
 const handlebars = Handlebars.create();
-for (const [name, fn] of Object.entries(HELPERS)) handlebars.registerHelper(name, (value: unknown) => fn(String(value ?? "")));
+// Handlebars' `strict` does not reach helper arguments: a misspelled name would render empty, so
+// the helpers refuse a missing value themselves (a template bug: an internal error).
+for (const [name, fn] of Object.entries(HELPERS)) {
+  handlebars.registerHelper(name, (value: unknown, options: { loc?: { start: { line: number } } }) => {
+    if (value === undefined) throw internalError(GenErrorCode.INTERNAL, `template value passed to ${name} is missing (${options.loc ? `line ${options.loc.start.line}` : "unknown line"})`);
+    return fn(String(value ?? ""));
+  });
+}
 
 /**
  * Compiles a handlebars template whose every `{{value}}` goes through a sink helper
@@ -170,6 +179,6 @@ for (const [name, fn] of Object.entries(HELPERS)) handlebars.registerHelper(name
  */
 export function compileTemplate(name: string, source: string): Handlebars.TemplateDelegate {
   const raw = rawMustaches(handlebars.parse(source));
-  if (raw.length > 0) throw new Error(`photon-gen: template ${name} writes ${raw.join(", ")} without an escaping helper (${Object.keys(HELPERS).join(", ")})`);
+  if (raw.length > 0) throw new GenError(GenErrorCode.TEMPLATE, `template ${name} writes ${raw.join(", ")} without an escaping helper (${Object.keys(HELPERS).join(", ")})`, { file: name });
   return handlebars.compile(source, { noEscape: true, strict: true, knownHelpers: Object.fromEntries(Object.keys(HELPERS).map((h) => [h, true])), knownHelpersOnly: false });
 }

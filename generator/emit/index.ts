@@ -14,6 +14,7 @@ import { addMethodTypes, renderSchemaTypes } from "./types.js";
 import { indentByBraces } from "./indent.js";
 import { compileTemplate, objectKey } from "./escape.js";
 import { emitValidators, VALIDATOR_PRELUDE } from "./validators.js";
+import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
 
 function template(name: string) {
@@ -66,8 +67,8 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   const runtimeTypes = ["AjvErrorObject", "EnvelopeValidators", "MethodValidators", "StandaloneValidate"];
   const validatorsTs = [
     runtimeValues.length === 0
-      ? `import type { ${runtimeTypes.join(", ")} } from "photon-indexer-kit/runtime";`
-      : `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from "photon-indexer-kit/runtime";`,
+      ? `import type { ${runtimeTypes.join(", ")} } from "${RUNTIME_PACKAGE}";`
+      : `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from "${RUNTIME_PACKAGE}";`,
     `import type { MethodName } from "./types.js";`,
     "",
     VALIDATOR_PRELUDE,
@@ -96,7 +97,7 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
     index.addExportDeclaration({ moduleSpecifier: m, isTypeOnly: m === "./types.js" });
   }
   // What a caller of the client catches, importable beside it.
-  index.addExportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] });
+  index.addExportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] });
   finish("index.ts", index);
 
   files.set(

@@ -1,11 +1,14 @@
 /**
- * The method table: one entry per method (params, pagination, documented order), plus the
- * spec's identity. Client, server and runner all read this; none of them names a method.
+ * The method table: one entry per method (params, pagination, documented order, and the
+ * facts the runner and the reference read instead of restating the spec: where the slot is,
+ * the item identity, filters, lookups, sums, list caps), plus the spec's identity. Client,
+ * server and runner all read this; none of them names a method.
  */
 import type { SourceFile } from "ts-morph";
 import type { MethodInfo } from "../../runtime/contracts.js";
 import type { SpecModel } from "../model.js";
 import { literal } from "./escape.js";
+import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
 function info(m: SpecModel["methods"][number]): MethodInfo {
   return {
@@ -17,12 +20,18 @@ function info(m: SpecModel["methods"][number]): MethodInfo {
     optionalParams: m.optionalParams,
     hasContext: m.hasContext,
     pagination: m.pagination,
+    slot: m.slot,
+    identity: m.identity,
+    filters: m.filters,
+    lookup: m.lookup,
+    sums: m.sums,
+    maxItems: m.maxItems,
     extensions: m.extensions,
   };
 }
 
 export function addMethodTable(file: SourceFile, model: SpecModel): void {
-  file.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["MethodInfo"], isTypeOnly: true });
+  file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["MethodInfo"], isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName", "PaginatedMethodName"], isTypeOnly: true });
   const spec = { title: model.title, version: model.version, sha256: model.sha256, source: model.source, files: model.files };
   const paginated = model.methods.filter((m) => m.pagination).map((m) => m.name);

@@ -6,12 +6,13 @@
 import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
 import { docLines, stringLiteral, typeKey } from "./escape.js";
+import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
 export function addServer(file: SourceFile, model: SpecModel): void {
   file.addImportDeclaration({ moduleSpecifier: "node:http", namedImports: ["IncomingMessage", "ServerResponse"], isTypeOnly: true });
-  file.addImportDeclaration({ moduleSpecifier: "photon-indexer-kit/runtime", namedImports: ["createRequestListener"] });
+  file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["createRequestListener"] });
   file.addImportDeclaration({
-    moduleSpecifier: "photon-indexer-kit/runtime",
+    moduleSpecifier: RUNTIME_PACKAGE,
     namedImports: ["CallContext", "Handler", "ListenerOptions"],
     isTypeOnly: true,
   });

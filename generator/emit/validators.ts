@@ -17,6 +17,7 @@ import { formats } from "../../runtime/formats.js";
 import { nonIntegerLiteral } from "../../runtime/json.js";
 import { errorObjectSchema, requestEnvelopeSchema, responseEnvelopeSchema } from "../envelope.js";
 import { GenError, GenErrorCode } from "../errors.js";
+import { internalError } from "../../runtime/errors.js";
 import { resolvePointer, type Json } from "../load.js";
 import { COMPONENTS_ID, type SpecModel } from "../model.js";
 import { identifier, schemaId } from "./escape.js";
@@ -133,7 +134,7 @@ function typedFunction(code: string, name: string): string {
   const head = `function ${name}${AJV_SIGNATURE}`;
   const start = code.indexOf(head);
   if (start === -1 || code.indexOf(head, start + 1) !== -1) {
-    throw new Error(`photon-gen: internal error: ajv wrote ${name} in an unexpected form`);
+    throw internalError(GenErrorCode.INTERNAL, `photon-gen: internal error: ajv wrote ${name} in an unexpected form`);
   }
   const body = code.slice(start + head.length);
   const used = CONTEXT_NAMES.filter((n) => new RegExp(`\\b${n}\\b(?!:)`).test(body));
@@ -161,7 +162,7 @@ function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
   const used: UsedScopeValues = {};
   const state = (name: ValueScopeName) => used[name.prefix]?.get(name);
   const validateCode = (source: SourceCode | undefined): string => {
-    if (!source) throw new Error("photon-gen: internal error: a validator has no source code");
+    if (!source) throw internalError(GenErrorCode.INTERNAL, "photon-gen: internal error: a validator has no source code");
     if (state(source.validateName) === UsedValueState.Completed) return "";
     (used[source.validateName.prefix] ??= new Map()).set(source.validateName, UsedValueState.Started);
     const scope = ajv.scope.scopeCode(source.scopeValues, used, (n) => {
@@ -169,7 +170,7 @@ function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
       if (n.prefix === "validate" && typeof ref == "function") return new _Code(validateCode((ref as { source?: SourceCode }).source));
       if ((n.prefix === "root" || n.prefix === "wrapper") && typeof ref == "object") {
         const { validate, validateName } = ref as SchemaEnv;
-        if (!validateName) throw new Error("photon-gen: internal error: ajv wrapper without a name");
+        if (!validateName) throw internalError(GenErrorCode.INTERNAL, "photon-gen: internal error: ajv wrapper without a name");
         const wrapper = `const ${n} = {validate: ${validateName}};`;
         if (state(validateName) === UsedValueState.Started) return new _Code(wrapper);
         return new _Code(`${wrapper}\n${validateCode(validate?.source)}`);
@@ -182,7 +183,7 @@ function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
   const parts: string[] = [];
   for (const [name, id] of Object.entries(exports)) {
     const validate = ajv.getSchema(id);
-    if (!validate) throw new Error(`photon-gen: internal error: no schema ${id}`);
+    if (!validate) throw internalError(GenErrorCode.INTERNAL, `photon-gen: internal error: no schema ${id}`);
     parts.push(`\nexport const ${identifier(name)}: StandaloneValidate = ${validate.source?.validateName};\n${validateCode(validate.source)}`);
   }
   return withoutUnusedSchemas(parts.join("").replace(/^\s+/, ""));

@@ -54,7 +54,7 @@ describe("generate", () => {
   it("imports the runtime by package name only, never by a path out of its folder", async () => {
     const { files } = await generate(ourSpec, root);
     for (const [name, text] of files) {
-      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^"]+)"/gm)) expect(m[1], name).toMatch(/^(photon-indexer-kit\/runtime|\.\/[\w.-]+\.js|node:\w+)$/);
+      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^"]+)"/gm)) expect(m[1], name).toMatch(/^(@photon-indexer-kit\/runtime|\.\/[\w.-]+\.js|node:\w+)$/);
     }
   });
 

@@ -35,9 +35,36 @@ describe("model of our spec", async () => {
       cursor: "cursor",
       limit: "limit",
       order: [{ field: "mint", direction: "asc", compare: "base58-bytes" }],
+      maxLimit: 1000,
+      defaultLimit: 1000,
     });
     expect(byName.getCompressionSignaturesForTokenOwner!.pagination!.order![0]).toEqual({ field: "slot", direction: "desc", compare: "integer" });
     expect(byName.getMultipleCompressedAccounts!.pagination).toBeNull();
+  });
+
+  it("reads the spec facts of x-slot, x-identity, x-filters, x-lookup, x-sums and x-max-items", () => {
+    expect(byName.getCompressedAccountsByOwner!.slot).toBe("context.slot");
+    expect(byName.getIndexerSlot!.slot).toBe("");
+    expect(byName.getCompressedTokenAccountsByOwner!.identity).toBe("account.hash");
+    expect(byName.getCompressedTokenBalancesByOwner!.identity).toBeNull();
+    expect(byName.getCompressedTokenAccountsByOwner!.filters).toEqual({ owner: "tokenData.owner", mint: "tokenData.mint" });
+    expect(byName.getCompressedAccount!.lookup).toEqual({ items: null, by: [{ param: "address", field: "address" }, { param: "hash", field: "hash" }] });
+    expect(byName.getMultipleCompressedAccounts!.lookup!.items).toBe("items");
+    expect(byName.getCompressedTokenBalancesByOwner!.sums).toEqual({
+      method: "getCompressedTokenAccountsByOwner",
+      params: ["owner"],
+      key: { field: "mint", of: "tokenData.mint" },
+      sum: { field: "balance", of: "tokenData.amount" },
+    });
+    expect(byName.getCompressedAccountsByOwner!.maxItems).toEqual({ filters: 5 });
+    expect(byName.getMultipleCompressedAccounts!.maxItems).toEqual({ hashes: 1000, addresses: 1000 });
+  });
+
+  it("keeps the extensions it reads out of `extensions` (no pagination block twice)", () => {
+    for (const m of model.methods) {
+      expect(Object.keys(m.extensions).filter((k) => k !== "x-cursor")).toEqual([]);
+    }
+    expect(byName.getCompressedAccountsByOwner!.extensions["x-cursor"]).toEqual(expect.any(String));
   });
 });
 
@@ -76,6 +103,8 @@ describe("model of a non-Photon spec", async () => {
       cursor: "after",
       limit: "pageSize",
       order: [{ field: "sequence", direction: "desc", compare: "integer" }],
+      maxLimit: 50,
+      defaultLimit: null,
     });
   });
 

@@ -1,16 +1,23 @@
 /**
- * The package as another project meets it. `npm pack` (which builds dist/ through `prepare`),
- * then a fresh project outside this repository (so nothing resolves from our own node_modules)
- * installs only the tarball, runs `npx photon-gen generate --out ./gen`, builds with its own
- * `tsc` twice (nodenext, and bundler resolution) into `outDir`, runs the built JavaScript
- * against the reference indexer from the installed `photon-indexer-kit/reference`, and
- * type-checks the same code with `moduleResolution: node10` (typesVersions).
+ * The packages as another project meets them. `npm pack` of both workspaces (the main package
+ * builds dist/ through `prepare`, the runtime runtime/dist through `prepack`), then fresh
+ * projects outside this repository (so nothing resolves from our own node_modules):
+ * - one installs the two tarballs, runs `npx photon-gen generate --out ./gen`, builds with its
+ *   own `tsc` twice (nodenext, and bundler resolution) into `outDir`, runs the built JavaScript
+ *   against the reference indexer from the installed `photon-indexer-kit/reference`, and
+ *   type-checks the same code with `moduleResolution: node10` (typesVersions);
+ * - one installs the runtime tarball alone (what a client author ships), compiles generated/
+ *   with its program, runs it against a reference indexer started here, and counts its
+ *   node_modules (the README's footprint figure).
  */
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFixtures } from "photon-indexer-kit/conformance";
+import { startReferenceIndexer } from "photon-indexer-kit/reference";
+import { RUNTIME_PACKAGE } from "../../generator/emit/runtime-package.js";
 import { root } from "../helpers/paths.js";
 
 interface PackedFile {
@@ -19,7 +26,20 @@ interface PackedFile {
 
 const work = mkdtempSync(join(tmpdir(), "photon-package-"));
 const consumer = join(work, "consumer");
+const light = join(work, "client-only");
 let packed: readonly string[] = [];
+let runtimePacked: readonly string[] = [];
+let runtimeTarball = "";
+
+/** The runtime may weigh at most this much installed (files' bytes under node_modules, 10^6 bytes to the MB). */
+const FOOTPRINT_LIMIT_MB = 5;
+
+/** `npm pack` of the package in `dir` into `work`: the tarball's path and the files it holds. */
+function pack(dir: string): { tarball: string; files: string[] } {
+  const out = run("npm", ["pack", "--json", "--pack-destination", work], { cwd: dir, timeout: 120_000 });
+  const [info] = JSON.parse(out.slice(out.indexOf("["))) as [{ filename: string; files: PackedFile[] }];
+  return { tarball: join(work, info.filename), files: info.files.map((f) => f.path) };
+}
 
 function run(command: string, args: readonly string[], options: SpawnSyncOptions & { cwd: string }): string {
   const result = spawnSync(command, args, { encoding: "utf8", timeout: 60_000, ...options });
@@ -76,15 +96,19 @@ try {
 `;
 
 beforeAll(() => {
-  // `npm pack` runs `prepare` (the build), so the tarball holds dist/ as the sources are now.
-  const out = run("npm", ["pack", "--json", "--pack-destination", work], { cwd: root, timeout: 120_000 });
-  const [info] = JSON.parse(out.slice(out.indexOf("["))) as [{ filename: string; files: PackedFile[] }];
-  packed = info.files.map((f) => f.path);
+  // `npm pack` runs `prepare` (the build, the runtime first), so the tarball holds dist/ as the sources are now;
+  // the runtime's `prepack` builds runtime/dist again, from the same sources.
+  const main = pack(root);
+  packed = main.files;
+  const runtime = pack(join(root, "runtime"));
+  runtimePacked = runtime.files;
+  runtimeTarball = runtime.tarball;
   mkdirSync(join(consumer, "src"), { recursive: true });
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   const typesNode = (JSON.parse(readFileSync(join(root, "node_modules", "@types", "node", "package.json"), "utf8")) as { version: string }).version;
-  // Only the tarball and @types/node; its dependencies come from the npm cache our `npm ci` filled.
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(work, info.filename), `@types/node@${typesNode}`], { cwd: consumer, timeout: 120_000 });
+  // Only the tarballs and @types/node (the runtime's tarball answers the main package's dependency on it, which
+  // is not on the registry); their dependencies come from the npm cache our `npm ci` filled.
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", runtime.tarball, main.tarball, `@types/node@${typesNode}`], { cwd: consumer, timeout: 120_000 });
   writeFileSync(join(consumer, "src", "main.ts"), MAIN);
   const tsconfig = (name: string, options: Record<string, unknown>) =>
     writeFileSync(join(consumer, name), JSON.stringify({ compilerOptions: { ...STRICT, ...options }, include: ["src", "gen"] }, null, 2));
@@ -102,6 +126,9 @@ describe("package: a consumer project installing the packed tarball", () => {
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
     const targets = Object.values(manifest.exports).flatMap((t) => (typeof t === "string" ? [t] : Object.entries(t).filter(([c]) => c === "types" || c === "default").map(([, p]) => p)));
     for (const target of targets) expect(packed, target).toContain(target.replace(/^\.\//, ""));
+    // The runtime is the dependency's: dist/runtime/ only re-exports it (one class per error, one listener).
+    expect(readFileSync(join(consumer, "node_modules", "photon-indexer-kit", "dist", "runtime", "index.js"), "utf8")).toContain(`export * from "${RUNTIME_PACKAGE}";`);
+    expect(packed.filter((p) => p.startsWith("runtime/"))).toEqual([]);
   });
 
   it("generates with `npx photon-gen generate --out ./gen`, only TypeScript", () => {
@@ -131,4 +158,79 @@ describe("package: a consumer project installing the packed tarball", () => {
     const tsc = join(consumer, "node_modules", "typescript", "bin", "tsc");
     expect(run(process.execPath, [tsc, "-p", "tsconfig.node10.json"], { cwd: consumer })).toBe("");
   }, 90_000);
+});
+
+/** Bytes of the files under `dir` (symbolic links not followed), 10^6 to the MB. */
+function megabytesUnder(dir: string): number {
+  const bytes = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + lstatSync(join(e.parentPath, e.name)).size, 0);
+  return bytes / 1e6;
+}
+
+/** A client author's program: the generated client only. */
+const CLIENT = `import { createClient, PhotonClientError, RpcError } from "../gen/index.js";
+
+const [url = "", owner = ""] = process.argv.slice(2);
+const photon = createClient({ url });
+const page = await photon.getCompressedAccountsByOwner({ owner, limit: 3 });
+let walked = 0;
+for await (const account of photon.iterateCompressedAccountsByOwner({ owner, limit: 400 })) walked += account.owner === owner ? 1 : 0;
+const slot = await photon.getIndexerSlot();
+let rpcError = "none";
+try {
+  await createClient({ url, validate: false }).getCompressedAccount({ hash: "not-a-hash" });
+} catch (err) {
+  if (err instanceof RpcError) rpcError = String(err.code);
+  else if (err instanceof PhotonClientError) rpcError = err.code;
+}
+console.log(JSON.stringify({ items: page.value.items.length, walked, slot: String(slot), rpcError }));
+`;
+
+describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone`, () => {
+  beforeAll(() => {
+    mkdirSync(join(light, "src"), { recursive: true });
+    writeFileSync(join(light, "package.json"), JSON.stringify({ name: "client-only", private: true, type: "module" }));
+    run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", runtimeTarball], { cwd: light, timeout: 120_000 });
+    cpSync(join(root, "generated"), join(light, "gen"), { recursive: true, filter: (f) => !f.endsWith(".md") });
+    writeFileSync(join(light, "src", "main.ts"), CLIENT);
+    // Compiled by this repository's tsc and @types/node: the project itself installs neither.
+    const compilerOptions = { ...STRICT, module: "nodenext", moduleResolution: "nodenext", outDir: "build", rootDir: ".", typeRoots: [join(root, "node_modules", "@types")] };
+    writeFileSync(join(light, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src", "gen"] }, null, 2));
+  }, 120_000);
+
+  it("ships dist, LICENSE and the README, and depends only on undici, lossless-json and bs58", () => {
+    expect(runtimePacked).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "dist/server.js"]));
+    expect(runtimePacked.filter((p) => !/^dist\//.test(p) && !["LICENSE", "README.md", "package.json"].includes(p))).toEqual([]);
+    expect(runtimePacked.filter((p) => /\.ts$/.test(p) && !p.endsWith(".d.ts"))).toEqual([]);
+    const installed = readdirSync(join(light, "node_modules"), { withFileTypes: true })
+      .filter((e) => !e.name.startsWith("."))
+      .flatMap((e) => (e.name.startsWith("@") ? readdirSync(join(light, "node_modules", e.name)).map((n) => `${e.name}/${n}`) : [e.name]));
+    // base-x is bs58's one dependency.
+    expect(installed.sort()).toEqual([RUNTIME_PACKAGE, "base-x", "bs58", "lossless-json", "undici"].sort());
+  });
+
+  it(`has at most ${FOOTPRINT_LIMIT_MB} MB of node_modules`, () => {
+    const mb = megabytesUnder(join(light, "node_modules"));
+    console.log(`${RUNTIME_PACKAGE} installed: ${mb.toFixed(2)} MB of files under node_modules`);
+    expect(mb).toBeLessThanOrEqual(FOOTPRINT_LIMIT_MB);
+  });
+
+  it("compiles the generated client with tsc and runs it against the reference indexer", async () => {
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    expect(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: light })).toBe("");
+    const fixtures = await readFixtures();
+    const many = fixtures["ownerWith1000"];
+    const owner = typeof many === "object" && many !== null && !Array.isArray(many) ? String(many["owner"]) : "";
+    const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
+    try {
+      // Asynchronous: the indexer answers from this process while the client runs.
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["build/src/main.js", indexer.url, owner], { cwd: light, timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out))),
+      );
+      expect(JSON.parse(stdout.trim())).toEqual({ items: 3, walked: 1000, slot: "301002501", rpcError: "-32602" });
+    } finally {
+      await indexer.close();
+    }
+  }, 120_000);
 });

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { RUNTIME_PACKAGE } from "../../generator/emit/runtime-package.js";
 import { generate } from "../../generator/generate.js";
 import { writeOutput } from "../../generator/write.js";
 import { extendedSpec, ourSpec, root, scratch, upstream } from "../helpers/paths.js";
@@ -11,7 +12,11 @@ import { extendedSpec, ourSpec, root, scratch, upstream } from "../helpers/paths
 const CONDITION = "photon-indexer-kit-source";
 
 interface Manifest {
+  name: string;
+  version: string;
   license: string;
+  workspaces?: string[];
+  dependencies: Record<string, string>;
   files: string[];
   exports: Record<string, string | Record<string, string>>;
   typesVersions: Record<string, Record<string, string[]>>;
@@ -40,6 +45,35 @@ describe("package.json", () => {
     const text = readFileSync(join(root, "LICENSE"), "utf8");
     expect(text).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
     expect(text).toContain("END OF TERMS AND CONDITIONS");
+  });
+});
+
+describe("runtime/package.json: the runtime as its own package", () => {
+  const runtime = JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as Manifest;
+
+  it("is the package generated code imports, a workspace the main package depends on at its own version", () => {
+    expect(runtime.name).toBe(RUNTIME_PACKAGE);
+    expect(manifest.workspaces).toEqual(["runtime"]);
+    expect(runtime.version).toBe(manifest.version);
+    expect(manifest.dependencies[RUNTIME_PACKAGE]).toBe(runtime.version);
+    expect(runtime.license).toBe(manifest.license);
+    expect(readFileSync(join(root, "runtime", "LICENSE"), "utf8")).toBe(readFileSync(join(root, "LICENSE"), "utf8"));
+  });
+
+  it("serves its sources under the private condition and dist otherwise, and ships only dist, README and LICENSE", () => {
+    expect(runtime.exports["."]).toEqual({ [CONDITION]: "./index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" });
+    expect(runtime.files).toEqual(["dist", "README.md", "LICENSE"]);
+  });
+
+  it("depends on exactly the packages its sources import, and generated code needs nothing else (no ajv)", () => {
+    const sources = readdirSync(join(root, "runtime"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !/^(dist|node_modules)\//.test(f));
+    const imported = new Set(sources.flatMap((f) => [...readFileSync(join(root, "runtime", f), "utf8").matchAll(/\bfrom "([^".][^"]*)"/g)].map((m) => m[1]!).filter((m) => !m.startsWith("node:"))));
+    expect(Object.keys(runtime.dependencies).sort()).toEqual([...imported].sort());
+    expect(Object.keys(runtime.dependencies).sort()).toEqual(["bs58", "lossless-json", "undici"]);
+    for (const name of readdirSync(join(root, "generated")).filter((f) => f.endsWith(".ts"))) {
+      const text = readFileSync(join(root, "generated", name), "utf8");
+      expect(text, name).not.toMatch(/\brequire\(|from "ajv/);
+    }
   });
 });
 

@@ -21,6 +21,12 @@ function info(name: string, hasParams: boolean): MethodInfo {
     optionalParams: [],
     hasContext: false,
     pagination: null,
+    slot: null,
+    identity: null,
+    filters: {},
+    lookup: null,
+    sums: null,
+    maxItems: {},
     extensions: {},
   };
 }
@@ -735,7 +741,7 @@ describe("listener bounds", () => {
   });
 
   it("refuses maxBufferedBytes below maxRequestBytes", () => {
-    expect(() => createRequestListener({ methods, validators, handlers, maxRequestBytes: 2048, maxBufferedBytes: 1024 })).toThrow(RangeError);
+    expect(() => createRequestListener({ methods, validators, handlers, maxRequestBytes: 2048, maxBufferedBytes: 1024 })).toThrow(expect.objectContaining({ code: "PHOTON_ERR_LISTENER_OPTIONS" }));
   });
 
   it("serves other connections while a heavy batch runs (the batch yields to the event loop)", async () => {

@@ -1,0 +1,83 @@
+/**
+ * The conformance runner's coded errors, one catalogue (as fastify's `lib/errors.js`), on the
+ * toolkit's `PhotonError` base (runtime/errors.ts). conformance/exit.ts maps each code to the
+ * CLI's exit status; messages are what the CLI prints after `photon-conformance: `.
+ */
+import { PhotonError, type CodeOf } from "../runtime/errors.js";
+
+export const ConfErrorCode = {
+  /** A command line that cannot be carried out as given: a bad flag value, an output that cannot be written, no case selected. */
+  USAGE: "PHOTON_CONF_ERR_USAGE",
+  /** A config file or environment variable that cannot be used (file, JSON pointer and line named). */
+  CONFIG: "PHOTON_CONF_ERR_CONFIG",
+  /** A case file, case folder or fixtures profile that cannot be read (`CaseError`). */
+  CASE: "PHOTON_CONF_ERR_CASE",
+  /** A placeholder names a fixture the profile lacks: the case is skipped, never the run. */
+  MISSING_FIXTURE: "PHOTON_CONF_ERR_MISSING_FIXTURE",
+  /** Nothing takes a connection at the target, or a request to it cannot be sent at all. */
+  UNREACHABLE: "PHOTON_CONF_ERR_UNREACHABLE",
+  /** A captured-traffic file (`check FILE`) that cannot be read (a `CaseError` naming the file). */
+  INPUT: "PHOTON_CONF_ERR_INPUT",
+  /** A check asked for a live call while judging captured traffic (`check` has no target). */
+  OFFLINE: "PHOTON_CONF_ERR_OFFLINE",
+  /** A deadline (`--max-time`, `--case-time`) was reached: the reason cases in flight were given up. */
+  DEADLINE: "PHOTON_CONF_ERR_DEADLINE",
+  /** The run was stopped (Ctrl-C): the reason it ended early. */
+  INTERRUPTED: "PHOTON_CONF_ERR_INTERRUPTED",
+  /** A broken invariant of the runner itself (`internalError(ConfErrorCode.INTERNAL, …)`). */
+  INTERNAL: "PHOTON_CONF_ERR_INTERNAL",
+} as const;
+
+export type ConfErrorCodeValue = CodeOf<typeof ConfErrorCode>;
+
+/** An error of the conformance runner (`code` from `ConfErrorCode`). */
+export class ConformanceError extends PhotonError<ConfErrorCodeValue> {
+  override name = "ConformanceError";
+}
+
+/** A command line that cannot be carried out as given (exit 2). */
+export class UsageError extends ConformanceError {
+  override name = "UsageError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(ConfErrorCode.USAGE, message, options);
+  }
+}
+
+/** A config file or environment variable that cannot be used (exit 2). */
+export class ConfigError extends ConformanceError {
+  override name = "ConfigError";
+  constructor(message: string) {
+    super(ConfErrorCode.CONFIG, message);
+  }
+}
+
+/** A case file (or folder, or fixtures profile) that cannot be read; the message starts with the file. */
+export class CaseError extends ConformanceError {
+  override name = "CaseError";
+  constructor(
+    readonly file: string,
+    message: string,
+    code: ConfErrorCodeValue = ConfErrorCode.CASE,
+  ) {
+    super(code, `${file}: ${message}`);
+  }
+}
+
+/** A placeholder names a fixture the profile lacks: the case is skipped, not the run. */
+export class MissingFixtureError extends CaseError {
+  override name = "MissingFixtureError";
+  constructor(
+    file: string,
+    readonly key: string,
+  ) {
+    super(file, `the fixtures profile has no \`${key}\``, ConfErrorCode.MISSING_FIXTURE);
+  }
+}
+
+/** Nothing takes a connection at the target, or a request cannot be sent at all (exit 2). */
+export class UnreachableError extends ConformanceError {
+  override name = "UnreachableError";
+  constructor(message: string) {
+    super(ConfErrorCode.UNREACHABLE, message);
+  }
+}

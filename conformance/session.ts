@@ -1,0 +1,347 @@
+/**
+ * One run session: what `run`, `diff`, `record` and the CLI's `--discover` share, built once.
+ *
+ *   openSession(options) → {
+ *     settings   one defaults object (SESSION_DEFAULTS) with the caller's overrides: timeout,
+ *                retry {retries, minDelayMs, maxDelayMs, budgetMs}, body cap, rate, concurrency
+ *     redact     the output-edge redactor: every target's URL credentials and header values,
+ *                and the caller's secrets (--secret, PHOTON_SECRETS)
+ *     targets    one per side (diff: under test, then trusted), each with its own headers only
+ *     fixtures   given, read from a file, or discovered from the first target (--discover)
+ *     cases      loaded and selected (--method, --case, --shard); none matching is a usage
+ *                error when `requireMatch` (the CLI)
+ *     ensureReachable()  every target, in order (UnreachableError)
+ *     pool()     bounded concurrency, the run's and each case's deadline, --max-failures, an
+ *                abort signal (Ctrl-C)
+ *     close()    stops the embedded reference indexer if the session started one
+ *   }
+ *
+ * Errors are coded (conformance/errors.ts) and travel as values where a run goes on: an
+ * Exchange carries `errorCode` beside its message, an abort reason is a coded error.
+ */
+import { createHash } from "node:crypto";
+import { connect } from "node:net";
+import picomatch from "picomatch";
+import { methods } from "../generated/index.js";
+import { startReferenceIndexer, type ReferenceIndexer } from "../reference/serve.js";
+import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "../runtime/index.js";
+import { loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
+import { discoverFixtures } from "./discover.js";
+import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from "./errors.js";
+import { readFixtures, referenceFixturesFile } from "./fixtures.js";
+import { createTarget, type RawTarget } from "./target.js";
+
+/** What every command uses unless told otherwise. */
+export const SESSION_DEFAULTS = Object.freeze({
+  /** One request's deadline (`--timeout`). */
+  timeoutMs: 10_000,
+  /** 429/502/503/504 and connection failures: retried with backoff, `Retry-After` honoured, within a budget. */
+  retry: Object.freeze({ retries: 5, minDelayMs: 100, maxDelayMs: 5000, budgetMs: 10_000 }),
+  /** A response body larger than this is refused (16 MiB). */
+  maxBodyBytes: 16 * 1024 * 1024,
+  /** Cases in flight (`--concurrency`). */
+  concurrency: 4,
+  /** `run --max-time`: 30 minutes. */
+  maxTimeMs: 30 * 60_000,
+  /** `run --case-time`: 2 minutes, ample for the corpus's longest walks at several hundred ms a page. */
+  caseTimeMs: 2 * 60_000,
+});
+
+export interface Shard {
+  readonly index: number;
+  readonly total: number;
+}
+
+/** One side of a session. No `url`: the embedded reference indexer, started once the cases are selected. */
+export interface TargetSpec {
+  readonly url?: string | undefined;
+  /** Sent to this side only; each value is a secret. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface SelectionOptions {
+  readonly casesDir: string;
+  readonly methods?: readonly string[] | undefined;
+  readonly caseGlobs?: readonly string[] | undefined;
+  readonly shard?: Shard | null | undefined;
+  /** No case matching `methods`/`caseGlobs` is a usage error naming them (the CLI); else the selection is empty. */
+  readonly requireMatch?: boolean | undefined;
+}
+
+export interface SessionOptions extends SelectionOptions {
+  /** One per side: run and record have one, diff two (under test, then trusted). */
+  readonly targets: readonly TargetSpec[];
+  /** The fixtures profile as a value; else `fixturesFile` (default the reference profile), or discovered. */
+  readonly fixtures?: Fixtures | undefined;
+  readonly fixturesFile?: string | undefined;
+  /** Derive the fixtures profile from the first target, starting at `seedOwner`. */
+  readonly discover?: boolean | undefined;
+  readonly seedOwner?: string | undefined;
+  /** How reports name the profile; default: `discovered`, the file as given, or `reference`. */
+  readonly fixturesName?: string | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly retryBudgetMs?: number | undefined;
+  readonly maxBodyBytes?: number | undefined;
+  readonly maxRps?: number | null | undefined;
+  readonly concurrency?: number | undefined;
+  /** Values to mask besides the targets' credentials and header values (--secret, PHOTON_SECRETS). */
+  readonly secrets?: readonly string[] | undefined;
+}
+
+/** The settings a session runs with: SESSION_DEFAULTS under the caller's values. */
+export interface SessionSettings {
+  readonly timeoutMs: number;
+  readonly retry: { readonly retries: number; readonly minDelayMs: number; readonly maxDelayMs: number; readonly budgetMs: number };
+  readonly maxBodyBytes: number;
+  readonly maxRps: number | null;
+  readonly concurrency: number;
+}
+
+export interface PoolOptions<T> {
+  /** Items in flight (default the session's concurrency). */
+  readonly concurrency?: number | undefined;
+  /** The whole pool's deadline, counted from `since` (default: now); none when absent. */
+  readonly maxTimeMs?: number | undefined;
+  readonly since?: number | undefined;
+  /** Each item's deadline; none when absent. */
+  readonly caseTimeMs?: number | undefined;
+  /** After this many items `failed`, no item starts. */
+  readonly maxFailures?: number | undefined;
+  readonly failed?: ((result: T) => boolean) | undefined;
+  /** Stops the pool (Ctrl-C): no item starts, the ones in flight see their signal fire. */
+  readonly signal?: AbortSignal | undefined;
+  /** The result of an item left unstarted: by a deadline (`deadline`) or a stop (`run`: signal, --max-failures). */
+  readonly notRun?: ((c: ConformanceCase, why: string, check: "deadline" | "run") => T) | undefined;
+  /** Each result as it is settled, with how many are done. */
+  readonly onResult?: ((result: T, done: number) => void) | undefined;
+}
+
+export interface Session {
+  readonly settings: SessionSettings;
+  readonly redact: Redactor;
+  readonly targets: readonly RawTarget[];
+  /** Each target's URL as given (the reference indexer's when the side named none). */
+  readonly urls: readonly string[];
+  readonly fixtures: Fixtures;
+  /** The profile `--discover` derived, for reports to show. */
+  readonly discovered: Fixtures | undefined;
+  readonly fixturesName: string;
+  readonly cases: readonly ConformanceCase[];
+  /** Throws UnreachableError for the first target nothing answers at. */
+  ensureReachable(): Promise<void>;
+  /** Runs `work` over the cases (or `items`) within the pool's bounds; results in case order. */
+  pool<T>(work: (c: ConformanceCase, signal: AbortSignal) => Promise<T>, options?: PoolOptions<T>, items?: readonly ConformanceCase[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** The settings of a session: SESSION_DEFAULTS under the caller's values. */
+export function sessionSettings(options: Pick<SessionOptions, "timeoutMs" | "retryBudgetMs" | "maxBodyBytes" | "maxRps" | "concurrency">): SessionSettings {
+  return {
+    timeoutMs: options.timeoutMs ?? SESSION_DEFAULTS.timeoutMs,
+    retry: { ...SESSION_DEFAULTS.retry, budgetMs: options.retryBudgetMs ?? SESSION_DEFAULTS.retry.budgetMs },
+    maxBodyBytes: options.maxBodyBytes ?? SESSION_DEFAULTS.maxBodyBytes,
+    maxRps: options.maxRps ?? null,
+    concurrency: options.concurrency ?? SESSION_DEFAULTS.concurrency,
+  };
+}
+
+/**
+ * The one redactor of a command's output edge (stdout, stderr, reports, recorded files): each
+ * target's credential query values and userinfo, every header value, and each extra secret.
+ * Nothing being judged passes through it.
+ */
+export function redactorFor(targets: readonly TargetSpec[], secrets: readonly string[] = []): Redactor {
+  return createRedactor([...secretsOf(undefined, undefined, secrets), ...targets.flatMap((t) => secretsOf(t.url, t.headers))]);
+}
+
+/** A target with the session's settings. */
+export function targetOf(spec: { readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined }, settings: SessionSettings): RawTarget {
+  return createTarget({ url: spec.url, headers: spec.headers ?? {}, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, maxRps: settings.maxRps, retry: settings.retry });
+}
+
+/** Stable shard of a case: the same case lands on the same machine in every run. */
+export function shardOf(id: string, total: number): number {
+  return createHash("sha256").update(id).digest().readUInt32BE(0) % total;
+}
+
+export function selectCases(all: readonly ConformanceCase[], options: Pick<SelectionOptions, "methods" | "caseGlobs" | "shard">): ConformanceCase[] {
+  const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : null;
+  return all.filter(
+    (c) =>
+      (!options.methods?.length || options.methods.includes(c.method)) &&
+      (!globs || globs(c.id)) &&
+      (!options.shard || shardOf(c.id, options.shard.total) === options.shard.index - 1),
+  );
+}
+
+/**
+ * The cases of a selection: loaded, filtered by method and glob, then sharded. With
+ * `requireMatch`, no case matching the filters is a usage error naming them (an empty shard is not).
+ */
+export async function loadSelection(options: SelectionOptions, fixtures: Fixtures): Promise<ConformanceCase[]> {
+  const matching = selectCases(await loadCases(options.casesDir, fixtures), { methods: options.methods, caseGlobs: options.caseGlobs });
+  if (matching.length === 0 && options.requireMatch) {
+    const asked = [...(options.caseGlobs ?? []).map((g) => `--case '${g}'`), ...(options.methods ?? []).map((m) => `--method ${m}`)].join(" ");
+    throw new UsageError(`no case matches ${asked} (in ${options.casesDir}); \`--list\` shows the case ids and methods`);
+  }
+  return options.shard ? selectCases(matching, { shard: options.shard }) : matching;
+}
+
+/** The fixtures profile: given, discovered from the first target (--discover), or read from a file (the reference one by default). */
+async function fixturesOf(options: SessionOptions, settings: SessionSettings): Promise<{ fixtures: Fixtures; discovered?: Fixtures }> {
+  if (options.fixtures) return { fixtures: options.fixtures };
+  if (!options.discover) return { fixtures: await readFixtures(options.fixturesFile ?? referenceFixturesFile) };
+  if (!options.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
+  const url = options.targets[0]?.url;
+  if (!url) throw new UsageError("--discover needs --url");
+  try {
+    const discovered = (await discoverFixtures(targetOf({ url, headers: options.targets[0]?.headers }, settings), options.seedOwner)) as Fixtures;
+    return { fixtures: discovered, discovered };
+  } catch (err) {
+    throw err instanceof PhotonError ? err : new UsageError((err as Error).message, { cause: err });
+  }
+}
+
+/** Whether anything at the URL's host and port accepts a TCP connection within `timeoutMs`. */
+export function acceptsConnections(url: string, timeoutMs: number): Promise<boolean> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const port = Number(u.port) || (u.protocol === "https:" ? 443 : 80);
+  return new Promise((resolve) => {
+    let settled = false;
+    const socket = connect({ host: u.hostname.replace(/^\[(.*)\]$/, "$1"), port });
+    const done = (ok: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(done, timeoutMs, false);
+    socket.on("connect", () => done(true));
+    socket.on("error", () => done(false));
+  });
+}
+
+/**
+ * Throws UnreachableError when nothing takes a connection at the target, or a request cannot be
+ * sent at all (the exchange's `errorCode` says so). A server that connects and then stalls,
+ * resets or sends too much is reachable: its cases fail, naming why.
+ */
+export async function ensureReachable(target: RawTarget, url: string, timeoutMs: number): Promise<void> {
+  const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
+  if (!probe.error || probe.status !== 0) return;
+  const unsendable = probe.errorCode === ClientErrorCode.INVALID_OPTIONS;
+  if (unsendable || !(await acceptsConnections(url, timeoutMs))) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
+}
+
+/** "2 min", "1.5 s", "250 ms": a deadline as findings name it. */
+export function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(3)} s` : `${ms} ms`;
+}
+
+/**
+ * An AbortSignal that fires after `ms` (never when null), its reason a DEADLINE error with
+ * `message`, or with `parent` and its reason; `clear()` drops the timer and the listener.
+ */
+export function deadline(ms: number | null, message: string, parent?: AbortSignal): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = ms === null ? undefined : setTimeout(() => controller.abort(new ConformanceError(ConfErrorCode.DEADLINE, message)), ms);
+  const follow = () => controller.abort(parent!.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      parent?.removeEventListener("abort", follow);
+    },
+  };
+}
+
+const NEVER = new AbortController().signal;
+
+/**
+ * Runs `work` over `items` with at most `concurrency` in flight, results in item order. With a
+ * run deadline, a signal or --max-failures, items left unstarted get `notRun` (required then).
+ */
+export async function runPool<T>(items: readonly ConformanceCase[], work: (c: ConformanceCase, signal: AbortSignal) => Promise<T>, options: PoolOptions<T> & { concurrency: number }): Promise<T[]> {
+  const { maxTimeMs, caseTimeMs, maxFailures } = options;
+  const run =
+    maxTimeMs !== undefined
+      ? deadline(Math.max(0, maxTimeMs - (performance.now() - (options.since ?? performance.now()))), `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`, options.signal)
+      : options.signal
+        ? deadline(null, "", options.signal)
+        : null;
+  const notRun = (c: ConformanceCase, why: string, check: "deadline" | "run"): T => {
+    if (!options.notRun) throw internalError(ConfErrorCode.INTERNAL, "a pool that can stop early needs notRun");
+    return options.notRun(c, why, check);
+  };
+  const results: T[] = new Array(items.length);
+  let next = 0;
+  let done = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const c = items[i]!;
+      if (run?.signal.aborted) results[i] = notRun(c, (run.signal.reason as Error).message, options.signal?.aborted ? "run" : "deadline");
+      else if (maxFailures !== undefined && failed >= maxFailures) results[i] = notRun(c, `${failed} cases had failed (--max-failures ${maxFailures})`, "run");
+      else {
+        const own = caseTimeMs === undefined ? null : deadline(caseTimeMs, `the case's deadline of ${formatDuration(caseTimeMs)} (--case-time) was reached`, run?.signal);
+        try {
+          results[i] = await work(c, own?.signal ?? run?.signal ?? NEVER);
+          if (options.failed?.(results[i]!)) failed++;
+        } finally {
+          own?.clear();
+        }
+      }
+      options.onResult?.(results[i]!, ++done);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker));
+  } finally {
+    run?.clear();
+  }
+  return results;
+}
+
+/** Opens a session: settings, redactor, fixtures, cases, then targets (starting the reference indexer for a side without a URL). */
+export async function openSession(options: SessionOptions): Promise<Session> {
+  const settings = sessionSettings(options);
+  if (options.targets.length === 0) throw internalError(ConfErrorCode.INTERNAL, "a session needs at least one target");
+  const { fixtures, discovered } = await fixturesOf(options, settings);
+  const cases = await loadSelection(options, fixtures);
+  let reference: ReferenceIndexer | null = null;
+  const urls: string[] = [];
+  for (const side of options.targets) {
+    if (side.url === undefined) reference ??= await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
+    urls.push(side.url ?? reference!.url);
+  }
+  const targets = options.targets.map((side, i) => targetOf({ url: urls[i]!, headers: side.headers }, settings));
+  return {
+    settings,
+    redact: redactorFor(options.targets, options.secrets),
+    targets,
+    urls,
+    fixtures,
+    discovered,
+    fixturesName: options.fixturesName ?? (options.discover ? "discovered" : (options.fixturesFile ?? "reference")),
+    cases,
+    async ensureReachable() {
+      for (const [i, target] of targets.entries()) await ensureReachable(target, urls[i]!, settings.timeoutMs);
+    },
+    pool(work, poolOptions = {}, items = cases) {
+      return runPool(items, work, { ...poolOptions, concurrency: poolOptions.concurrency ?? settings.concurrency });
+    },
+    async close() {
+      await reference?.close();
+    },
+  };
+}

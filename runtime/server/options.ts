@@ -1,0 +1,71 @@
+/**
+ * The listener's options and the shapes handlers see, with the defaults of every bound.
+ */
+import type { IncomingMessage } from "node:http";
+import type { MethodInfo, MethodValidators } from "../contracts.js";
+import { ClientErrorCode, PhotonError } from "../errors.js";
+
+export interface CallContext {
+  /** The request id (null for a notification). */
+  readonly id: string | number | bigint | null;
+  readonly method: string;
+  readonly request: IncomingMessage;
+}
+
+export type Handler = (params: any, ctx: CallContext) => unknown | Promise<unknown>;
+
+export interface ListenerOptions {
+  methods: Readonly<Record<string, MethodInfo>>;
+  validators: Readonly<Record<string, MethodValidators>>;
+  handlers: Readonly<Record<string, Handler>>;
+  /** Largest request body accepted; default 10 MiB (10485760), as jsonrpsee. */
+  maxRequestBytes?: number;
+  /** Largest response body sent; default 10 MiB. A larger answer becomes -32702. */
+  maxResponseBytes?: number;
+  /**
+   * Connections served at once; default 1024 (Photon's `--max-http-connections`). A request on
+   * a connection beyond it gets HTTP 429 text/plain `Too many connections. Please try again
+   * later.` and the connection is closed, as jsonrpsee does. A connection counts from its first
+   * request to its close; cap idle ones too with the server's own `maxConnections`.
+   */
+  maxConnections?: number;
+  /**
+   * Bytes of unfinished request bodies held across all connections; default 64 MiB, at least
+   * `maxRequestBytes`. A body's declared content-length is reserved when it starts (a chunked
+   * one is counted as it arrives); a request that would pass the budget gets HTTP 503 with
+   * `Retry-After: 1` and its connection is closed.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * Handler time a batch may spend, in milliseconds; default 2000. The elements run in order,
+   * yielding to the event loop every few milliseconds so that other connections are served;
+   * elements not started when the budget is spent are answered -32000 without being run.
+   */
+  maxBatchMs?: number;
+  /** Check handler results with the result validators; a failure becomes -32603 with the issues in `data` (a test aid). Default false. */
+  validateResults?: boolean;
+  /**
+   * Reuse the serialised result of an identical call (same method, same params) for servers
+   * whose handlers are pure over immutable data, such as the reference indexer: bounded,
+   * oldest dropped first. Only successful synchronous results that fit the response limit
+   * are kept. Default off.
+   */
+  memoizeResults?: { maxEntries?: number; maxBytes?: number } | false;
+  /** Backs `GET /readiness` and the `readiness` method. Default: always ready. */
+  readiness?: () => boolean | Promise<boolean>;
+  /** Called with unexpected handler errors (the client only sees -32000 `Internal server error`). */
+  onError?: (err: unknown, ctx: { method: string }) => void;
+}
+
+export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_BATCH_MS = 2000;
+
+export function limit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new PhotonError(ClientErrorCode.LISTENER_OPTIONS, `${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+

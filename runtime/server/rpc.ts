@@ -1,0 +1,406 @@
+/**
+ * JSON-RPC over a parsed body (§6): a single request, a batch (in order, yielding every few
+ * milliseconds, within a time budget and the response limit), notifications (no answer),
+ * params checks, handler calls (sync or async) and their envelopes, errors as jsonrpsee
+ * writes them, and the result memo's fast path.
+ *
+ * Hot path (a valid single request with a synchronous handler): one parse, one table lookup,
+ * one validator call, one stringify, one `res.end(buffer)`. Promises and closures appear only
+ * when a handler is async.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { StandaloneValidate } from "../contracts.js";
+import { formatIssues, validate } from "../contracts.js";
+import { RpcCode, RpcError, RpcMessage } from "../errors.js";
+import { duplicateKeyIn, stringifyJson } from "../json.js";
+import { NOT_JSON_200, NOT_JSON_400, parseBody } from "./body.js";
+import {
+  asRpcError,
+  errorEnvelope,
+  idToText,
+  INTERNAL_ERROR_NULL_BYTES,
+  INVALID_REQUEST_NULL,
+  INVALID_REQUEST_NULL_BYTES,
+  isThenable,
+  isUsableId,
+  issueData,
+  kindOf,
+  PARSE_ERROR,
+  PARSE_ERROR_BYTES,
+  type Slot,
+} from "./envelope.js";
+import { ResultMemo } from "./memo.js";
+import { DEFAULT_MAX_BATCH_MS, DEFAULT_MAX_RESPONSE_BYTES, limit, type CallContext, type Handler, type ListenerOptions } from "./options.js";
+import { EMPTY, RESULT_HEAD, sendJson, sendParts } from "./send.js";
+
+/** A batch runs at most this long before it yields to the event loop. */
+const BATCH_SLICE_MS = 5;
+
+/** One callable method, resolved once when the listener is created. */
+export interface Entry {
+  readonly name: string;
+  readonly hasParams: boolean;
+  readonly handler: Handler;
+  readonly params: StandaloneValidate | undefined;
+  readonly result: StandaloneValidate | undefined;
+}
+
+export class RpcCore {
+  readonly maxResponseBytes: number;
+  private readonly maxBatchMs: number;
+  private readonly budgetMessage: string;
+  readonly table = new Map<string, Entry>();
+  private readonly validateResults: boolean;
+  private readonly memo: ResultMemo | null;
+  private readonly onError: ((err: unknown, ctx: { method: string }) => void) | undefined;
+  private readonly tooBigData: string;
+
+  constructor(options: ListenerOptions) {
+    this.maxResponseBytes = limit(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, "maxResponseBytes");
+    this.maxBatchMs = limit(options.maxBatchMs, DEFAULT_MAX_BATCH_MS, "maxBatchMs");
+    this.budgetMessage = `Batch time budget of ${this.maxBatchMs} ms spent: call not run`;
+    this.validateResults = options.validateResults === true;
+    this.memo = options.memoizeResults ? new ResultMemo(options.memoizeResults.maxEntries ?? 4096, options.memoizeResults.maxBytes ?? 64 * 1024 * 1024) : null;
+    this.onError = options.onError;
+    this.tooBigData = `Exceeded max limit of ${this.maxResponseBytes}`;
+
+    const { methods, validators, handlers } = options;
+    for (const name of Object.keys(methods)) {
+      const info = methods[name]!;
+      const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+      // A method without a handler is simply not registered: -32601, as in jsonrpsee.
+      if (typeof handler !== "function") continue;
+      const v = Object.hasOwn(validators, name) ? validators[name] : undefined;
+      this.table.set(name, { name, hasParams: info.hasParams, handler, params: v?.params, result: v?.result });
+    }
+    // §7: `liveness` and `readiness` are registered methods of the real server (and back the GET probes).
+    if (!this.table.has("liveness")) {
+      this.table.set("liveness", { name: "liveness", hasParams: false, handler: () => null, params: undefined, result: undefined });
+    }
+    if (!this.table.has("readiness")) {
+      const readiness = options.readiness;
+      const handler: Handler =
+        readiness === undefined
+          ? () => null
+          : () => {
+              const ready = readiness();
+              if (isThenable(ready)) return Promise.resolve(ready).then(readyOrThrow);
+              return readyOrThrow(ready);
+            };
+      this.table.set("readiness", { name: "readiness", hasParams: false, handler, params: undefined, result: undefined });
+    }
+  }
+
+  /** A fully read POST body (§6). */
+  answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    try {
+      const parsed = parseBody(body);
+      if (parsed === NOT_JSON_400) sendJson(res, 400, PARSE_ERROR_BYTES);
+      else if (parsed === NOT_JSON_200) sendJson(res, 200, PARSE_ERROR_BYTES);
+      else if (parsed.batch) this.batch(req, res, parsed.value as unknown[]);
+      else this.single(req, res, parsed.value as Record<string, unknown>);
+    } catch (err) {
+      this.internalFailure(res, err, "");
+    }
+  }
+
+  private single(req: IncomingMessage, res: ServerResponse, request: Record<string, unknown>): void {
+    if (this.memo !== null) {
+      // A call answered before: its result bytes go out as they are, between the envelope's head and id.
+      const id = request.id;
+      const method = request.method;
+      if (request.jsonrpc === "2.0" && typeof method === "string" && id !== undefined && isUsableId(id)) {
+        const entry = this.table.get(method);
+        const key = entry === undefined ? undefined : this.memoKey(entry, request.params);
+        const bytes = key === undefined ? undefined : this.memo.bytes(key);
+        if (bytes !== undefined) {
+          sendParts(res, RESULT_HEAD, bytes, Buffer.from(`,"id":${idToText(id as string | number | bigint | null)}}`, "utf8"));
+          return;
+        }
+      }
+    }
+    const out = this.element(req, request, false);
+    if (typeof out === "string") {
+      this.sendEnvelope(res, out);
+    } else if (out === undefined) {
+      // §6: a notification is answered with HTTP 200 and an empty body.
+      sendJson(res, 200, EMPTY);
+    } else {
+      out.then(
+        (slot) => (slot === undefined ? sendJson(res, 200, EMPTY) : this.sendEnvelope(res, slot)),
+        (err: unknown) => this.internalFailure(res, err, ""),
+      );
+    }
+  }
+
+  /** §6: answers in request order; invalid elements get -32600 in their slot; notifications none. */
+  private batch(req: IncomingMessage, res: ServerResponse, requests: unknown[]): void {
+    const n = requests.length;
+    if (n === 0) {
+      // jsonrpsee: an empty batch response is a single (non-array) -32600 object.
+      sendJson(res, 200, INVALID_REQUEST_NULL_BYTES);
+      return;
+    }
+    // Elements run in order, their answers counted as they come: once the answers pass the
+    // response limit, the rest are not run and the batch is answered -32702, so a batch of
+    // heavy calls cannot build an unbounded reply. An async element is awaited before the next.
+    const slots: Slot[] = [];
+    let size = 2;
+    let i = 0;
+    const add = (slot: Slot): boolean => {
+      if (slot === undefined) return true;
+      size += slot.length + 1; // characters <= bytes: passing the limit here means passing it
+      if (size > this.maxResponseBytes) return false;
+      slots.push(slot);
+      return true;
+    };
+    const tooBig = () => sendJson(res, 200, errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData));
+    // Handler time is bounded: every BATCH_SLICE_MS the batch yields (setImmediate) so that other
+    // connections are served, and past maxBatchMs in all the remaining elements are not run.
+    let spent = 0;
+    const step = (): void => {
+      if (res.destroyed) return; // the client went away: stop working for it
+      const sliceStart = performance.now();
+      for (; i < n; i++) {
+        const el = requests[i];
+        const elapsed = performance.now() - sliceStart;
+        if (spent + elapsed > this.maxBatchMs) {
+          if (!add(this.notRun(req, el))) return tooBig();
+          continue;
+        }
+        if (elapsed >= BATCH_SLICE_MS) {
+          spent += elapsed;
+          setImmediate(step);
+          return;
+        }
+        const slot = el !== null && typeof el === "object" && !Array.isArray(el) ? this.element(req, el as Record<string, unknown>, true) : INVALID_REQUEST_NULL;
+        if (slot !== undefined && typeof slot !== "string") {
+          i++;
+          spent += performance.now() - sliceStart;
+          slot.then(
+            (done) => (add(done) ? step() : tooBig()),
+            (err: unknown) => this.internalFailure(res, err, ""),
+          );
+          return;
+        }
+        if (!add(slot)) return tooBig();
+      }
+      this.finishBatch(res, slots);
+    };
+    step();
+  }
+
+  /** The slot of a batch element left unrun once the batch's time budget is spent: calls get -32000, the rest what they always get. */
+  private notRun(req: IncomingMessage, el: unknown): Slot {
+    if (el === null || typeof el !== "object" || Array.isArray(el)) return INVALID_REQUEST_NULL;
+    const request = el as Record<string, unknown>;
+    if (request.jsonrpc !== "2.0" || typeof request.method !== "string") return this.element(req, request, true) as Slot;
+    const id = request.id;
+    if (id === undefined || !isUsableId(id)) return undefined;
+    return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.budgetMessage);
+  }
+
+  private finishBatch(res: ServerResponse, slots: readonly Slot[]): void {
+    let text = "";
+    for (const slot of slots) {
+      if (slot === undefined) continue;
+      text += text.length === 0 ? `[${slot}` : `,${slot}`;
+    }
+    // Only notifications (the batch was not empty): HTTP 200, empty body.
+    if (text.length === 0) {
+      sendJson(res, 200, EMPTY);
+      return;
+    }
+    text += "]";
+    if (!this.fits(text)) {
+      text = errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
+    }
+    sendJson(res, 200, text);
+  }
+
+  private sendEnvelope(res: ServerResponse, envelope: string): void {
+    sendJson(res, 200, envelope);
+  }
+
+  /**
+   * One request object, as jsonrpsee classifies it (§6): a Request (valid shape and usable id)
+   * is executed; a Notification (valid shape, id absent or unusable) runs with no answer;
+   * anything else is -32600 with its id when the id is usable, else -32700 id null (single) or
+   * -32600 id null (batch element).
+   */
+  private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean): Slot | Promise<Slot> {
+    const id = request.id;
+    const usable = id !== undefined && isUsableId(id);
+    const method = request.method;
+    if (request.jsonrpc === "2.0" && typeof method === "string") {
+      if (usable) {
+        const rid = id as string | number | bigint | null;
+        return this.call(req, method, request.params, rid, idToText(rid));
+      }
+      const out = this.call(req, method, request.params, null, "null");
+      return typeof out === "string" ? undefined : out.then(noSlot);
+    }
+    if (usable) return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.INVALID_REQUEST, RpcMessage.INVALID_REQUEST);
+    return inBatch ? INVALID_REQUEST_NULL : PARSE_ERROR;
+  }
+
+  // -- Calls ---------------------------------------------------------------------------------------
+
+  /** Runs one call and returns its envelope. Never throws, never rejects. */
+  private call(req: IncomingMessage, method: string, params: unknown, id: CallContext["id"], idText: string): string | Promise<string> {
+    const entry = this.table.get(method);
+    if (entry === undefined) return errorEnvelope(idText, RpcCode.METHOD_NOT_FOUND, RpcMessage.METHOD_NOT_FOUND);
+    let result: unknown;
+    let memoKey: string | undefined;
+    try {
+      // Methods without params ignore whatever `params` holds, as Photon's handlers do (§1.7).
+      const p = entry.hasParams ? this.checkParams(entry, params) : undefined;
+      if (this.memo !== null) {
+        // Only params that passed: their serialisation is then exact (integers only, no -0 or Infinity).
+        memoKey = `${method}\u0000${entry.hasParams ? stringifyJson(p) : ""}`;
+        const text = this.memo.get(memoKey);
+        if (text !== undefined) return `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
+      }
+      result = entry.handler(p, { id, method, request: req });
+    } catch (err) {
+      return this.failure(entry.name, idText, err);
+    }
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (value) => this.success(entry, idText, value),
+        (err: unknown) => this.failure(entry.name, idText, err),
+      );
+    }
+    return this.success(entry, idText, result, memoKey);
+  }
+
+  /**
+   * The memo key of a call whose params pass (the same key `call` uses), or undefined when they
+   * do not: a key is exact only for valid params (`limit: 1e400` and `limit: null` would both
+   * serialise as `null`).
+   */
+  private memoKey(entry: Entry, params: unknown): string | undefined {
+    if (!entry.hasParams) return `${entry.name}\u0000`;
+    try {
+      return `${entry.name}\u0000${stringifyJson(this.checkParams(entry, params))}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Params must be an object passing the params validator, with no key written twice; else -32602 (§6). Throws RpcError. */
+  checkParams(entry: Entry, params: unknown): unknown {
+    if (params === undefined) {
+      throw RpcError.invalidParams("Invalid params: missing params (an object is required)", {
+        issues: [{ pointer: "", message: "is required" }],
+      });
+    }
+    if (params === null || typeof params !== "object" || Array.isArray(params)) {
+      throw RpcError.invalidParams(`Invalid params: params must be an object, got ${kindOf(params)}`, {
+        issues: [{ pointer: "", message: "must be an object" }],
+      });
+    }
+    // serde's derived structs refuse a field given twice (JSON.parse would keep the last).
+    const duplicate = duplicateKeyIn(params);
+    if (duplicate !== null) {
+      throw RpcError.invalidParams(`Invalid params: duplicate field \`${duplicate.key}\` at ${duplicate.pointer || "/"}`, {
+        issues: [{ pointer: duplicate.pointer, message: `duplicate field \`${duplicate.key}\`` }],
+      });
+    }
+    if (entry.params !== undefined) {
+      const issues = validate(entry.params, params);
+      if (issues.length > 0) throw RpcError.invalidParams(`Invalid params: ${formatIssues(issues)}`, issueData(issues));
+    }
+    return params;
+  }
+
+  private success(entry: Entry, idText: string, value: unknown, memoKey?: string): string {
+    try {
+      if (this.validateResults && entry.result !== undefined) {
+        const issues = validate(entry.result, value === undefined ? null : value);
+        if (issues.length > 0) {
+          return errorEnvelope(
+            idText,
+            RpcCode.INTERNAL_ERROR,
+            `${RpcMessage.INTERNAL_ERROR}: result does not match its schema: ${formatIssues(issues)}`,
+            issueData(issues),
+          );
+        }
+      }
+      // Key order as jsonrpsee writes it (§0); undefined becomes null.
+      const text = stringifyJson(value);
+      const envelope = `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
+      if (memoKey !== undefined && this.fits(envelope)) this.memo!.set(memoKey, text);
+      return this.capped(envelope, idText);
+    } catch (err) {
+      // Unserialisable result (cycle, throwing toJSON) or a throwing validator.
+      this.report(err, entry.name);
+      return errorEnvelope(idText, RpcCode.INTERNAL_ERROR, RpcMessage.INTERNAL_ERROR);
+    }
+  }
+
+  private failure(method: string, idText: string, err: unknown): string {
+    const rpc = asRpcError(err);
+    if (rpc !== undefined) {
+      try {
+        return this.capped(errorEnvelope(idText, rpc.code, String(rpc.message), rpc.data), idText);
+      } catch (e) {
+        this.report(e, method);
+        return errorEnvelope(idText, RpcCode.INTERNAL_ERROR, RpcMessage.INTERNAL_ERROR);
+      }
+    }
+    // §6: unexpected errors are -32000 with a fixed message; the cause is only logged.
+    this.report(err, method);
+    return errorEnvelope(idText, RpcCode.CALL_EXECUTION_FAILED, RpcMessage.CALL_EXECUTION_FAILED);
+  }
+
+  /** §6 / jsonrpsee `MethodResponse::response`: an answer over the limit becomes -32702 for that id. */
+  private capped(envelope: string, idText: string): string {
+    if (this.fits(envelope)) return envelope;
+    return errorEnvelope(idText, RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
+  }
+
+  private fits(text: string): boolean {
+    const max = this.maxResponseBytes;
+    // A UTF-16 code unit is at most 3 UTF-8 bytes and at least 1.
+    if (text.length * 3 <= max) return true;
+    if (text.length > max) return false;
+    return Buffer.byteLength(text, "utf8") <= max;
+  }
+
+  // -- Failures ------------------------------------------------------------------------------------
+
+  // -- Failures ------------------------------------------------------------------------------------
+
+  report(err: unknown, method: string): void {
+    if (this.onError === undefined) return;
+    try {
+      this.onError(err, { method });
+    } catch {
+      // A throwing logger must not take the server down.
+    }
+  }
+
+  /** Something in this module itself went wrong: answer as jsonrpsee's `internal_error` (HTTP 500). */
+  internalFailure(res: ServerResponse, err: unknown, method: string): void {
+    this.report(err, method);
+    try {
+      if (!res.headersSent) sendJson(res, 500, INTERNAL_ERROR_NULL_BYTES);
+      else res.destroy();
+    } catch {
+      // Nothing left to do for this response.
+    }
+  }
+}
+
+const NOT_READY = new RpcError(RpcCode.CALL_EXECUTION_FAILED, RpcMessage.CALL_EXECUTION_FAILED);
+
+/** Photon's `readiness` failing is a DatabaseError: -32000 `Internal server error` (§6, §7). */
+function readyOrThrow(ready: unknown): null {
+  if (!ready) throw NOT_READY;
+  return null;
+}
+
+function noSlot(): undefined {
+  return undefined;
+}
