@@ -28,10 +28,22 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     built.push(JSON.parse(done.stdout.trim().split("\n").pop() ?? "{}") as Built);
   }
   const first = built[0]!;
-  const seconds = summary(built.map((b) => b.totalMs / 1000), 2);
-  const gb = summary(built.map((b) => b.maxRssBytes / 1e9), 3);
-  const gen = summary(built.map((b) => b.generateMs / 1000), 2).value;
-  const idx = summary(built.map((b) => b.indexMs / 1000), 2).value;
+  const seconds = summary(
+    built.map((b) => b.totalMs / 1000),
+    2,
+  );
+  const gb = summary(
+    built.map((b) => b.maxRssBytes / 1e9),
+    3,
+  );
+  const gen = summary(
+    built.map((b) => b.generateMs / 1000),
+    2,
+  ).value;
+  const idx = summary(
+    built.map((b) => b.indexMs / 1000),
+    2,
+  ).value;
   const size = `${first.accounts.toLocaleString("en-US")} accounts, ${first.tokenAccounts.toLocaleString("en-US")} token accounts, ${first.signatures.toLocaleString("en-US")} signatures`;
   return {
     results: [

@@ -14,7 +14,8 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   const unsafe = [...text.matchAll(/\d{16,}/g)].filter((m) => BigInt(m[0]) > BigInt(Number.MAX_SAFE_INTEGER)).length;
   // The lossless path must keep them: check one of them before timing.
   const parsed = parseJson(text) as { result: { value: { items: { account: { data: { discriminator: unknown } | null } }[] } } };
-  if (!parsed.result.value.items.some((i) => typeof i.account.data?.discriminator === "bigint")) throw new Error("parseJson did not keep the big discriminators");
+  if (!parsed.result.value.items.some((i) => typeof i.account.data?.discriminator === "bigint"))
+    throw new Error("parseJson did not keep the big discriminators");
 
   const times = await compare(
     [
@@ -24,7 +25,11 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     options.quick ? { rounds: 2, time: 200, warmupTime: 100 } : { rounds: 7, time: 500, warmupTime: 200 },
   );
   const t = (name: string) => times.get(name)!;
-  const mbs = (name: string) => summary(t(name).rounds.map((ms) => text.length / 1e6 / (ms / 1000)), 1);
+  const mbs = (name: string) =>
+    summary(
+      t(name).rounds.map((ms) => text.length / 1e6 / (ms / 1000)),
+      1,
+    );
   return {
     results: [
       figure({

@@ -64,7 +64,14 @@ function revision(): string {
   try {
     const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     const head = git("rev-parse", "--short", "HEAD");
-    const dirty = [...new Set(git("status", "--porcelain", "--", "runtime", "generated", "generator", "reference", "conformance", "spec").split("\n").filter(Boolean).map((l) => l.slice(3).split("/")[0]))];
+    const dirty = [
+      ...new Set(
+        git("status", "--porcelain", "--", "runtime", "generated", "generator", "reference", "conformance", "spec")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => l.slice(3).split("/")[0]),
+      ),
+    ];
     return dirty.length ? `${head} + uncommitted changes in ${dirty.map((d) => `${d}/`).join(", ")}` : head;
   } catch {
     return "unknown (not a git checkout)";
@@ -90,13 +97,19 @@ function markdown(outcomes: readonly Outcome[], info: Record<string, string>, da
   const unmet = results.filter((r) => r.met === false);
   const lines: string[] = [];
   lines.push("# Benchmark results", "");
-  lines.push(`Written by \`npm run bench\`${quick ? " --quick (smoke run: short and few rounds; do not quote)" : ""} on ${date}, in ${(totalMs / 1000).toFixed(0)} s. Do not edit by hand.`, "");
+  lines.push(
+    `Written by \`npm run bench\`${quick ? " --quick (smoke run: short and few rounds; do not quote)" : ""} on ${date}, in ${(totalMs / 1000).toFixed(0)} s. Do not edit by hand.`,
+    "",
+  );
   lines.push(formatTable(["machine", ""], Object.entries(info), "markdown"), "");
   lines.push(
     "Every figure is a ratio against a baseline measured in the same run (absolute times on shared machines are noise). Each run (round) measures ours and the baseline back to back after a warm-up, alternating which goes first; `ours` and `baseline` are medians over the runs, and `ratio` is the median of the per-run ratios (pairing cancels drift between runs). In-process figures use tinybench, HTTP load autocannon over 127.0.0.1; servers run in child processes on the other core.",
     "",
   );
-  lines.push(`**${met} of ${results.filter((r) => r.aim !== null).length} aims met.**${unmet.length ? ` Not met: ${unmet.map((r) => `\`${r.id}\``).join(", ")}.` : ""}${failed.length ? ` Failed to run: ${failed.map((f) => `\`${f.name}\` (${f.error})`).join(", ")}.` : ""}`, "");
+  lines.push(
+    `**${met} of ${results.filter((r) => r.aim !== null).length} aims met.**${unmet.length ? ` Not met: ${unmet.map((r) => `\`${r.id}\``).join(", ")}.` : ""}${failed.length ? ` Failed to run: ${failed.map((f) => `\`${f.name}\` (${f.error})`).join(", ")}.` : ""}`,
+    "",
+  );
   lines.push(formatTable([...RESULT_COLUMNS], resultRows(results), "markdown"), "");
   lines.push("## Details", "");
   for (const o of outcomes) {
@@ -112,7 +125,15 @@ function markdown(outcomes: readonly Outcome[], info: Record<string, string>, da
       if (t.notes?.length) lines.push("");
     }
   }
-  lines.push("## Reproduce", "", "```sh", "npm ci && npm run build && npm run bench", "npm run bench -- validate parse   # a subset (writes bench/.results/last-run.md)", "```", "");
+  lines.push(
+    "## Reproduce",
+    "",
+    "```sh",
+    "npm ci && npm run build && npm run bench",
+    "npm run bench -- validate parse   # a subset (writes bench/.results/last-run.md)",
+    "```",
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -120,7 +141,8 @@ function detail(r: FigureResult): string[] {
   const runs = (m: FigureResult["ours"] | null) => (m?.runs ? ` (runs: ${m.runs.join(", ")})` : "");
   const out = [`- \`${r.id}\`: ${r.what}.`, `  - ours: ${fmtMeasure(r.ours)}, ${r.ours.label}${runs(r.ours)}`];
   if (r.baseline) out.push(`  - baseline: ${fmtMeasure(r.baseline)}, ${r.baseline.label}${runs(r.baseline)}`);
-  if (r.ratio !== null) out.push(`  - ratio (${r.ratioOf}): ${fmtRatio(r.ratio)}; aim ${r.aim?.text ?? "none"}: ${r.met === null ? "—" : r.met ? "met" : "not met"}`);
+  if (r.ratio !== null)
+    out.push(`  - ratio (${r.ratioOf}): ${fmtRatio(r.ratio)}; aim ${r.aim?.text ?? "none"}: ${r.met === null ? "—" : r.met ? "met" : "not met"}`);
   else if (r.aim) out.push(`  - aim ${r.aim.text}: ${r.met ? "met" : "not met"}`);
   for (const n of r.notes ?? []) out.push(`  - ${n}`);
   out.push("");
@@ -137,7 +159,11 @@ async function runAll(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const info = machine();
   const date = new Date().toISOString();
-  process.stdout.write(`photon-indexer-kit benchmarks, ${date}\n${Object.entries(info).map(([k, v]) => `${k}: ${v}`).join("\n")}\n`);
+  process.stdout.write(
+    `photon-indexer-kit benchmarks, ${date}\n${Object.entries(info)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\n")}\n`,
+  );
 
   const started = performance.now();
   const outcomes: Outcome[] = [];

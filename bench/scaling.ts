@@ -67,7 +67,9 @@ async function walkTable(info: ReferenceInfo, options: BenchOptions): Promise<Ta
     title: `Pagination walk with the generated client (iterateCompressedAccountsByOwner, ${total} accounts, reference indexer in a child process)`,
     columns: ["items/page", "pages", "ms/walk", "ms/page", "µs/item"],
     rows,
-    notes: [`median of ${reps} walks each; per item, 10/page costs ${((perItem.get(10) ?? 0) / (perItem.get(1000) ?? 1)).toFixed(1)}× what 1000/page does (round trips dominate small pages)`],
+    notes: [
+      `median of ${reps} walks each; per item, 10/page costs ${((perItem.get(10) ?? 0) / (perItem.get(1000) ?? 1)).toFixed(1)}× what 1000/page does (round trips dominate small pages)`,
+    ],
   };
 }
 
@@ -77,7 +79,11 @@ interface Probe {
 }
 
 async function rpc(url: string, method: string, params: unknown): Promise<{ result?: { value?: { cursor?: string | null } } }> {
-  const res = await request(url, { method: "POST", headers: { "content-type": "application/json" }, body: stringifyJson({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: stringifyJson({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return JSON.parse(await res.body.text()) as { result?: { value?: { cursor?: string | null } } };
 }
 
@@ -100,13 +106,24 @@ async function probesOf(info: ReferenceInfo): Promise<Probe[]> {
     },
     {
       name: "getCompressedTokenAccountsByOwner limit 100, cursor",
-      body: body("getCompressedTokenAccountsByOwner", { owner: tokenOwner, limit: 100, cursor: await cursorOf("getCompressedTokenAccountsByOwner", { owner: tokenOwner, limit: 200 }) }),
+      body: body("getCompressedTokenAccountsByOwner", {
+        owner: tokenOwner,
+        limit: 100,
+        cursor: await cursorOf("getCompressedTokenAccountsByOwner", { owner: tokenOwner, limit: 200 }),
+      }),
     },
     {
       name: "getCompressionSignaturesForTokenOwner limit 100, cursor",
-      body: body("getCompressionSignaturesForTokenOwner", { owner: tokenOwner, limit: 100, cursor: await cursorOf("getCompressionSignaturesForTokenOwner", { owner: tokenOwner, limit: 200 }) }),
+      body: body("getCompressionSignaturesForTokenOwner", {
+        owner: tokenOwner,
+        limit: 100,
+        cursor: await cursorOf("getCompressionSignaturesForTokenOwner", { owner: tokenOwner, limit: 200 }),
+      }),
     },
-    { name: "getCompressedTokenBalancesByOwner limit 100", body: body("getCompressedTokenBalancesByOwner", { owner: p.tokenOwnerWithManyMints.owner, limit: 100 }) },
+    {
+      name: "getCompressedTokenBalancesByOwner limit 100",
+      body: body("getCompressedTokenBalancesByOwner", { owner: p.tokenOwnerWithManyMints.owner, limit: 100 }),
+    },
   ];
 }
 
@@ -153,7 +170,9 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   try {
     for (const accounts of sizes) servers.push(await startReference(accounts));
     for (const { info } of servers) {
-      builds.push(`${info.accounts.toLocaleString("en-US")}: built in ${((info.generateMs + info.indexMs) / 1000).toFixed(1)} s, peak RSS ${(info.maxRssBytes / 1e9).toFixed(2)} GB`);
+      builds.push(
+        `${info.accounts.toLocaleString("en-US")}: built in ${((info.generateMs + info.indexMs) / 1000).toFixed(1)} s, peak RSS ${(info.maxRssBytes / 1e9).toFixed(2)} GB`,
+      );
     }
     const targets = await Promise.all(servers.map(async ({ info }) => ({ url: info.url, probes: await probesOf(info) })));
     const perServer = await latencies(targets, n, options.quick ? 1000 : 3000);

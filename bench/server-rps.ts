@@ -25,7 +25,10 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     if (reply.status !== 200 || items !== 100) throw new Error(`reference indexer answered ${reply.status} with ${items} items`);
     const headers: Record<string, string> = {};
     for (const name of ["content-type", "access-control-allow-origin"]) if (reply.headers[name] !== undefined) headers[name] = reply.headers[name]!;
-    const bare = await startChild<{ url: string }>("bench/children/bare.ts", ["--reply", tmp.file("reply.json", JSON.stringify({ headers, body: reply.body }))]);
+    const bare = await startChild<{ url: string }>("bench/children/bare.ts", [
+      "--reply",
+      tmp.file("reply.json", JSON.stringify({ headers, body: reply.body })),
+    ]);
     try {
       const targets = { ours: reference.info.url, bare: bare.info.url };
       for (const url of Object.values(targets)) await cannon(url, body, 1, connections); // warm-up

@@ -55,7 +55,8 @@ async function recordingProxy(target: string): Promise<{ url: string; taken: Rec
       });
       const bytes = Buffer.from(await answer.body.arrayBuffer());
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (typeof v === "string" && k !== "connection" && k !== "keep-alive" && k !== "transfer-encoding") headers[k] = v;
+      for (const [k, v] of Object.entries(answer.headers))
+        if (typeof v === "string" && k !== "connection" && k !== "keep-alive" && k !== "transfer-encoding") headers[k] = v;
       headers["content-length"] = String(bytes.length);
       res.writeHead(answer.statusCode, headers);
       res.end(bytes);
@@ -102,7 +103,14 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
   const reference = await startReference();
   try {
-    const base: RunOptions = { url: reference.info.url, casesDir: `${ROOT}/conformance/cases`, fixtures, concurrency: CONCURRENCY, timeoutMs: 10_000, strict: false };
+    const base: RunOptions = {
+      url: reference.info.url,
+      casesDir: `${ROOT}/conformance/cases`,
+      fixtures,
+      concurrency: CONCURRENCY,
+      timeoutMs: 10_000,
+      strict: false,
+    };
 
     // Capture: one run through the recording proxy, one case at a time.
     const proxy = await recordingProxy(reference.info.url);

@@ -25,7 +25,11 @@ function sanityCheck(value: Page, ours: (v: unknown) => boolean, zod: (v: unknow
     ["bad base64", (p) => void (p.value.items[1]!.account.data = { discriminator: 2, data: "abc", dataHash: p.value.items[1]!.account.hash })],
     ["missing nullable field", (p) => void delete (p.value.items[2]!.tokenData as Partial<Page["value"]["items"][number]["tokenData"]>).tlv],
   ];
-  for (const [name, v] of [["ours", ours], ["zod", zod], ["ajv", ajv]] as const) {
+  for (const [name, v] of [
+    ["ours", ours],
+    ["zod", zod],
+    ["ajv", ajv],
+  ] as const) {
     if (!v(value)) throw new Error(`${name} rejects the valid page`);
     for (const [what, breakIt] of broken) {
       const copy = asReceived(value);
@@ -43,7 +47,12 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   const ours = () => validate(fn, value).length === 0;
   const zod = () => tokenAccountsResult.safeParse(value).success;
   const ajvCold = () => compileAtRunTime(schemas)(value);
-  sanityCheck(value, (v) => validate(fn, v).length === 0, (v) => tokenAccountsResult.safeParse(v).success, (v) => compileAtRunTime(schemas)(v));
+  sanityCheck(
+    value,
+    (v) => validate(fn, v).length === 0,
+    (v) => tokenAccountsResult.safeParse(v).success,
+    (v) => compileAtRunTime(schemas)(v),
+  );
 
   const times = await compare(
     [
@@ -54,7 +63,11 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     options.quick ? { rounds: 2, time: 200, warmupTime: 100 } : { rounds: 7, time: 500, warmupTime: 200 },
   );
   const t = (name: string) => times.get(name)!;
-  const hz = (name: string) => summary(t(name).rounds.map((ms) => 1000 / ms), 1);
+  const hz = (name: string) =>
+    summary(
+      t(name).rounds.map((ms) => 1000 / ms),
+      1,
+    );
   const o = hz("ours");
   return {
     results: [

@@ -7,9 +7,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
 import { parse as parseYaml } from "yaml";
+import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import { CaseError, MissingFixtureError } from "./errors.js";
-
-export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 
 export interface HttpRequestSpec {
   /** HTTP verb; default POST. */
@@ -77,10 +76,6 @@ export interface ConformanceCase {
 export { CaseError, MissingFixtureError };
 
 export type Fixtures = Readonly<Record<string, Json>>;
-
-function isObject(v: unknown): v is Record<string, Json> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** YAML integers arrive as bigint; keep bigint only where a number would round. */
 export function narrow(value: unknown): Json {
@@ -162,7 +157,8 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
     const h = raw.http;
     for (const k of Object.keys(h)) if (!HTTP_KEYS.has(k)) throw new CaseError(file, `unknown key \`http.${k}\``);
     if (h.origin !== undefined && typeof h.origin !== "boolean") throw new CaseError(file, "`http.origin` must be true or false");
-    if (h.origin === true && (typeof h.path !== "string" || !h.path.startsWith("/"))) throw new CaseError(file, "`http.origin` needs an absolute `http.path` (`/liveness`)");
+    if (h.origin === true && (typeof h.path !== "string" || !h.path.startsWith("/")))
+      throw new CaseError(file, "`http.origin` needs an absolute `http.path` (`/liveness`)");
     const body = h.json !== undefined ? null : typeof h.body === "string" ? (r(h.body) as string) : null;
     http = {
       method: typeof h.method === "string" ? h.method.toUpperCase() : "POST",
@@ -218,7 +214,19 @@ function parseOrSkip(id: string, file: string, text: string, fixtures: Fixtures)
       method: String(raw.method),
       params: undefined,
       http: null,
-      expect: { status: 200, error: null, result: null, every: null, semantics: [], paginate: [], emptyBody: false, batch: null, contentType: "application/json", envelope: true, body: undefined },
+      expect: {
+        status: 200,
+        error: null,
+        result: null,
+        every: null,
+        semantics: [],
+        paginate: [],
+        emptyBody: false,
+        batch: null,
+        contentType: "application/json",
+        envelope: true,
+        body: undefined,
+      },
       required: raw.required !== false,
       recorded: null,
       tags: [],
@@ -248,7 +256,10 @@ export async function loadCases(dir: string, fixtures: Fixtures): Promise<Confor
   if (files.length === 0) throw new CaseError(dir, "no case files (*.yaml) found");
   return Promise.all(
     files.map(async (file) => {
-      const id = relative(dir, file).replace(/\.ya?ml$/, "").split(sep).join("/");
+      const id = relative(dir, file)
+        .replace(/\.ya?ml$/, "")
+        .split(sep)
+        .join("/");
       return parseOrSkip(id, relative(process.cwd(), file) || file, await readFile(file, "utf8"), fixtures);
     }),
   );

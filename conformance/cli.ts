@@ -9,14 +9,14 @@ import { constants } from "node:fs";
 import { access, mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { secretsFromEnv, stringifyJson, type Redactor } from "../runtime/index.js";
+import { secretsFromEnv, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
-import { checkFile } from "./check.js";
-import { diffTargets } from "./diff.js";
+import { checkFile } from "./offline.js";
+import { diffTargets } from "./compare.js";
 import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
 import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
-import { exitFor, ExitStatus, type ExitStatusValue } from "./exit.js";
+import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { recordCases, renderChanges } from "./record.js";
 import { fail, type CaseResult, type RunSummary } from "./model.js";
@@ -26,11 +26,16 @@ import { render, reporterNames, type ReporterName } from "./reporters/index.js";
 import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
 import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 
-const int = (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer >= ${min}` : `${name} must be an integer from ${min} to ${max}`);
-  return n;
-};
+const int =
+  (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer >= ${min}` : `${name} must be an integer from ${min} to ${max}`,
+      );
+    return n;
+  };
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** A duration: milliseconds, or a number with ms, s, m or h (`90s`, `30m`). */
@@ -56,7 +61,8 @@ export interface SkipLimit {
 function skipLimit(value: string): SkipLimit {
   const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(value.trim());
   const count = m ? Number(m[1]) : NaN;
-  if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100)) throw new InvalidArgumentError("--max-skipped is a number of cases (5) or a percentage of those selected (10%)");
+  if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100))
+    throw new InvalidArgumentError("--max-skipped is a number of cases (5) or a percentage of those selected (10%)");
   return { count, percent: m[2] === "%" };
 }
 
@@ -173,12 +179,19 @@ const corpusOptions = (command: Command) =>
     .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
     .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
     .option("--header <header>", "'Name: value' sent with every request (repeatable; its value is never printed or written)", header)
-    .option("--secret <value>", "a value to mask in every output besides the URL's credentials and header values (repeatable; also PHOTON_SECRETS, one per line)", collect)
+    .option(
+      "--secret <value>",
+      "a value to mask in every output besides the URL's credentials and header values (repeatable; also PHOTON_SECRETS, one per line)",
+      collect,
+    )
     .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
     .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
     .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
     .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts")
-    .option("--config <file>", "settings file (JSON or YAML, keys as the long flags; default ./photon-conformance.config.{json,yaml,yml}); flags override it, it overrides PHOTON_URL and PHOTON_HEADERS")
+    .option(
+      "--config <file>",
+      "settings file (JSON or YAML, keys as the long flags; default ./photon-conformance.config.{json,yaml,yml}); flags override it, it overrides PHOTON_URL and PHOTON_HEADERS",
+    )
     .option("--list", "print the selected cases (id and method, one a line) and exit 0 without contacting the target");
 
 const reporterOptions = (command: Command) =>
@@ -215,19 +228,22 @@ async function run(flags: RunFlags, argv: readonly string[], configured: readonl
   };
   process.once("SIGINT", onInterrupt);
   try {
-    const ran = await runSuite({
-      ...selection(flags, session),
-      url: session.urls[0]!,
-      concurrency: flags.concurrency,
-      strict: flags.strict ?? false,
-      maxRps: flags.maxRps ?? null,
-      shard: flags.shard ?? null,
-      maxTimeMs: flags.maxTime,
-      caseTimeMs: flags.caseTime,
-      maxFailures: flags.maxFailures,
-      signal: interrupt.signal,
-      onResult: progress(pairs, redact),
-    }, session);
+    const ran = await runSuite(
+      {
+        ...selection(flags, session),
+        url: session.urls[0]!,
+        concurrency: flags.concurrency,
+        strict: flags.strict ?? false,
+        maxRps: flags.maxRps ?? null,
+        shard: flags.shard ?? null,
+        maxTimeMs: flags.maxTime,
+        caseTimeMs: flags.caseTime,
+        maxFailures: flags.maxFailures,
+        signal: interrupt.signal,
+        onResult: progress(pairs, redact),
+      },
+      session,
+    );
     const summary = limitSkips(ran, flags.maxSkipped);
     const shown = discovered ? { ...summary, discovered } : summary;
     await report(shown, pairs, redact);
@@ -252,7 +268,16 @@ export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): R
   if (skipped <= allowed) return summary;
   const shown = limit.percent ? `${limit.count}% of ${cases.length} cases` : `${limit.count}`;
   const finding = fail("fixtures", `${skipped} of ${cases.length} cases were skipped, more than --max-skipped ${shown} allows`);
-  const result: CaseResult = { id: "run/max-skipped", method: "*", description: "no more cases skipped than --max-skipped allows", required: true, findings: [finding], exchange: null, status: "fail", durationMs: 0 };
+  const result: CaseResult = {
+    id: "run/max-skipped",
+    method: "*",
+    description: "no more cases skipped than --max-skipped allows",
+    required: true,
+    findings: [finding],
+    exchange: null,
+    status: "fail",
+    durationMs: 0,
+  };
   return { ...summary, results: [...summary.results, result], counts: { ...summary.counts, fail: summary.counts.fail + 1 }, passed: false };
 }
 
@@ -261,7 +286,8 @@ async function list(flags: RunFlags): Promise<ExitStatusValue> {
   const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
   const cases = await loadSelection({ casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true }, fixtures);
   const width = Math.max(0, ...cases.map((c) => c.id.length));
-  const visible = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const visible = (text: string) =>
+    text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   process.stdout.write(cases.map((c) => `${visible(c.id).padEnd(width)}  ${visible(c.method)}\n`).join(""));
   return ExitStatus.OK;
 }
@@ -276,7 +302,9 @@ async function prepareOutputs(pairs: Pairs): Promise<void> {
     const why = (err: unknown) => {
       const code = (err as NodeJS.ErrnoException).code;
       // mkdir -p under a file says EEXIST on Linux, ENOTDIR elsewhere.
-      return new UsageError(`cannot write --output ${output}: ${code === "EEXIST" || code === "ENOTDIR" ? "a parent of it is a file, not a folder" : (code ?? (err as Error).message)}`);
+      return new UsageError(
+        `cannot write --output ${output}: ${code === "EEXIST" || code === "ENOTDIR" ? "a parent of it is a file, not a folder" : (code ?? (err as Error).message)}`,
+      );
     };
     try {
       await mkdir(dirname(output), { recursive: true });
@@ -297,12 +325,18 @@ async function prepareOutputs(pairs: Pairs): Promise<void> {
  */
 async function settle(command: Command, flags: RunFlags & { against?: string }, known: ReadonlySet<string>): Promise<ConfigReporter[] | undefined> {
   const file = await loadConfig(flags.config);
-  applySettings(command, flags as unknown as Record<string, unknown>, [file, settingsFromEnv()].filter((s): s is Settings => s !== null), known);
+  applySettings(
+    command,
+    flags as unknown as Record<string, unknown>,
+    [file, settingsFromEnv()].filter((s): s is Settings => s !== null),
+    known,
+  );
   messageRedactor = outputRedactor(flags);
   if (flags.url !== undefined) checkUrl("--url", flags.url);
   if (flags.against !== undefined) checkUrl("--against", flags.against);
   const configured = file?.reporters?.map((r) => {
-    if (!reporterNames.includes(r.name as ReporterName)) throw new ConfigError(`${file.source}: /reporters: a reporter is one of ${reporterNames.join(", ")} (got '${r.name}')`);
+    if (!reporterNames.includes(r.name as ReporterName))
+      throw new ConfigError(`${file.source}: /reporters: a reporter is one of ${reporterNames.join(", ")} (got '${r.name}')`);
     return r;
   });
   return configured;
@@ -328,7 +362,8 @@ function reporters(argv: readonly string[], configured?: readonly ConfigReporter
   const pairs = reporterPairs(argv);
   if (pairs.length === 0 && configured) pairs.push(...configured.map((r) => ({ name: r.name as ReporterName, output: r.output })));
   const onStdout = pairs.filter((p) => p.output === null && !LOG_REPORTERS.has(p.name)).map((p) => p.name);
-  if (onStdout.length > 1) throw new UsageError(`--reporter ${onStdout.join(" and --reporter ")} would both write to stdout: give all but one of them --output FILE`);
+  if (onStdout.length > 1)
+    throw new UsageError(`--reporter ${onStdout.join(" and --reporter ")} would both write to stdout: give all but one of them --output FILE`);
   if (pairs.length === 0) pairs.push({ name: "console", output: null });
   if (process.env.GITHUB_ACTIONS === "true" && !pairs.some((p) => p.name === "github")) pairs.push({ name: "github", output: null });
   return pairs;
@@ -346,7 +381,9 @@ async function report(summary: RunSummary, pairs: Pairs, redact: Redactor): Prom
 
 const progress = (pairs: Pairs, redact: Redactor) => {
   const style = consoleStyle(process.stderr);
-  return pairs.some((p) => p.name === "console" && p.output === null) ? (r: CaseResult, done: number, total?: number) => process.stderr.write(redact(progressLine(style, r, done, total, redact))) : undefined;
+  return pairs.some((p) => p.name === "console" && p.output === null)
+    ? (r: CaseResult, done: number, total?: number) => process.stderr.write(redact(progressLine(style, r, done, total, redact)))
+    : undefined;
 };
 
 let pipesQuiet = false;
@@ -388,7 +425,12 @@ export async function main(argv: string[]): Promise<number> {
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
     .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
-    .option("--max-time <duration>", "the whole run's deadline; cases left then fail as not run, and the reports are written", duration("--max-time"), DEFAULT_MAX_TIME_MS)
+    .option(
+      "--max-time <duration>",
+      "the whole run's deadline; cases left then fail as not run, and the reports are written",
+      duration("--max-time"),
+      DEFAULT_MAX_TIME_MS,
+    )
     .option("--case-time <duration>", "one case's deadline, all its requests (walks included) together", duration("--case-time"), DEFAULT_CASE_TIME_MS)
     .option("--max-failures <n>", "after N failed cases start no more; the rest are reported as not run", int("--max-failures", 1))
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
@@ -416,10 +458,24 @@ export async function main(argv: string[]): Promise<number> {
       const pairs = reporters(argv, configured);
       await prepareOutputs(pairs);
       // Each side with its own headers; --discover asks --url only.
-      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }, { url: flags.against, headers: flags.againstHeader ?? {} }]);
+      const session = await sessionFor(flags, [
+        { url: flags.url, headers: flags.header },
+        { url: flags.against, headers: flags.againstHeader ?? {} },
+      ]);
       try {
         const { redact, discovered } = session;
-        const compared = await diffTargets({ ...selection(flags, session), url: flags.url, against: flags.against, againstHeaders: flags.againstHeader ?? {}, maxInconclusive: flags.maxInconclusive, concurrency: flags.concurrency, onResult: progress(pairs, redact) }, session);
+        const compared = await diffTargets(
+          {
+            ...selection(flags, session),
+            url: flags.url,
+            against: flags.against,
+            againstHeaders: flags.againstHeader ?? {},
+            maxInconclusive: flags.maxInconclusive,
+            concurrency: flags.concurrency,
+            onResult: progress(pairs, redact),
+          },
+          session,
+        );
         const summary = limitSkips(compared, flags.maxSkipped);
         await report(discovered ? { ...summary, discovered } : summary, pairs, redact);
         code = summary.passed ? ExitStatus.OK : ExitStatus.FAILED;
@@ -471,7 +527,11 @@ export async function main(argv: string[]): Promise<number> {
     .option("--port <port>", "port (0 picks a free one)", int("--port", 0, 65535), 8784)
     .option("--dataset <file>", "dataset file (JSON lines) to load")
     .option("--seed <n>", "seed of the generated dataset", int("--seed"), 1)
-    .option("--accounts <n>", `accounts in the generated dataset (at least ${MIN_ACCOUNTS}, the fewest that hold every edge the suite checks; default 20000)`, int("--accounts", MIN_ACCOUNTS))
+    .option(
+      "--accounts <n>",
+      `accounts in the generated dataset (at least ${MIN_ACCOUNTS}, the fewest that hold every edge the suite checks; default 20000)`,
+      int("--accounts", MIN_ACCOUNTS),
+    )
     .option("--rate-limit <n>", "requests per second; over it, HTTP 429 with Retry-After", int("--rate-limit", 1))
     .option("--latency <ms>", "delay before every answer", int("--latency"))
     .action(async (flags: { host: string; port: number; dataset?: string; seed: number; accounts?: number; rateLimit?: number; latency?: number }) => {

@@ -98,7 +98,10 @@ export async function loadConfig(file: string | undefined, cwd: string = process
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
     const first = doc.errors[0];
-    if (first) throw new ConfigError(`${path} (line ${first.linePos?.[0].line ?? "?"}): invalid YAML: ${first.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`);
+    if (first)
+      throw new ConfigError(
+        `${path} (line ${first.linePos?.[0].line ?? "?"}): invalid YAML: ${first.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
+      );
     raw = doc.toJS();
     line = (pointer) => {
       const node = doc.getIn(pointer, true) as { range?: [number, number, number] } | undefined;
@@ -116,7 +119,13 @@ export async function loadConfig(file: string | undefined, cwd: string = process
     if (name === "reporter" || name === "reporters") reporters = configReporters(value, path, (i) => line(i === null ? [key] : [key, i]), key);
     else values[name] = value;
   }
-  return { source: path, values, ...(reporters ? { reporters } : {}), line: (name) => line([keyOf[name] ?? name]), pointer: (name) => `/${keyOf[name] ?? name}` };
+  return {
+    source: path,
+    values,
+    ...(reporters ? { reporters } : {}),
+    line: (name) => line([keyOf[name] ?? name]),
+    pointer: (name) => `/${keyOf[name] ?? name}`,
+  };
 }
 
 function configReporters(value: unknown, file: string, line: (i: number | null) => string, key: string): ConfigReporter[] {
@@ -164,7 +173,8 @@ function convert(option: Option, value: unknown, where: string, previous: unknow
       return parse(v, acc);
     }, previous);
   }
-  if (typeof value !== "string" && typeof value !== "number") throw new ConfigError(`${where} must be a ${repeatable ? "string or a list of strings" : "string or number"}`);
+  if (typeof value !== "string" && typeof value !== "number")
+    throw new ConfigError(`${where} must be a ${repeatable ? "string or a list of strings" : "string or number"}`);
   return parse(String(value), previous);
 }
 
@@ -176,13 +186,17 @@ function convert(option: Option, value: unknown, where: string, previous: unknow
 export function applySettings(command: Command, flags: Record<string, unknown>, sources: readonly Settings[], known: ReadonlySet<string>): void {
   const options = new Map(command.options.map((o) => [o.attributeName(), o]));
   for (const source of sources) {
-    for (const key of Object.keys(source.values)) if (!known.has(key)) throw new ConfigError(`${source.source}${source.line(key)}: ${source.pointer(key)}: unknown setting (settings mirror the long flags: url, headers, timeout, …)`);
+    for (const key of Object.keys(source.values))
+      if (!known.has(key))
+        throw new ConfigError(
+          `${source.source}${source.line(key)}: ${source.pointer(key)}: unknown setting (settings mirror the long flags: url, headers, timeout, …)`,
+        );
   }
   // Repeatable maps and lists merge across sources: the command line's own entries go on top.
   const merged = new Set(["header", "againstHeader", "secret"]);
   const fromCli = (key: string) => command.getOptionValueSource(key) === "cli";
   const cliOwn = new Map<string, unknown>();
-  for (const key of merged) if (fromCli(key)) (cliOwn.set(key, flags[key]), delete flags[key]);
+  for (const key of merged) if (fromCli(key)) cliOwn.set(key, flags[key]), delete flags[key];
   // Lowest precedence first (the environment), so each source overrides the one before.
   for (const source of [...sources].reverse()) {
     for (const [key, value] of Object.entries(source.values)) {

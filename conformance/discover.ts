@@ -7,9 +7,8 @@
  * promises it has checked are written; cases needing other keys are skipped.
  */
 import { randomBytes } from "node:crypto";
-import { decodeBase58, encodeBase58, type MethodInfo } from "../runtime/index.js";
-import type { Json } from "./case-format.js";
-import { isObject, type Target } from "./checks/check.js";
+import { decodeBase58, encodeBase58, isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
+import type { Target } from "./checks/check.js";
 import { UsageError } from "./errors.js";
 import { ABSENT, getPath } from "./matchers.js";
 import { pageOf, slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
@@ -116,7 +115,13 @@ async function tokenOwnerWithManyMints(target: Target, owners: Map<string, Set<s
 
 export async function discoverFixtures(target: Target, seedOwner: string, table: MethodTable = specMethods): Promise<Record<string, Json>> {
   if (decodeBase58(seedOwner)?.length !== 32) throw new UsageError(`--seed-owner ${JSON.stringify(seedOwner)} is not a base58 public key`);
-  const profile: Record<string, Json> = { discoveredFrom: seedOwner, unknownHash: randomKey(), unknownAddress: randomKey(), ownerWithNoAccounts: randomKey(), tokenOwnerWithNoAccounts: randomKey() };
+  const profile: Record<string, Json> = {
+    discoveredFrom: seedOwner,
+    unknownHash: randomKey(),
+    unknownAddress: randomKey(),
+    ownerWithNoAccounts: randomKey(),
+    tokenOwnerWithNoAccounts: randomKey(),
+  };
   const lists = discoveryLists(table);
   if (lists.slot) {
     const slot = await target.call(lists.slot.name, undefined);

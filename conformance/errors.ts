@@ -1,9 +1,9 @@
 /**
  * The conformance runner's coded errors, one catalogue (as fastify's `lib/errors.js`), on the
- * toolkit's `PhotonError` base (runtime/errors.ts). conformance/exit.ts maps each code to the
- * CLI's exit status; messages are what the CLI prints after `photon-conformance: `.
+ * toolkit's `PhotonError` base (runtime/errors.ts), with the exit status of each code that does
+ * not mean "could not be carried out"; messages are what the CLI prints after `photon-conformance: `.
  */
-import { PhotonError, type CodeOf } from "../runtime/errors.js";
+import { ExitStatus, PhotonError, type CodeOf, type ExitStatusValue } from "@photon-indexer-kit/runtime";
 
 export const ConfErrorCode = {
   /** A command line that cannot be carried out as given: a bad flag value, an output that cannot be written, no case selected. */
@@ -30,9 +30,23 @@ export const ConfErrorCode = {
 
 export type ConfErrorCodeValue = CodeOf<typeof ConfErrorCode>;
 
+/** The codes that do not mean "could not be carried out" (2): their exit status. */
+const EXIT_STATUS: Partial<Record<ConfErrorCodeValue, ExitStatusValue>> = {
+  [ConfErrorCode.INTERRUPTED]: ExitStatus.INTERRUPTED,
+  [ConfErrorCode.DEADLINE]: ExitStatus.FAILED,
+};
+
+/** The exit status of a conformance code. */
+export function exitStatusOf(code: ConfErrorCodeValue): ExitStatusValue {
+  return EXIT_STATUS[code] ?? ExitStatus.USAGE;
+}
+
 /** An error of the conformance runner (`code` from `ConfErrorCode`). */
 export class ConformanceError extends PhotonError<ConfErrorCodeValue> {
   override name = "ConformanceError";
+  constructor(code: ConfErrorCodeValue, message: string, options?: { cause?: unknown }) {
+    super(code, message, { ...options, exitStatus: exitStatusOf(code) });
+  }
 }
 
 /** A command line that cannot be carried out as given (exit 2). */

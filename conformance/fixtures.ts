@@ -1,7 +1,7 @@
 /** Where the package's own corpus and fixtures profile are, and how a fixtures profile is read. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseJson } from "../runtime/index.js";
+import { parseJson } from "@photon-indexer-kit/runtime";
 import { CaseError, type Fixtures } from "./case-format.js";
 import { packageRoot } from "./paths.js";
 

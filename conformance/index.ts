@@ -6,12 +6,13 @@
  */
 export { runSuite, selectCases, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, UnreachableError } from "./run.js";
 export type { RunOptions } from "./run.js";
-export { diffTargets, INCONCLUSIVE_ID } from "./diff.js";
-export type { DiffOptions } from "./diff.js";
-export { checkFile, CHECK_BOUNDS } from "./check.js";
-export type { CheckFileOptions } from "./check.js";
+export { diffTargets, INCONCLUSIVE_ID } from "./compare.js";
+export type { DiffOptions } from "./compare.js";
+export { checkFile, CHECK_BOUNDS } from "./offline.js";
+export type { CheckFileOptions } from "./offline.js";
 export { loadCases, CaseError, MissingFixtureError } from "./case-format.js";
-export type { ConformanceCase, Fixtures, Json } from "./case-format.js";
+export type { ConformanceCase, Fixtures } from "./case-format.js";
+export type { Json } from "@photon-indexer-kit/runtime";
 export { render, reporterNames } from "./reporters/index.js";
 export type { ReporterName } from "./reporters/index.js";
 export type { CaseResult, Exchange, Finding, RunIdentity, RunSummary, SentRequest, Status, Tally } from "./model.js";

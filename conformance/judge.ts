@@ -1,8 +1,9 @@
 /** Runs the applicable checks over one exchange, and rolls a run's results into a summary. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Json } from "@photon-indexer-kit/runtime";
 import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
-import type { ConformanceCase, Json } from "./case-format.js";
+import type { ConformanceCase } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
 import { fail, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
 import { packageRoot } from "./paths.js";
@@ -22,7 +23,16 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
     if (exchange.error && check.name !== "http") continue; // nothing to judge without an answer
     try {
       findings.push(
-        ...(await check.run({ testCase: c, exchange, target, methods, validators: methodValidators, envelope: envelopeValidators, strict: options.strict, requestId: options.requestId })),
+        ...(await check.run({
+          testCase: c,
+          exchange,
+          target,
+          methods,
+          validators: methodValidators,
+          envelope: envelopeValidators,
+          strict: options.strict,
+          requestId: options.requestId,
+        })),
       );
     } catch (err) {
       findings.push(fail(check.name, `the check could not run: ${(err as Error).message}`));
@@ -40,12 +50,22 @@ export const tool: RunIdentity["tool"] = (() => {
 /** The identity of a run from what its command was given. */
 export function identityOf(
   command: string,
-  given: { readonly caseGlobs?: readonly string[]; readonly methods?: readonly string[]; readonly shard?: { readonly index: number; readonly total: number } | null; readonly fixtures: string; readonly strict?: boolean },
+  given: {
+    readonly caseGlobs?: readonly string[];
+    readonly methods?: readonly string[];
+    readonly shard?: { readonly index: number; readonly total: number } | null;
+    readonly fixtures: string;
+    readonly strict?: boolean;
+  },
 ): RunIdentity {
   return {
     command,
     tool,
-    selection: { cases: [...(given.caseGlobs ?? [])], methods: [...(given.methods ?? [])], shard: given.shard ? `${given.shard.index}/${given.shard.total}` : null },
+    selection: {
+      cases: [...(given.caseGlobs ?? [])],
+      methods: [...(given.methods ?? [])],
+      shard: given.shard ? `${given.shard.index}/${given.shard.total}` : null,
+    },
     fixtures: given.fixtures,
     strict: given.strict ?? false,
   };

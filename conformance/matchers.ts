@@ -4,16 +4,11 @@
  * `{any: true}`, `{absent: true}`, `{type: pubkey|hash|signature|base58|base64|uint64|string|number|boolean|null|array|object}`,
  * `{minItems: n}`, `{maxItems: n}`, `{length: n}`, `{oneOf: [..]}`, `{matches: "regex"}`, `{not: matcher}`.
  */
-import { formats, isUint64 } from "../runtime/index.js";
-import type { Json } from "./case-format.js";
+import { formats, isObject, isUint64, type Json } from "@photon-indexer-kit/runtime";
 
 const MATCHER_KEYS = new Set(["any", "absent", "type", "minItems", "maxItems", "length", "oneOf", "matches", "not"]);
 
 export const ABSENT = Symbol("absent");
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Reads a dotted path (`value.items.0.hash`); ABSENT when any step is missing. */
 export function getPath(value: unknown, path: string): unknown {
@@ -21,7 +16,7 @@ export function getPath(value: unknown, path: string): unknown {
   let node: unknown = value;
   for (const part of path.split(".")) {
     if (Array.isArray(node)) node = /^\d+$/.test(part) && Number(part) < node.length ? node[Number(part)] : ABSENT;
-    else if (isObject(node)) node = Object.prototype.hasOwnProperty.call(node, part) ? node[part] : ABSENT;
+    else if (isObject(node)) node = Object.hasOwn(node, part) ? node[part] : ABSENT;
     else return ABSENT;
     if (node === ABSENT) return ABSENT;
   }
@@ -31,12 +26,13 @@ export function getPath(value: unknown, path: string): unknown {
 export function deepEqual(a: unknown, b: unknown): boolean {
   if ((typeof a === "number" || typeof a === "bigint") && (typeof b === "number" || typeof b === "bigint")) {
     // eslint-disable-next-line eqeqeq
+    // biome-ignore lint/suspicious/noDoubleEquals: a number and a bigint of the same value compare equal only with ==
     return a == b;
   }
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
   }
   return a === b;
 }

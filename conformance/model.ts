@@ -1,5 +1,6 @@
 /** What flows through a run: exchanges in, findings out. Reporters only read these. */
-import type { ConformanceCase, Json } from "./case-format.js";
+import type { Json } from "@photon-indexer-kit/runtime";
+import type { ConformanceCase } from "./case-format.js";
 
 export type Status = "pass" | "fail" | "warn" | "skip";
 

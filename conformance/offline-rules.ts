@@ -3,7 +3,7 @@
  * request's params and the method table's spec facts (`x-filters`, `x-lookup`). Used by
  * `check` (captured traffic), where no case file states it.
  */
-import type { Json } from "./case-format.js";
+import type { Json } from "@photon-indexer-kit/runtime";
 import { methodInfo, specMethods, type MethodTable } from "./spec-facts.js";
 
 export interface DerivedExpectation {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { internalError } from "../runtime/index.js";
+import { internalError } from "@photon-indexer-kit/runtime";
 import { ConfErrorCode } from "./errors.js";
 
 function rootOf(start: string): string {

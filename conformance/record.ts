@@ -9,10 +9,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseDocument } from "yaml";
-import type { Redactor } from "../runtime/index.js";
-import { narrow, type ConformanceCase, type Fixtures, type Json } from "./case-format.js";
-import { isObject, show } from "./checks/check.js";
-import { differences, valueAt } from "./diff.js";
+import { isObject, type Json, type Redactor } from "@photon-indexer-kit/runtime";
+import { narrow, type ConformanceCase, type Fixtures } from "./case-format.js";
+import { show } from "./checks/check.js";
+import { differences, valueAt } from "./compare.js";
 import { requestOf } from "./run.js";
 import { openSession, type Session } from "./session.js";
 import { contextSlotPaths, cursorFields } from "./spec-facts.js";
@@ -90,7 +90,9 @@ async function recordCase(c: ConformanceCase, text: string, body: unknown, statu
     id: c.id,
     kind: "changed",
     paths: paths.map((p) =>
-      p === "(status)" ? { path: "HTTP status", before: show(previous.status), after: show(status) } : { path: p, before: show(valueAt(previous.body, p), 80), after: show(valueAt(body, p), 80) },
+      p === "(status)"
+        ? { path: "HTTP status", before: show(previous.status), after: show(status) }
+        : { path: p, before: show(valueAt(previous.body, p), 80), after: show(valueAt(body, p), 80) },
     ),
   };
 }
@@ -137,6 +139,8 @@ export function renderChanges(changes: readonly RecordChange[]): string {
     else if (c.kind === "skipped") lines.push(`- ${c.id}: ${c.message}`);
   }
   const count = (k: RecordChange["kind"]) => changes.filter((c) => c.kind === k).length;
-  lines.push(`${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} without an answer, ${count("skipped")} skipped`);
+  lines.push(
+    `${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} without an answer, ${count("skipped")} skipped`,
+  );
   return `${lines.join("\n")}\n`;
 }

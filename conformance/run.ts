@@ -4,9 +4,8 @@
  * reporters render them and the CLI turns them into an exit code.
  */
 import picomatch from "picomatch";
-import { parseJson, PhotonError, stringifyJson } from "../runtime/index.js";
-import type { ConformanceCase, Fixtures, Json } from "./case-format.js";
-import { isObject } from "./checks/check.js";
+import { isObject, parseJson, PhotonError, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
+import type { ConformanceCase, Fixtures } from "./case-format.js";
 import { ConfErrorCode } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { ABSENT, getPath } from "./matchers.js";
@@ -86,7 +85,17 @@ export function requestOf(c: ConformanceCase, target: RawTarget): { body: string
 
 /** A case that cannot run against this target (a fixture it needs is missing). */
 export function skipped(c: ConformanceCase): CaseResult {
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings: [skip("fixtures", c.skip ?? "skipped")], exchange: null, status: "skip", durationMs: 0, file: c.file };
+  return {
+    id: c.id,
+    method: c.method,
+    description: c.description,
+    required: c.required,
+    findings: [skip("fixtures", c.skip ?? "skipped")],
+    exchange: null,
+    status: "skip",
+    durationMs: 0,
+    file: c.file,
+  };
 }
 
 /**
@@ -134,7 +143,13 @@ function retained(exchange: Exchange): Exchange {
   return { ...exchange, body: slot === null ? undefined : { result: { context: { slot } } } };
 }
 
-async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean, signal: AbortSignal, observe?: (c: ConformanceCase, exchange: Exchange) => void): Promise<CaseResult> {
+async function runCase(
+  c: ConformanceCase,
+  target: RawTarget,
+  strict: boolean,
+  signal: AbortSignal,
+  observe?: (c: ConformanceCase, exchange: Exchange) => void,
+): Promise<CaseResult> {
   if (c.skip) return skipped(c);
   const started = performance.now();
   const bounded = within(target, signal);
@@ -142,19 +157,41 @@ async function runCase(c: ConformanceCase, target: RawTarget, strict: boolean, s
   const exchange = await bounded.send(c.http, body);
   observe?.(c, exchange);
   const findings = await judge(c, exchange, bounded, { strict, requestId: id });
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: retained(exchange), status: rollUp(findings, c.required), durationMs: performance.now() - started, file: c.file };
+  return {
+    id: c.id,
+    method: c.method,
+    description: c.description,
+    required: c.required,
+    findings,
+    exchange: retained(exchange),
+    status: rollUp(findings, c.required),
+    durationMs: performance.now() - started,
+    file: c.file,
+  };
 }
 
 /** A case the run's deadline (or its stop: --max-failures, Ctrl-C) left unstarted. */
 function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult {
   const findings = [fail(check, `not run: ${why}`)];
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status: rollUp(findings, c.required), durationMs: 0, file: c.file };
+  return {
+    id: c.id,
+    method: c.method,
+    description: c.description,
+    required: c.required,
+    findings,
+    exchange: null,
+    status: rollUp(findings, c.required),
+    durationMs: 0,
+    file: c.file,
+  };
 }
 
 /** The context slot an answer states (where the method table's `x-slot` puts it), or null. */
 function slotOf(exchange: Exchange | null): bigint | null {
   const result = isObject(exchange?.body) ? exchange.body.result : undefined;
-  const slot = contextSlotPaths().map((p) => getPath(result, p)).find((v) => v !== ABSENT);
+  const slot = contextSlotPaths()
+    .map((p) => getPath(result, p))
+    .find((v) => v !== ABSENT);
   return typeof slot === "number" || typeof slot === "bigint" ? BigInt(slot) : null;
 }
 
@@ -170,7 +207,16 @@ function slotOrder(results: readonly CaseResult[]): CaseResult {
     if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
   }
   if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
-  return { id: SLOT_ORDER_ID, method: "*", description: `${contextSlotPaths().join(", ")} never goes backwards during the run`, required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+  return {
+    id: SLOT_ORDER_ID,
+    method: "*",
+    description: `${contextSlotPaths().join(", ")} never goes backwards during the run`,
+    required: true,
+    findings,
+    exchange: null,
+    status: rollUp(findings, true),
+    durationMs: 0,
+  };
 }
 
 /**
@@ -211,18 +257,26 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       options.onResult?.(wide, ++done, total);
     }
 
-    return summarize(results, target.display, startedAt, performance.now() - t0, {
-      concurrency: session.settings.concurrency,
-      strict: options.strict ?? false,
-      timeoutMs: session.settings.timeoutMs,
-      maxTimeMs,
-      caseTimeMs,
-      cases: total,
-      ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
-    }, undefined, {
-      identity: identityOf("run", { ...options, fixtures: options.fixturesName ?? "(given to runSuite)" }),
-      notes: profile.notes(),
-    });
+    return summarize(
+      results,
+      target.display,
+      startedAt,
+      performance.now() - t0,
+      {
+        concurrency: session.settings.concurrency,
+        strict: options.strict ?? false,
+        timeoutMs: session.settings.timeoutMs,
+        maxTimeMs,
+        caseTimeMs,
+        cases: total,
+        ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+      },
+      undefined,
+      {
+        identity: identityOf("run", { ...options, fixtures: options.fixturesName ?? "(given to runSuite)" }),
+        notes: profile.notes(),
+      },
+    );
   } finally {
     if (!given) await session.close();
   }
@@ -247,9 +301,18 @@ export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: Co
   const lookupOf = (c: ConformanceCase): { what: string; holds: (value: unknown) => boolean } | null => {
     const p = isObject(c.params) ? c.params : {};
     const account = { holds: (value: unknown) => isObject(value) };
-    if (c.method === "getCompressedAccount" && p.address == null && typeof p.hash === "string" && p.hash === f.knownHash) return { what: `its knownHash ${p.hash}`, ...account };
-    if (c.method === "getCompressedAccount" && typeof p.address === "string" && p.address === f.knownAddress) return { what: `its knownAddress ${p.address}`, ...account };
-    if (c.method === "getCompressedAccountsByOwner" && typeof p.owner === "string" && owners.has(p.owner) && p.cursor == null && p.limit !== 0 && p.filters == null) {
+    if (c.method === "getCompressedAccount" && p.address == null && typeof p.hash === "string" && p.hash === f.knownHash)
+      return { what: `its knownHash ${p.hash}`, ...account };
+    if (c.method === "getCompressedAccount" && typeof p.address === "string" && p.address === f.knownAddress)
+      return { what: `its knownAddress ${p.address}`, ...account };
+    if (
+      c.method === "getCompressedAccountsByOwner" &&
+      typeof p.owner === "string" &&
+      owners.has(p.owner) &&
+      p.cursor == null &&
+      p.limit !== 0 &&
+      p.filters == null
+    ) {
       return { what: `its owner ${p.owner} has no accounts`, holds: (value) => isObject(value) && Array.isArray(value.items) && value.items.length > 0 };
     }
     return null;
@@ -268,7 +331,8 @@ export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: Co
     },
     notes() {
       if (found > 0 || missed.length === 0) return [];
-      const which = name === "reference" ? "the default fixtures profile (reference: the reference indexer's dataset)" : `the fixtures profile ${name ?? ""}`.trimEnd();
+      const which =
+        name === "reference" ? "the default fixtures profile (reference: the reference indexer's dataset)" : `the fixtures profile ${name ?? ""}`.trimEnd();
       const first = [...new Set(missed)].slice(0, 2).map((m) => (m.endsWith("accounts") ? m : `${m} is not found`));
       return [`${which} does not describe this target (${first.join("; ")})): run with --discover --seed-owner PUBKEY or --fixtures FILE`];
     },

@@ -24,7 +24,7 @@ import { connect } from "node:net";
 import picomatch from "picomatch";
 import { methods } from "../generated/index.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../reference/serve.js";
-import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "../runtime/index.js";
+import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
 import { loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { discoverFixtures } from "./discover.js";
 import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from "./errors.js";
@@ -155,8 +155,18 @@ export function redactorFor(targets: readonly TargetSpec[], secrets: readonly st
 }
 
 /** A target with the session's settings. */
-export function targetOf(spec: { readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined }, settings: SessionSettings): RawTarget {
-  return createTarget({ url: spec.url, headers: spec.headers ?? {}, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, maxRps: settings.maxRps, retry: settings.retry });
+export function targetOf(
+  spec: { readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined },
+  settings: SessionSettings,
+): RawTarget {
+  return createTarget({
+    url: spec.url,
+    headers: spec.headers ?? {},
+    timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    maxRps: settings.maxRps,
+    retry: settings.retry,
+  });
 }
 
 /** Stable shard of a case: the same case lands on the same machine in every run. */
@@ -270,11 +280,19 @@ const NEVER = new AbortController().signal;
  * Runs `work` over `items` with at most `concurrency` in flight, results in item order. With a
  * run deadline, a signal or --max-failures, items left unstarted get `notRun` (required then).
  */
-export async function runPool<T>(items: readonly ConformanceCase[], work: (c: ConformanceCase, signal: AbortSignal) => Promise<T>, options: PoolOptions<T> & { concurrency: number }): Promise<T[]> {
+export async function runPool<T>(
+  items: readonly ConformanceCase[],
+  work: (c: ConformanceCase, signal: AbortSignal) => Promise<T>,
+  options: PoolOptions<T> & { concurrency: number },
+): Promise<T[]> {
   const { maxTimeMs, caseTimeMs, maxFailures } = options;
   const run =
     maxTimeMs !== undefined
-      ? deadline(Math.max(0, maxTimeMs - (performance.now() - (options.since ?? performance.now()))), `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`, options.signal)
+      ? deadline(
+          Math.max(0, maxTimeMs - (performance.now() - (options.since ?? performance.now()))),
+          `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`,
+          options.signal,
+        )
       : options.signal
         ? deadline(null, "", options.signal)
         : null;
@@ -293,7 +311,8 @@ export async function runPool<T>(items: readonly ConformanceCase[], work: (c: Co
       if (run?.signal.aborted) results[i] = notRun(c, (run.signal.reason as Error).message, options.signal?.aborted ? "run" : "deadline");
       else if (maxFailures !== undefined && failed >= maxFailures) results[i] = notRun(c, `${failed} cases had failed (--max-failures ${maxFailures})`, "run");
       else {
-        const own = caseTimeMs === undefined ? null : deadline(caseTimeMs, `the case's deadline of ${formatDuration(caseTimeMs)} (--case-time) was reached`, run?.signal);
+        const own =
+          caseTimeMs === undefined ? null : deadline(caseTimeMs, `the case's deadline of ${formatDuration(caseTimeMs)} (--case-time) was reached`, run?.signal);
         try {
           results[i] = await work(c, own?.signal ?? run?.signal ?? NEVER);
           if (options.failed?.(results[i]!)) failed++;

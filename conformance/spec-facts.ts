@@ -7,15 +7,13 @@
  * Every function takes the table, so that tests can feed a synthetic one.
  */
 import { methods as generatedMethods } from "../generated/index.js";
-import type { MethodInfo } from "../runtime/index.js";
+import { isObject, type MethodInfo } from "@photon-indexer-kit/runtime";
 import { getPath, ABSENT } from "./matchers.js";
 
 export type MethodTable = Readonly<Record<string, MethodInfo>>;
 
 /** The spec's own method table. */
 export const specMethods: MethodTable = generatedMethods;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A method's entry, or undefined for a name the table lacks (never an `Object.prototype` member). */
 export function methodInfo(method: string, table: MethodTable = specMethods): MethodInfo | undefined {

@@ -6,8 +6,17 @@
  * secrets are masked at the output edge (reporters, recorded files, messages), never here.
  * Only the request's display form (URL and headers) is masked, as it is never judged.
  */
-import { createPacer, nextSlot, parseJson, PhotonClientError, postJson, redactUrl, stringifyJson, type RetryOptions } from "../runtime/index.js";
-import { PhotonError } from "../runtime/errors.js";
+import {
+  createPacer,
+  nextSlot,
+  parseJson,
+  PhotonClientError,
+  PhotonError,
+  postJson,
+  redactUrl,
+  stringifyJson,
+  type RetryOptions,
+} from "@photon-indexer-kit/runtime";
 import type { HttpRequestSpec } from "./case-format.js";
 import { ConfErrorCode } from "./errors.js";
 import type { Target } from "./checks/index.js";
@@ -107,7 +116,19 @@ export function createTarget(options: TargetOptions): RawTarget {
       // The reason travels as a value: the coded `errorCode`, and the message (with the code, as printed).
       const message = err instanceof PhotonClientError ? `${err.message} [${err.code}]` : (err as Error).message;
       const errorCode = err instanceof PhotonError ? err.code : ConfErrorCode.INTERNAL;
-      return { request, status: 0, headers: {}, text: "", body: undefined, parseError: null, error: message, errorCode, startedAt, durationMs: performance.now() - startedAt, attempts: 1 };
+      return {
+        request,
+        status: 0,
+        headers: {},
+        text: "",
+        body: undefined,
+        parseError: null,
+        error: message,
+        errorCode,
+        startedAt,
+        durationMs: performance.now() - startedAt,
+        attempts: 1,
+      };
     }
   }
 

@@ -33,10 +33,7 @@ export interface PhotonClient {
    * - A malformed address or hash (bad base58, not 32 bytes) is -32602.
    * - A missing or null `params` is -32602.
    */
-  getCompressedAccount: (
-    params: Params<"getCompressedAccount">,
-    options?: CallOptions,
-  ) => Promise<Result<"getCompressedAccount">>;
+  getCompressedAccount: (params: Params<"getCompressedAccount">, options?: CallOptions) => Promise<Result<"getCompressedAccount">>;
   /**
    * Returns several compressed accounts, looked up by addresses or by hashes.
    *
@@ -54,10 +51,7 @@ export interface PhotonClient {
    * - `value.items[i]` answers input `i`. Unknown or spent entries are `null` in their
    *   position; duplicate inputs repeat the same account. There is no cursor.
    */
-  getMultipleCompressedAccounts: (
-    params: Params<"getMultipleCompressedAccounts">,
-    options?: CallOptions,
-  ) => Promise<Result<"getMultipleCompressedAccounts">>;
+  getMultipleCompressedAccounts: (params: Params<"getMultipleCompressedAccounts">, options?: CallOptions) => Promise<Result<"getMultipleCompressedAccounts">>;
   /**
    * Returns all compressed accounts owned by an address.
    *
@@ -80,10 +74,7 @@ export interface PhotonClient {
    * - With filters, Photon refuses owners holding 1,000,000 or more unspent accounts
    *   unless the owner is whitelisted (-32000).
    */
-  getCompressedAccountsByOwner: (
-    params: Params<"getCompressedAccountsByOwner">,
-    options?: CallOptions,
-  ) => Promise<Result<"getCompressedAccountsByOwner">>;
+  getCompressedAccountsByOwner: (params: Params<"getCompressedAccountsByOwner">, options?: CallOptions) => Promise<Result<"getCompressedAccountsByOwner">>;
   /**
    * Every item of `getCompressedAccountsByOwner`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.

@@ -127,7 +127,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       filters: 5,
     },
     extensions: {
-      "x-cursor": "Base58 of the last item's 32-byte account hash (a Hash). The agreed next page holds\nthe items that follow that item in the documented order (leafIndex, hash).\nPhoton itself filters `hash > cursor` while ordering by leafIndex, so it can skip or\nrepeat items when hash order differs from leafIndex order (a Photon bug; the\nreference indexer does not copy it). A malformed cursor (bad base58, not 32 bytes)\nis -32602.",
+      "x-cursor":
+        "Base58 of the last item's 32-byte account hash (a Hash). The agreed next page holds\nthe items that follow that item in the documented order (leafIndex, hash).\nPhoton itself filters `hash > cursor` while ordering by leafIndex, so it can skip or\nrepeat items when hash order differs from leafIndex order (a Photon bug; the\nreference indexer does not copy it). A malformed cursor (bad base58, not 32 bytes)\nis -32602.",
     },
   },
   getCompressedTokenAccountsByOwner: {
@@ -167,7 +168,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {
-      "x-cursor": "Base58 of 64 bytes: mint (32) followed by account hash (32) of the last item.\nNext page without `mint`: `(mint > c_mint) OR (mint = c_mint AND hash > c_hash)`;\nwith `mint`: `hash > c_hash`. A cursor that is not valid base58 is -32602; one that\ndecodes to a length other than 64 is -32000\n`Validation Error: Invalid cursor length. Expected 64. Received N.`",
+      "x-cursor":
+        "Base58 of 64 bytes: mint (32) followed by account hash (32) of the last item.\nNext page without `mint`: `(mint > c_mint) OR (mint = c_mint AND hash > c_hash)`;\nwith `mint`: `hash > c_hash`. A cursor that is not valid base58 is -32602; one that\ndecodes to a length other than 64 is -32000\n`Validation Error: Invalid cursor length. Expected 64. Received N.`",
     },
   },
   getCompressedTokenBalancesByOwner: {
@@ -212,7 +214,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     maxItems: {},
     extensions: {
-      "x-cursor": "Base58 of the last item's 32-byte mint (the same text as the mint public key).\nNext page: `mint > cursor`. A cursor that is not valid base58 is -32602; one that\ndoes not decode to 32 bytes is -32000. Photon ignores a valid cursor when the\n`mint` param is set, so with `mint` and a full page (e.g. `limit: 1`) the cursor is\nnever null and a paging client loops forever (a Photon bug; the reference indexer\napplies `mint > cursor` in that case too, which ends the iteration).",
+      "x-cursor":
+        "Base58 of the last item's 32-byte mint (the same text as the mint public key).\nNext page: `mint > cursor`. A cursor that is not valid base58 is -32602; one that\ndoes not decode to 32 bytes is -32000. Photon ignores a valid cursor when the\n`mint` param is set, so with `mint` and a full page (e.g. `limit: 1`) the cursor is\nnever null and a paging client loops forever (a Photon bug; the reference indexer\napplies `mint > cursor` in that case too, which ends the iteration).",
     },
   },
   getCompressionSignaturesForTokenOwner: {
@@ -249,7 +252,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {
-      "x-cursor": "Base58 of 72 bytes: slot as u64 little-endian (8) followed by the signature (64) of\nthe last item. Next page: `slot < s OR (slot = s AND signature < sig)`. The cursor\nparam is a plain string, so every malformed cursor is an application error -32000:\n`Validation Error: Invalid cursor <c>` (bad base58),\n`Validation Error: Invalid cursor length. Expected 72. Received N.`, or a message\ncontaining `Invalid signature in cursor`.",
+      "x-cursor":
+        "Base58 of 72 bytes: slot as u64 little-endian (8) followed by the signature (64) of\nthe last item. Next page: `slot < s OR (slot = s AND signature < sig)`. The cursor\nparam is a plain string, so every malformed cursor is an application error -32000:\n`Validation Error: Invalid cursor <c>` (bad base58),\n`Validation Error: Invalid cursor length. Expected 72. Received N.`, or a message\ncontaining `Invalid signature in cursor`.",
     },
   },
   getIndexerSlot: {

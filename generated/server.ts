@@ -36,7 +36,10 @@ export interface Handlers {
   /** Returns token balances for compressed accounts owned by an address. */
   getCompressedTokenBalancesByOwner(params: Params<"getCompressedTokenBalancesByOwner">, context: CallContext): Answer<"getCompressedTokenBalancesByOwner">;
   /** Returns the signatures of transactions that modified an owner's compressed token accounts. */
-  getCompressionSignaturesForTokenOwner(params: Params<"getCompressionSignaturesForTokenOwner">, context: CallContext): Answer<"getCompressionSignaturesForTokenOwner">;
+  getCompressionSignaturesForTokenOwner(
+    params: Params<"getCompressionSignaturesForTokenOwner">,
+    context: CallContext,
+  ): Answer<"getCompressionSignaturesForTokenOwner">;
   /** Returns the slot of the last block indexed. */
   getIndexerSlot(params: undefined, context: CallContext): Answer<"getIndexerSlot">;
 }

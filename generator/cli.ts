@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Command, Option } from "commander";
-import { exitFor, ExitStatus } from "../conformance/exit.js";
-import { PhotonError } from "../runtime/errors.js";
+import { exitFor, ExitStatus } from "../cli/exit.js";
+import { PhotonError } from "@photon-indexer-kit/runtime";
 import { diffSpecs, failsOn, render, type DiffFormat, type FailOn } from "./diff/index.js";
 import { GenError } from "./errors.js";
 import { generate } from "./generate.js";
@@ -27,7 +27,8 @@ function report(err: unknown): number {
   const exit = exitFor(err);
   if (exit.printed) return exit.status; // commander printed it
   if (exit.expected && err instanceof GenError) process.stderr.write(`photon-gen: ${err.toString()}\n`);
-  else if (exit.expected && err instanceof Error) process.stderr.write(`photon-gen: ${err instanceof PhotonError ? `${err.message} [${err.code}]` : err.message}\n`);
+  else if (exit.expected && err instanceof Error)
+    process.stderr.write(`photon-gen: ${err instanceof PhotonError ? `${err.message} [${err.code}]` : err.message}\n`);
   else process.stderr.write(`photon-gen: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   return exit.status;
 }
@@ -78,7 +79,14 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<old>", "the spec before: a file, a folder of per-method files, or an http(s) URL")
     .argument("<new>", "the spec after")
     .addOption(new Option("--format <format>", "report format").choices(["text", "markdown", "json"]).default("text"))
-    .addOption(new Option("--fail-on <what>", "exit 1 when a change breaks clients or servers (breaking), clients, servers, or on any change").choices(["breaking", "clients", "servers", "any"]))
+    .addOption(
+      new Option("--fail-on <what>", "exit 1 when a change breaks clients or servers (breaking), clients, servers, or on any change").choices([
+        "breaking",
+        "clients",
+        "servers",
+        "any",
+      ]),
+    )
     .option("--include-docs", "also compare descriptions and summaries", false)
     .action(async (oldSpec: string, newSpec: string, opts: { format: DiffFormat; failOn?: FailOn; includeDocs: boolean }) => {
       const report = await diffSpecs(oldSpec, newSpec, { includeDocs: opts.includeDocs });

@@ -3,7 +3,7 @@
  * not the spec's content: every method shares them. The id rule is what the real server
  * accepts (string, u64 or null, photon-behaviour.md §6), whatever enum the spec documents.
  */
-import type { JsonObject } from "./load.js";
+import type { JsonObject } from "@photon-indexer-kit/runtime";
 
 const id: JsonObject = { anyOf: [{ type: "string" }, { uint64: true }, { type: "null" }] };
 

@@ -3,7 +3,7 @@
  * `PhotonError` base (runtime/errors.ts). Every error names the spec file and, where there is
  * one, the JSON pointer of the offending node.
  */
-import { PhotonError, type CodeOf } from "../runtime/errors.js";
+import { PhotonError, type CodeOf } from "@photon-indexer-kit/runtime";
 
 export const GenErrorCode = {
   READ: "PHOTON_GEN_ERR_READ",
@@ -57,7 +57,8 @@ export class GenError extends PhotonError<GenErrorCodeValue> {
   }
 }
 
-const UNSAFE_IN_FRAGMENT = /[%\0-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_IN_FRAGMENT =
+  /[%\0-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function fragment(pointer: string): string {
   return pointer.replace(UNSAFE_IN_FRAGMENT, (c) => (c.length === 1 && c >= "\ud800" && c <= "\udfff" ? "%EF%BF%BD" : encodeURIComponent(c)));
@@ -66,7 +67,10 @@ function fragment(pointer: string): string {
 /** Spec text quoted in a message: a JSON string, cut at `max` characters, bidi controls escaped too. */
 export function quote(text: string, max = 60): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return JSON.stringify(cut).replace(/[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(cut).replace(
+    /[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\x7f-\x9f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -9,10 +9,8 @@ import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import { request } from "undici";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, unescapePointer } from "./errors.js";
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
 
 export interface SpecDocument {
   /** The path or redacted URL the document came from, as shown in messages. */
@@ -34,10 +32,6 @@ export const MAX_SPEC_BYTES = 50 * 1024 * 1024;
 /** The most files a spec folder may hold. */
 export const MAX_SPEC_FILES = 10_000;
 const TOO_LARGE = "spec is larger than 50 MiB";
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
@@ -97,7 +91,11 @@ export function parseSpecText(file: string, text: string): JsonObject {
   }
   const duplicate = duplicateKey(document.contents, text);
   if (duplicate) {
-    throw new GenError(GenErrorCode.YAML, `invalid YAML at line ${duplicate.line}, column ${duplicate.column}: Map keys must be unique (${JSON.stringify(duplicate.key)} repeats)`, { file });
+    throw new GenError(
+      GenErrorCode.YAML,
+      `invalid YAML at line ${duplicate.line}, column ${duplicate.column}: Map keys must be unique (${JSON.stringify(duplicate.key)} repeats)`,
+      { file },
+    );
   }
   let data: unknown;
   try {
@@ -152,7 +150,7 @@ export function resolvePointer(doc: Json, ref: string): Json | undefined {
   for (const raw of path.slice(1).split("/")) {
     const key = unescapePointer(decodeURIComponent(raw));
     if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+    else if (isObject(node)) node = Object.hasOwn(node, key) ? node[key] : undefined;
     else return undefined;
     if (node === undefined) return undefined;
   }
@@ -201,7 +199,7 @@ function readError(err: unknown, file: string): GenError {
  * that grows meanwhile cannot pass the cap.
  */
 async function readRegular(path: string, shown: string, limit: number): Promise<string> {
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
@@ -242,7 +240,8 @@ async function readFolder(path: string): Promise<{ file: string; text: string }[
     throw readError(err, path);
   }
   if (names.length === 0) throw new GenError(GenErrorCode.READ, "the directory holds no .yaml, .yml or .json files", { file: path });
-  if (names.length > MAX_SPEC_FILES) throw new GenError(GenErrorCode.LIMIT, `the directory holds ${names.length} spec files; at most ${MAX_SPEC_FILES} are read`, { file: path });
+  if (names.length > MAX_SPEC_FILES)
+    throw new GenError(GenErrorCode.LIMIT, `the directory holds ${names.length} spec files; at most ${MAX_SPEC_FILES} are read`, { file: path });
   const out: { file: string; text: string }[] = [];
   let remaining = MAX_SPEC_BYTES;
   for (const name of names) {
@@ -267,7 +266,7 @@ async function readFolder(path: string): Promise<{ file: string; text: string }[
 }
 
 async function readLocal(path: string): Promise<{ file: string; text: string }[]> {
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (err) {

@@ -4,10 +4,19 @@
  * openapi-typescript) and normalised JSON Schema (for ajv). Nothing here knows a method
  * name: everything is read from the documents.
  */
-import type { LookupInfo, MethodInfo, OrderKey, PaginationInfo, SumsInfo } from "../runtime/contracts.js";
+import {
+  isObject,
+  type Json,
+  type JsonObject,
+  type LookupInfo,
+  type MethodInfo,
+  type OrderKey,
+  type PaginationInfo,
+  type SumsInfo,
+} from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, quote } from "./errors.js";
-import type { Json, JsonObject, LoadedSpec, SpecDocument } from "./load.js";
-import { isObject, resolvePointer } from "./load.js";
+import type { LoadedSpec, SpecDocument } from "./load.js";
+import { resolvePointer } from "./load.js";
 import { checkMethodCollisions, checkMethodName, OBJECT_MEMBERS, pascal } from "./emit/names.js";
 import { normalizeSchema } from "./normalize/index.js";
 
@@ -79,7 +88,14 @@ function objectView(doc: JsonObject, node: Json | undefined): JsonObject | undef
 }
 
 /** The method name and the pointer it was read at. */
-function methodName(doc: SpecDocument, envelope: JsonObject, operation: JsonObject, path: (string | number)[], route: string, envelopePath: (string | number)[] | null): { name: string; at: (string | number)[] } {
+function methodName(
+  doc: SpecDocument,
+  envelope: JsonObject,
+  operation: JsonObject,
+  path: (string | number)[],
+  route: string,
+  envelopePath: (string | number)[] | null,
+): { name: string; at: (string | number)[] } {
   const props = envelope.properties as JsonObject;
   const method = deref(doc.doc, props.method);
   if (isObject(method) && Array.isArray(method.enum) && method.enum.length === 1 && typeof method.enum[0] === "string") {
@@ -89,7 +105,10 @@ function methodName(doc: SpecDocument, envelope: JsonObject, operation: JsonObje
   if (typeof operation.operationId === "string") return { name: operation.operationId, at: [...path, "operationId"] };
   const segment = route.split("/").filter(Boolean).pop();
   if (segment && /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) return { name: segment, at: path.slice(0, 2) };
-  return fail(GenErrorCode.NOT_JSONRPC, "cannot tell the JSON-RPC method name: give `method` a one-value enum or the operation an operationId", doc.file, [...path, "requestBody"]);
+  return fail(GenErrorCode.NOT_JSONRPC, "cannot tell the JSON-RPC method name: give `method` a one-value enum or the operation an operationId", doc.file, [
+    ...path,
+    "requestBody",
+  ]);
 }
 
 function readOrder(value: Json | undefined, file: string, path: (string | number)[]): OrderKey[] | null {
@@ -118,7 +137,13 @@ function scalarKeyword(doc: JsonObject, node: Json | undefined, key: string): nu
   return null;
 }
 
-function pagination(doc: SpecDocument, operation: JsonObject, params: JsonObject | undefined, result: Json | undefined, path: (string | number)[]): PaginationInfo | null {
+function pagination(
+  doc: SpecDocument,
+  operation: JsonObject,
+  params: JsonObject | undefined,
+  result: Json | undefined,
+  path: (string | number)[],
+): PaginationInfo | null {
   const declared = operation["x-pagination"];
   const paramNames = params && isObject(params.properties) ? Object.keys(params.properties) : [];
   const limits = (limit: string | null) => {
@@ -167,8 +192,10 @@ function readFilters(value: Json | undefined, params: readonly string[], file: s
 /** `x-lookup`: `{items?, by: [{param, field}]}`. */
 function readLookup(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): LookupInfo | null {
   if (value === undefined) return null;
-  if (!isObject(value) || !Array.isArray(value.by) || value.by.length === 0) return fail(GenErrorCode.SCHEMA, "`x-lookup` needs a non-empty `by` list", file, path);
-  if (value.items !== undefined && typeof value.items !== "string") return fail(GenErrorCode.SCHEMA, "`x-lookup.items` must name the page's array field", file, [...path, "items"]);
+  if (!isObject(value) || !Array.isArray(value.by) || value.by.length === 0)
+    return fail(GenErrorCode.SCHEMA, "`x-lookup` needs a non-empty `by` list", file, path);
+  if (value.items !== undefined && typeof value.items !== "string")
+    return fail(GenErrorCode.SCHEMA, "`x-lookup.items` must name the page's array field", file, [...path, "items"]);
   const by = value.by.map((entry, i) => {
     if (!isObject(entry) || !isParam(params, entry.param) || typeof entry.field !== "string") {
       return fail(GenErrorCode.SCHEMA, "an `x-lookup.by` entry needs a `param` of the method and an item `field`", file, [...path, "by", i]);
@@ -182,12 +209,14 @@ function readLookup(value: Json | undefined, params: readonly string[], file: st
 function readSums(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): SumsInfo | null {
   if (value === undefined) return null;
   const field = (v: Json | undefined, key: string) => {
-    if (!isObject(v) || typeof v.field !== "string" || typeof v.of !== "string") return fail(GenErrorCode.SCHEMA, `\`x-sums.${key}\` needs \`field\` and \`of\``, file, [...path, key]);
+    if (!isObject(v) || typeof v.field !== "string" || typeof v.of !== "string")
+      return fail(GenErrorCode.SCHEMA, `\`x-sums.${key}\` needs \`field\` and \`of\``, file, [...path, key]);
     return { field: v.field, of: v.of };
   };
   if (!isObject(value) || typeof value.method !== "string") return fail(GenErrorCode.SCHEMA, "`x-sums` needs the `method` whose items it sums", file, path);
   const shared = value.params ?? [];
-  if (!Array.isArray(shared) || !shared.every((p) => isParam(params, p))) return fail(GenErrorCode.SCHEMA, "`x-sums.params` must list params of the method", file, [...path, "params"]);
+  if (!Array.isArray(shared) || !shared.every((p) => isParam(params, p)))
+    return fail(GenErrorCode.SCHEMA, "`x-sums.params` must list params of the method", file, [...path, "params"]);
   return { method: value.method, params: shared as string[], key: field(value.key, "key"), sum: field(value.sum, "sum") };
 }
 
@@ -204,7 +233,8 @@ function readMaxItems(doc: JsonObject, params: JsonObject | undefined, file: str
   for (const [name, schema] of Object.entries(params.properties)) {
     const cap = isObject(schema) && schema["x-max-items"] !== undefined ? schema["x-max-items"] : scalarKeyword(doc, schema, "x-max-items");
     if (cap === null || cap === undefined) continue;
-    if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0) fail(GenErrorCode.SCHEMA, "`x-max-items` must be a non-negative integer", file, [...path, name, "x-max-items"]);
+    if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0)
+      fail(GenErrorCode.SCHEMA, "`x-max-items` must be a non-negative integer", file, [...path, name, "x-max-items"]);
     out[name] = cap as number;
   }
   return out;
@@ -248,7 +278,11 @@ interface Builder {
 function rewriteRef(file: string) {
   return (ref: string, path: readonly (string | number)[]): string => {
     const m = SCHEMA_REF.exec(ref);
-    if (!m) throw new GenError(GenErrorCode.REF_UNKNOWN, `schema $ref ${JSON.stringify(ref)} must point into #/components/schemas`, { file, pointer: pointerOf([...path, "$ref"]) });
+    if (!m)
+      throw new GenError(GenErrorCode.REF_UNKNOWN, `schema $ref ${JSON.stringify(ref)} must point into #/components/schemas`, {
+        file,
+        pointer: pointerOf([...path, "$ref"]),
+      });
     return `${COMPONENTS_ID}#/definitions/${m[1]}`;
   };
 }
@@ -315,7 +349,8 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
   const names = paramsView && isObject(paramsView.properties) ? Object.keys(paramsView.properties) : [];
 
   const responses = operation.responses;
-  if (!isObject(responses) || responses["200"] === undefined) return fail(GenErrorCode.NOT_JSONRPC, "the operation has no 200 response", doc.file, [...path, "responses"]);
+  if (!isObject(responses) || responses["200"] === undefined)
+    return fail(GenErrorCode.NOT_JSONRPC, "the operation has no 200 response", doc.file, [...path, "responses"]);
   const response = content(doc, responses["200"], [...path, "responses", "200"], "the 200 response");
   const body = deref(doc.doc, response.schema);
   // 0.50.0 style: a JSON-RPC envelope whose `result` is the result. 0.44.0 style: the result itself.
@@ -363,7 +398,11 @@ export function buildModel(spec: LoadedSpec): SpecModel {
   let count = 0;
   for (const doc of spec.documents) {
     count += Object.keys(doc.doc.paths as JsonObject).length;
-    if (count > MAX_METHODS) throw new GenError(GenErrorCode.LIMIT, `the spec defines more than ${MAX_METHODS} methods (paths), the most photon-gen generates`, { file: doc.file, pointer: "/paths" });
+    if (count > MAX_METHODS)
+      throw new GenError(GenErrorCode.LIMIT, `the spec defines more than ${MAX_METHODS} methods (paths), the most photon-gen generates`, {
+        file: doc.file,
+        pointer: "/paths",
+      });
   }
   for (const doc of spec.documents) {
     for (const [route, item] of Object.entries(doc.doc.paths as JsonObject)) {
@@ -376,7 +415,8 @@ export function buildModel(spec: LoadedSpec): SpecModel {
       if (!isObject(operation)) fail(GenErrorCode.SCHEMA, "the `post` operation must be a mapping", doc.file, [...itemPath, "post"]);
       const method = buildMethod(b, doc, route, operation, [...itemPath, "post"]);
       const where = `${doc.file}#${method.pointer}`;
-      if (seen.has(method.name)) fail(GenErrorCode.DUPLICATE_METHOD, `method ${quote(method.name)} is also defined at ${seen.get(method.name)}`, doc.file, [...itemPath, "post"]);
+      if (seen.has(method.name))
+        fail(GenErrorCode.DUPLICATE_METHOD, `method ${quote(method.name)} is also defined at ${seen.get(method.name)}`, doc.file, [...itemPath, "post"]);
       seen.set(method.name, where);
       methods.push(method);
     }
@@ -384,7 +424,10 @@ export function buildModel(spec: LoadedSpec): SpecModel {
   checkMethodCollisions(methods);
   for (const m of methods) {
     if (m.sums && !seen.has(m.sums.method)) {
-      throw new GenError(GenErrorCode.SCHEMA, `\`x-sums.method\` names ${quote(m.sums.method)}, which is not a method of the spec`, { file: m.file, pointer: `${m.pointer}/x-sums/method` });
+      throw new GenError(GenErrorCode.SCHEMA, `\`x-sums.method\` names ${quote(m.sums.method)}, which is not a method of the spec`, {
+        file: m.file,
+        pointer: `${m.pointer}/x-sums/method`,
+      });
     }
   }
   if (methods.length === 0) throw new GenError(GenErrorCode.NO_METHODS, "the spec defines no methods", { file: spec.source, pointer: "/paths" });

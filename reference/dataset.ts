@@ -218,8 +218,7 @@ class Generator {
     const rng = this.rng;
     this.owners = Array.from({ length: Math.max(64, Math.floor(singles / 6)) }, (_, i) => {
       const style = i % 4;
-      const discriminators =
-        style === 1 ? [rng.between(1, 255), rng.between(256, 65535)] : [u64(rng.u64()), u64(rng.u64()), u64(rng.u64())];
+      const discriminators = style === 1 ? [rng.between(1, 255), rng.between(256, 65535)] : [u64(rng.u64()), u64(rng.u64()), u64(rng.u64())];
       return { text: encodeBase58Fast(rng.bytes(32)), style, discriminators };
     });
     this.tokenOwners = Array.from({ length: Math.max(50, Math.floor(genericTokens / 5)) }, () => keyFromBytes(rng.bytes(32)));
@@ -285,8 +284,27 @@ class Generator {
     return u64((1n << 53n) + (this.rng.u64() >> 2n));
   }
 
-  private account(owner: string, slot: number, spent: boolean, where: { tree: string; leafIndex: number; seq: number | null }, address: string | null, data: AccountRecord["data"], lamports: U64): AccountRecord {
-    const record: AccountRecord = { hash: this.newHash(), address, data, owner, lamports, tree: where.tree, leafIndex: where.leafIndex, seq: where.seq, slotCreated: slot, spent };
+  private account(
+    owner: string,
+    slot: number,
+    spent: boolean,
+    where: { tree: string; leafIndex: number; seq: number | null },
+    address: string | null,
+    data: AccountRecord["data"],
+    lamports: U64,
+  ): AccountRecord {
+    const record: AccountRecord = {
+      hash: this.newHash(),
+      address,
+      data,
+      owner,
+      lamports,
+      tree: where.tree,
+      leafIndex: where.leafIndex,
+      seq: where.seq,
+      slotCreated: slot,
+      spent,
+    };
     this.accounts.push(record);
     return record;
   }
@@ -325,14 +343,28 @@ class Generator {
     const address = role.address === undefined ? this.address() : role.address ? this.address(1) : null;
     const discriminator = role.discriminator ?? u64(rng.u64());
     const data =
-      role.data === null ? null : role.data !== undefined ? this.dataOf(role.data, discriminator) : rng.chance(0.2) ? null : this.dataOf(rng.bytes(rng.between(1, 64)), discriminator);
+      role.data === null
+        ? null
+        : role.data !== undefined
+          ? this.dataOf(role.data, discriminator)
+          : rng.chance(0.2)
+            ? null
+            : this.dataOf(rng.bytes(rng.between(1, 64)), discriminator);
     const lamports = role.lamports ?? this.lamports();
     if (role.tie === true) {
       const lc = this.leafCount;
       const leafIndex = Math.max(lc[0] as number, lc[1] as number);
       lc[0] = lc[1] = leafIndex + 1;
       this.account(role.owner.text, slot, role.spent, { tree: TREES[0], leafIndex, seq: this.nextSeq(0) }, address, data, lamports);
-      this.account(role.owner.text, slot, role.spent, { tree: TREES[1], leafIndex, seq: this.nextSeq(1) }, this.address(), this.ownerDataLike(discriminator), this.lamports());
+      this.account(
+        role.owner.text,
+        slot,
+        role.spent,
+        { tree: TREES[1], leafIndex, seq: this.nextSeq(1) },
+        this.address(),
+        this.ownerDataLike(discriminator),
+        this.lamports(),
+      );
       return;
     }
     this.account(role.owner.text, slot, role.spent, this.place(late || role.last === true, role.last === true ? true : undefined), address, data, lamports);

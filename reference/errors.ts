@@ -3,7 +3,7 @@
  * toolkit's `PhotonError` base (runtime/errors.ts). The JSON-RPC codes it sends beyond Photon's
  * own (`RpcCode`) are catalogued here too, as numbers: they are wire values, not thrown errors.
  */
-import { PhotonError, type CodeOf } from "../runtime/errors.js";
+import { PhotonError, type CodeOf } from "@photon-indexer-kit/runtime";
 
 export const RefErrorCode = {
   /** A dataset file that does not follow the format (`DatasetFormatError`: path and line). */

@@ -4,7 +4,7 @@
  * HTTP 429 with a JSON-RPC error body (code -32429) and Retry-After above n requests per
  * second; `latency(ms)` delays each answer.
  */
-import type { Middleware } from "../runtime/index.js";
+import type { Middleware } from "@photon-indexer-kit/runtime";
 import { RefRpcCode } from "./errors.js";
 
 /** The JSON-RPC error code sent with HTTP 429 (gateways' rate limits; Photon has none of its own). */

@@ -11,8 +11,7 @@
  */
 import type { Handlers, MethodName, PaginatedMethodName, Schemas } from "../generated/index.js";
 import { methods } from "../generated/methods.js";
-import { decodeBase58, encodeBase58 } from "../runtime/formats.js";
-import { RpcError } from "../runtime/errors.js";
+import { decodeBase58, encodeBase58, RpcError } from "@photon-indexer-kit/runtime";
 import { encodeBase58Fast } from "./base58.js";
 import { u64 } from "./records.js";
 import type { AccountRecord, SignatureRecord, TokenRecord } from "./records.js";
@@ -44,10 +43,25 @@ interface Slice {
 function toAccount(a: AccountRecord, slice: Slice | null = null): Account {
   let data: Account["data"] = null;
   if (a.data !== null) {
-    const bytes = slice === null ? a.data.data : Buffer.from(a.data.data, "base64").subarray(slice.offset, slice.offset + slice.length).toString("base64");
+    const bytes =
+      slice === null
+        ? a.data.data
+        : Buffer.from(a.data.data, "base64")
+            .subarray(slice.offset, slice.offset + slice.length)
+            .toString("base64");
     data = { discriminator: a.data.discriminator, data: bytes, dataHash: a.data.dataHash };
   }
-  return { hash: a.hash, address: a.address, data, owner: a.owner, lamports: a.lamports, tree: a.tree, leafIndex: a.leafIndex, seq: a.seq, slotCreated: a.slotCreated };
+  return {
+    hash: a.hash,
+    address: a.address,
+    data,
+    owner: a.owner,
+    lamports: a.lamports,
+    tree: a.tree,
+    leafIndex: a.leafIndex,
+    seq: a.seq,
+    slotCreated: a.slotCreated,
+  };
 }
 
 function toTokenData(t: TokenRecord): Schemas["TokenData"] {
@@ -141,7 +155,10 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
         if (f.memcmp === null || f.memcmp === undefined) throw RpcError.validation("Filter instance cannot be null");
         return { offset: Number(f.memcmp.offset), bytes: Buffer.from(bytesOf(f.memcmp.bytes, `filters[${i}].memcmp.bytes`)) };
       });
-      const slice = params.dataSlice === null || params.dataSlice === undefined ? null : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
+      const slice =
+        params.dataSlice === null || params.dataSlice === undefined
+          ? null
+          : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
       const limit = limitOf("getCompressedAccountsByOwner", params.limit);
       const list = store.ownerAccounts(params.owner);
       let i = 0;
@@ -157,7 +174,9 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
         // A filtered page scans the owner's accounts after the cursor until `limit` match: at most
         // MAX_ACCOUNTS_WITH_FILTERS of them, each a few byte comparisons (no decoding).
         if (list.length >= MAX_ACCOUNTS_WITH_FILTERS) {
-          throw RpcError.validation(`Owner has too many children accounts. The maximum number of accounts allowed with filters is ${MAX_ACCOUNTS_WITH_FILTERS}`);
+          throw RpcError.validation(
+            `Owner has too many children accounts. The maximum number of accounts allowed with filters is ${MAX_ACCOUNTS_WITH_FILTERS}`,
+          );
         }
         const data = store.ownerData(params.owner);
         for (; i < list.length && items.length < limit; i++) if (matches(data, i, memcmps)) items.push(toAccount(list[i] as AccountRecord, slice));

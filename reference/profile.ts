@@ -7,7 +7,7 @@
  *
  * The profile holds bigints (u64 values above 2^53): serialise it with `stringifyJson`.
  */
-import { encodeBase58 } from "../runtime/formats.js";
+import { encodeBase58 } from "@photon-indexer-kit/runtime";
 import { TOKEN_PROGRAM, U64_MAX } from "./records.js";
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { AccountRecord, Dataset, U64 } from "./records.js";
@@ -162,7 +162,7 @@ export function datasetProfile(dataset: Dataset): DatasetProfile {
 
   const memcmpCase = (offset: number, bytes: readonly number[]): MemcmpCase => {
     const wanted = Buffer.from(bytes);
-    const n = memcmpData.filter((d) => d !== null && d.subarray(offset, offset + wanted.length).equals(wanted)).length;
+    const n = memcmpData.filter((d) => d?.subarray(offset, offset + wanted.length).equals(wanted)).length;
     return { offset, bytes: b58(bytes), count: n };
   };
   const discriminatorLe = Buffer.alloc(8);
@@ -261,8 +261,14 @@ function tokenFacts(dataset: Dataset, seed: number): TokenFacts {
   const maxMint = key("bigAmountMint");
   const sumMint = key("bigSumMint");
   expect(mintsOf(owners.many).size === TOKEN_ROLES.manyMints, "tokenOwnerWithManyMints has the wrong number of mints");
-  expect(u(owners.t1000) === TOKEN_ROLES.with1000.unspent && mintsOf(owners.t1000).size === 1, "tokenOwnerWith1000TokenAccounts is not 1000 accounts of one mint");
-  expect(u(owners.t1001) === TOKEN_ROLES.with1001 && mintsOf(owners.t1001).size === TOKEN_ROLES.with1001, "tokenOwnerWith1001TokenAccounts is not 1001 accounts of 1001 mints");
+  expect(
+    u(owners.t1000) === TOKEN_ROLES.with1000.unspent && mintsOf(owners.t1000).size === 1,
+    "tokenOwnerWith1000TokenAccounts is not 1000 accounts of one mint",
+  );
+  expect(
+    u(owners.t1001) === TOKEN_ROLES.with1001 && mintsOf(owners.t1001).size === TOKEN_ROLES.with1001,
+    "tokenOwnerWith1001TokenAccounts is not 1001 accounts of 1001 mints",
+  );
   expect(sharedSlot >= TOKEN_ROLES.with1000.spent, "the last slot does not hold tokenOwnerWith1000TokenAccounts' spend signatures");
   expect(mintsOf(owners.zero).get(zeroMint) === 0n, "ownerWithZeroBalance's mint does not have a zero balance");
   expect(mintsOf(owners.big).get(maxMint) === U64_MAX, "bigAmountMint does not sum to u64::MAX");
@@ -270,8 +276,19 @@ function tokenFacts(dataset: Dataset, seed: number): TokenFacts {
   const sumBalance = mintsOf(owners.big).get(sumMint) ?? 0n;
   return {
     tokenOwnerWithManyMints: { owner: owners.many, mints: mintsOf(owners.many).size, mint: key("manyMints:7"), unspent: u(owners.many) },
-    tokenOwnerWith1000TokenAccounts: { owner: owners.t1000, mint: mint1000, unspent: u(owners.t1000), signatures: signatures.get(owners.t1000) ?? 0, sharedSlotSignatures: sharedSlot },
-    tokenOwnerWith1001TokenAccounts: { owner: owners.t1001, unspent: u(owners.t1001), mints: mintsOf(owners.t1001).size, signatures: signatures.get(owners.t1001) ?? 0 },
+    tokenOwnerWith1000TokenAccounts: {
+      owner: owners.t1000,
+      mint: mint1000,
+      unspent: u(owners.t1000),
+      signatures: signatures.get(owners.t1000) ?? 0,
+      sharedSlotSignatures: sharedSlot,
+    },
+    tokenOwnerWith1001TokenAccounts: {
+      owner: owners.t1001,
+      unspent: u(owners.t1001),
+      mints: mintsOf(owners.t1001).size,
+      signatures: signatures.get(owners.t1001) ?? 0,
+    },
     tokenOwnerWithOneAccount: { owner: owners.one, hash: oneHash as string },
     ownerWithZeroBalance: { owner: owners.zero, mint: zeroMint },
     tokenOwnerWithBigAmounts: { owner: owners.big, maxMint, maxBalance: U64_MAX, sumMint, sumBalance: sumBalance },

@@ -5,7 +5,7 @@
  * same seed and stream give the same sequence on every machine and Node version.
  * Floats are derived from those integers with exact IEEE arithmetic.
  */
-import { internalError } from "../runtime/errors.js";
+import { internalError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode } from "./errors.js";
 
 /** cyrb128: four 32-bit seeds from a string. */

@@ -7,10 +7,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createListener } from "../generated/index.js";
-import { withMiddleware } from "../runtime/index.js";
+import { withMiddleware } from "@photon-indexer-kit/runtime";
 import { generateDataset } from "./dataset.js";
 import { latency, rateLimit } from "./faults.js";
-import { readDataset } from "./format.js";
+import { readDataset } from "./dataset-file.js";
 import { createReferenceHandlers } from "./handlers.js";
 import type { Dataset } from "./records.js";
 import { ReferenceStore } from "./store.js";
@@ -54,7 +54,8 @@ export interface ReferenceIndexer {
 export { RATE_LIMIT_CODE } from "./faults.js";
 
 export async function startReferenceIndexer(options: ReferenceOptions = {}): Promise<ReferenceIndexer> {
-  const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
+  const data =
+    options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const listener = withMiddleware(

@@ -6,8 +6,7 @@
  */
 import type { PaginatedMethodName } from "../generated/index.js";
 import { methods } from "../generated/methods.js";
-import type { OrderKey } from "../runtime/contracts.js";
-import { internalError } from "../runtime/errors.js";
+import { internalError, type OrderKey } from "@photon-indexer-kit/runtime";
 import { compareBase58 } from "./base58.js";
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { AccountRecord, Dataset, SignatureRecord, TokenRecord } from "./records.js";
@@ -63,7 +62,14 @@ export function orderComparator<T>(order: readonly OrderKey[], rename: Readonly<
     const sign = key.direction === "asc" ? 1 : -1;
     const compare =
       key.compare === "integer"
-        ? (x: unknown, y: unknown) => (typeof x === "number" && typeof y === "number" ? x - y : BigInt(x as number) < BigInt(y as number) ? -1 : BigInt(x as number) > BigInt(y as number) ? 1 : 0)
+        ? (x: unknown, y: unknown) =>
+            typeof x === "number" && typeof y === "number"
+              ? x - y
+              : BigInt(x as number) < BigInt(y as number)
+                ? -1
+                : BigInt(x as number) > BigInt(y as number)
+                  ? 1
+                  : 0
         : key.compare === "base58-bytes"
           ? (x: unknown, y: unknown) => compareBase58(x as string, y as string)
           : (x: unknown, y: unknown) => (String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0);
@@ -123,7 +129,8 @@ export class ReferenceStore {
       if (a.spent) continue;
       if (a.address !== null) {
         const held = this.byAddress.size;
-        if (this.byAddress.set(a.address, a).size === held) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${a.address} is held by two unspent accounts`);
+        if (this.byAddress.set(a.address, a).size === held)
+          throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${a.address} is held by two unspent accounts`);
       }
       const list = this.byOwner.get(a.owner);
       if (list === undefined) this.byOwner.set(a.owner, [a]);
@@ -140,7 +147,8 @@ export class ReferenceStore {
       const account = this.byHash.get(t.hash);
       if (account === undefined) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `token record for unknown account ${t.hash}`);
       const size = this.tokenByHash.size;
-      if (this.tokenByHash.set(t.hash, t).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two token records for account ${t.hash}`);
+      if (this.tokenByHash.set(t.hash, t).size === size)
+        throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two token records for account ${t.hash}`);
       let perMint = sums.get(t.owner);
       if (perMint === undefined) sums.set(t.owner, (perMint = new Map()));
       perMint.set(t.mint, (perMint.get(t.mint) ?? 0n) + (account.spent ? 0n : BigInt(t.amount)));

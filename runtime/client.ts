@@ -8,7 +8,7 @@ import type { Dispatcher } from "undici";
 import type { MethodInfo, MethodValidators } from "./contracts.js";
 import { formatIssues, validate } from "./contracts.js";
 import { ClientErrorCode, PhotonClientError, RpcError } from "./errors.js";
-import { parseJson, stringifyJson } from "./json.js";
+import { isObject, parseJson, stringifyJson } from "./json.js";
 import { createRedactor, secretsOf, type Redactor } from "./redact.js";
 import { postJson, type RetryOptions } from "./transport.js";
 
@@ -67,14 +67,12 @@ function snippet(text: string, redact: Redactor): string {
   return one.length > 200 ? `${one.slice(0, 200)}…` : one;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcClient {
   const redact = createRedactor(secretsOf(options.url, options.headers));
-  const checkParams = options.validate === undefined || options.validate === true || (typeof options.validate === "object" && options.validate.params !== false);
-  const checkResult = options.validate === undefined || options.validate === true || (typeof options.validate === "object" && options.validate.result !== false);
+  const checkParams =
+    options.validate === undefined || options.validate === true || (typeof options.validate === "object" && options.validate.params !== false);
+  const checkResult =
+    options.validate === undefined || options.validate === true || (typeof options.validate === "object" && options.validate.result !== false);
   let nextId = 1;
 
   function infoOf(method: string): MethodInfo {
@@ -133,7 +131,10 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
       throw new PhotonClientError(ClientErrorCode.BAD_ENVELOPE, `${method}: not a JSON-RPC 2.0 response: ${snippet(exchange.body, redact)}`);
     }
     if (body.id !== id) {
-      throw new PhotonClientError(ClientErrorCode.BAD_ENVELOPE, `${method}: response id ${snippet(stringifyJson(body.id), redact)} does not match request id ${id}`);
+      throw new PhotonClientError(
+        ClientErrorCode.BAD_ENVELOPE,
+        `${method}: response id ${snippet(stringifyJson(body.id), redact)} does not match request id ${id}`,
+      );
     }
     if (checkResult && validators) {
       const issues = validate(validators.result, body.result);

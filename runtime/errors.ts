@@ -30,16 +30,34 @@ export interface ErrorValue {
 export type CodeOf<Catalogue> = Catalogue[keyof Catalogue];
 
 /**
+ * How a command of this toolkit ends (both CLIs): 0 done; 1 a verdict against (a required check
+ * failed, generated/ is stale, a diff matches --fail-on); 2 it could not be carried out; 130
+ * stopped by Ctrl-C (128 + SIGINT).
+ */
+export const ExitStatus = {
+  OK: 0,
+  FAILED: 1,
+  USAGE: 2,
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitStatusValue = (typeof ExitStatus)[keyof typeof ExitStatus];
+
+/**
  * The base of every coded error the toolkit throws: `code` is a catalogue entry
  * (`PHOTON_…_ERR_…`). An area's class narrows it: `class X extends PhotonError<CodeOf<typeof XCode>>`.
+ * `exitStatus` is the status a command ends with when this error stops it: USAGE (2, "could
+ * not be carried out") unless the area's catalogue says otherwise for the code.
  */
 export class PhotonError<Code extends string = string> extends Error {
   override name = "PhotonError";
   readonly code: Code;
+  readonly exitStatus: ExitStatusValue;
 
-  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+  constructor(code: Code, message: string, options?: { cause?: unknown; exitStatus?: ExitStatusValue }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.exitStatus = options?.exitStatus ?? ExitStatus.USAGE;
   }
 
   /** The error as a value (`{code, message}`). */
@@ -114,9 +132,7 @@ export class RpcError extends Error implements RpcErrorObject {
   }
 
   toJSON(): RpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 
   /** An application error as Photon sends it: -32000 `Validation Error: <detail>`. */

@@ -29,6 +29,15 @@ const LONG_DIGIT_RUN = /\d{16}/;
 /** Text without a digit before `.`/`e`/`E` and without `-0` holds no non-integer literal. */
 const NON_INTEGER_HINT = /\d[.eE]|-0/;
 
+/** A JSON value as `parseJson` returns it: an integer beyond ±(2^53 - 1) is a bigint. */
+export type Json = null | boolean | number | bigint | string | Json[] | JsonObject;
+export type JsonObject = { [key: string]: Json };
+
+/** A plain object: not null, not an array; typed as the JSON object it is in values that came from `parseJson` or a YAML/JSON parser. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 export interface ParseOptions {
   /** Record objects in which a key is written twice (see `duplicateKeyIn`). */
   readonly duplicateKeys?: boolean;

@@ -31,7 +31,8 @@ export function createRequestListener(options: ListenerOptions): (req: IncomingM
   limit(options.maxResponseBytes, DEFAULT_MAX_REQUEST_BYTES, "maxResponseBytes");
   const maxConnections = limit(options.maxConnections, DEFAULT_MAX_CONNECTIONS, "maxConnections");
   const maxBufferedBytes = limit(options.maxBufferedBytes, Math.max(DEFAULT_MAX_BUFFERED_BYTES, maxRequestBytes), "maxBufferedBytes");
-  if (maxBufferedBytes < maxRequestBytes) throw new PhotonError(ClientErrorCode.LISTENER_OPTIONS, `maxBufferedBytes (${maxBufferedBytes}) must be at least maxRequestBytes (${maxRequestBytes})`);
+  if (maxBufferedBytes < maxRequestBytes)
+    throw new PhotonError(ClientErrorCode.LISTENER_OPTIONS, `maxBufferedBytes (${maxBufferedBytes}) must be at least maxRequestBytes (${maxRequestBytes})`);
   const core = new RpcCore(options);
   const front = new HttpFront(core, new BodyReader(maxRequestBytes, maxBufferedBytes, (req, res, body) => core.answer(req, res, body)), maxConnections);
   return (req, res) => {

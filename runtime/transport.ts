@@ -59,7 +59,8 @@ function destinationOf(url: string): Destination {
   let hit = destinations.get(url);
   if (hit === undefined) {
     const u = new URL(url);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new errors.InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
+    if (u.protocol !== "http:" && u.protocol !== "https:")
+      throw new errors.InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
     hit = { origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname };
     if (destinations.size >= 256) destinations.clear();
     destinations.set(url, hit);

@@ -1,17 +1,18 @@
-// Builds the two packages of this workspace with tsc, the runtime first (the main package's
-// generated code imports it by name):
+// Builds the two packages of this workspace with tsc, the runtime first (the main package
+// imports it by name and compiles against its declarations):
 //   1. runtime/ → runtime/dist (runtime/tsconfig.json): `@photon-indexer-kit/runtime`.
 //   2. the main package → dist/ (tsconfig.json): generator, generated, reference, conformance.
-//   3. dist/runtime/: one re-export of `@photon-indexer-kit/runtime` per runtime module, in place
-//      of the copies tsc emitted there (generator/, reference/ and conformance/ import runtime/
-//      by relative path). Installed, the package then holds one runtime, the dependency's: an
-//      RpcError thrown by the reference's handlers is the class the generated listener tests
-//      for, and `photon-indexer-kit/runtime` is the dependency itself.
+//      tsconfig.json leaves runtime/ out and resolves `@photon-indexer-kit/runtime` to
+//      runtime/dist (no source condition), so no runtime module is compiled into dist/.
+//   3. dist/runtime/index.{js,d.ts}: the `photon-indexer-kit/runtime` entry, one re-export of
+//      `@photon-indexer-kit/runtime`. Installed, the package then holds one runtime, the
+//      dependency's: an RpcError thrown by the reference's handlers is the class the generated
+//      listener tests for, and `photon-indexer-kit/runtime` is the dependency itself.
 // `node scripts/build.mjs runtime` builds step 1 only (the runtime package's `prepack`).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -47,34 +48,13 @@ const dist = join(root, "dist");
 compile(join(root, "tsconfig.json"), dist);
 requireFiles(dist, ["generator/cli.js", "generated/validators.js", "reference/index.js", "conformance/index.js"]);
 
-// Step 3. Every name a runtime module exports is exported by the runtime's index (`export *`),
-// so each re-export offers at least what its module did; checked below against the built runtime.
-const stubbed = join(dist, "runtime");
-const modules = filesUnder(stubbed).filter((f) => f.endsWith(".js")).map((f) => relative(stubbed, f).slice(0, -3));
-const stubs = join(dist, ".runtime-stubs");
-rmSync(stubs, { recursive: true, force: true });
-for (const module of [...new Set(["index", ...modules])]) {
-  const stub = `// The runtime is its own package; this module re-exports it (see scripts/build.mjs).\nexport * from "${RUNTIME}";\n`;
-  for (const ext of [".js", ".d.ts"]) {
-    const file = join(stubs, module + ext);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, stub);
-  }
-}
-rmSync(stubbed, { recursive: true, force: true });
-renameSync(stubs, stubbed);
-const exported = new Set(Object.keys(await import(join(runtimeDist, "index.js"))));
-const missing = [];
-for (const file of filesUnder(dist).filter((f) => f.endsWith(".js") && !f.startsWith(stubbed + "/"))) {
-  const text = readFileSync(file, "utf8");
-  for (const [, names, specifier] of text.matchAll(/(?:^|\n)\s*(?:import|export)\s*\{([^}]*)\}\s*from\s*"([^"]+)"/g)) {
-    if (!specifier.startsWith(".") || !join(dirname(file), specifier).startsWith(stubbed + "/")) continue;
-    for (const name of names.split(",").map((n) => n.trim().split(/\s+as\s+/)[0]).filter(Boolean)) {
-      if (!exported.has(name)) missing.push(`${relative(root, file)}: ${name} from ${specifier}`);
-    }
-  }
-}
-if (missing.length > 0) {
-  console.error(`build: not exported by ${RUNTIME}'s index:\n${missing.join("\n")}`);
+// A relative import of runtime/ would have pulled its sources into the program (and into dist/runtime/).
+const entry = join(dist, "runtime");
+if (existsSync(entry)) {
+  const copied = filesUnder(entry).map((f) => relative(root, f));
+  console.error(`build: tsc compiled runtime sources into the main package (import ${RUNTIME} by name):\n${copied.join("\n")}`);
   process.exit(1);
 }
+mkdirSync(entry);
+const stub = `// The runtime is its own package; this entry re-exports it (see scripts/build.mjs).\nexport * from "${RUNTIME}";\n`;
+for (const ext of [".js", ".d.ts"]) writeFileSync(join(entry, "index" + ext), stub);

@@ -25,14 +25,16 @@ const ALLOWED_PATHS: readonly { path: string; why: string }[] = [
 const ALLOWED_CLASSES: Readonly<Record<string, string>> = {
   InvalidArgumentError:
     "commander's contract for option parsers (commander catches it by its own code; conformance/exit.ts maps it to 2), and undici's own class for a URL it cannot send, thrown where undici would so that runtime/transport/failures.ts maps both alike (INVALID_OPTIONS)",
-  JsonSyntaxError: "JSON.parse's contract (see runtime/json.ts): the listener's body parser throws it for text that is not JSON and turns it into -32700 in the same function",
+  JsonSyntaxError:
+    "JSON.parse's contract (see runtime/json.ts): the listener's body parser throws it for text that is not JSON and turns it into -32700 in the same function",
 };
 
 const allowedPath = (file: string) => ALLOWED_PATHS.some((a) => file.startsWith(a.path));
 
 function program(): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (!config) throw new Error("tsconfig.json cannot be read");
+  // tsconfig.test.json: runtime/ sources in the program, and `@photon-indexer-kit/runtime` resolved to them.
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.test.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config) throw new Error("tsconfig.test.json cannot be read");
   return ts.createProgram(config.fileNames, { ...config.options, noEmit: true });
 }
 
@@ -68,7 +70,8 @@ function coded(type: ts.Type): boolean {
 /** `throw err` of a value the code caught (a catch clause variable or a callback's parameter): passes it on. */
 function isRethrow(expr: ts.Expression): boolean {
   // `throw signal.reason`: an abort propagates whatever reason the caller aborted with.
-  if (ts.isPropertyAccessExpression(expr) && expr.name.text === "reason" && checker.typeToString(checker.getTypeAtLocation(expr.expression)) === "AbortSignal") return true;
+  if (ts.isPropertyAccessExpression(expr) && expr.name.text === "reason" && checker.typeToString(checker.getTypeAtLocation(expr.expression)) === "AbortSignal")
+    return true;
   if (!ts.isIdentifier(expr)) return false;
   const decl = checker.getSymbolAtLocation(expr)?.valueDeclaration;
   return decl !== undefined && (ts.isCatchClause(decl.parent) || ts.isParameter(decl));

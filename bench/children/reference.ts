@@ -22,9 +22,7 @@ const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, data }
 const t2 = performance.now();
 const maxRssBytes = process.resourceUsage().maxRSS * 1024;
 const profile = datasetProfile(data);
-process.stdout.write(
-  `${stringifyJson({ url: indexer.url, accounts, seed, generateMs: t1 - t0, indexMs: t2 - t1, maxRssBytes, profile })}\n`,
-);
+process.stdout.write(`${stringifyJson({ url: indexer.url, accounts, seed, generateMs: t1 - t0, indexMs: t2 - t1, maxRssBytes, profile })}\n`);
 
 const shutdown = () => {
   void indexer.close().then(() => process.exit(0));

@@ -70,7 +70,16 @@ export interface CannonResult {
 
 /** One autocannon run (POST, JSON body) against a loopback URL. */
 export async function cannon(url: string, body: string, seconds: number, connections: number): Promise<CannonResult> {
-  const r = await autocannon({ url, method: "POST", headers: { "content-type": "application/json" }, body, connections, pipelining: 1, duration: seconds, timeout: 10 });
+  const r = await autocannon({
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+  });
   if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0) {
     throw new Error(`autocannon against ${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx answers`);
   }

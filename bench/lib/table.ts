@@ -11,6 +11,10 @@ export function formatTable(columns: readonly string[], rows: readonly (readonly
   }
   const plain = rows.map((r) => r.map(strip));
   const widths = columns.map((c, i) => Math.max(c.length, ...plain.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...plain.map(line)].join("\n");
 }

@@ -9,8 +9,8 @@
  */
 import bs58 from "bs58";
 import { z } from "zod";
+import { UINT64_MAX } from "@photon-indexer-kit/runtime";
 
-const UINT64_MAX = 18446744073709551615n;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const byteLength = (value: string): number => bs58.decodeUnsafe(value)?.length ?? -1;

@@ -1,5 +1,5 @@
 /** The check plugin contract: a name, the cases it applies to, and a judgement. */
-import { stringifyJson, type MethodInfo, type MethodValidators, type EnvelopeValidators } from "../../runtime/index.js";
+import { stringifyJson, type EnvelopeValidators, type MethodInfo, type MethodValidators } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase } from "../case-format.js";
 import { ABSENT } from "../matchers.js";
 import type { Exchange, Finding } from "../model.js";
@@ -27,10 +27,6 @@ export interface Check {
   readonly name: string;
   readonly applies: (c: ConformanceCase, methods: Readonly<Record<string, MethodInfo>>) => boolean;
   readonly run: (ctx: CheckContext) => Finding[] | Promise<Finding[]>;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** True when the case expects a JSON-RPC success answer carrying a result. */

@@ -6,14 +6,14 @@
  * ids repeat (or some are not usable) is the order itself the match. A batch answered in
  * another order than the requests' passes with a note: Photon (jsonrpsee) keeps request order.
  */
-import { formatIssues, validate, type EnvelopeValidators } from "../../runtime/index.js";
-import type { Json } from "../case-format.js";
+import { formatIssues, isObject, validate, type EnvelopeValidators, type Json } from "@photon-indexer-kit/runtime";
 import { ABSENT, deepEqual, getPath, match } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
-import { isObject, show, type Check } from "./check.js";
+import { show, type Check } from "./check.js";
 
 /** The note of a batch answered in another order than its requests (passing: JSON-RPC 2.0 §6 matches by id). */
-export const REORDERED_NOTE = "batch replies came in another order than the requests (matched by id, as JSON-RPC 2.0 §6 allows; Photon answers in request order)";
+export const REORDERED_NOTE =
+  "batch replies came in another order than the requests (matched by id, as JSON-RPC 2.0 §6 allows; Photon answers in request order)";
 
 function one(envelope: EnvelopeValidators, body: unknown, id: unknown, label: string): Finding[] {
   const issues = validate(envelope.response, body);
@@ -35,7 +35,8 @@ export const envelopeCheck: Check = {
       const want = testCase.expect.batch;
       if (replies.length !== want.length) return [...findings, fail("envelope", "wrong number of batch replies", String(want.length), String(replies.length))];
       const byId = pairById(want, replies);
-      if (byId === null) want.forEach((entry, i) => findings.push(...batchEntry(entry, replies[i], `batch reply ${i}: `, " (replies must keep request order)")));
+      if (byId === null)
+        want.forEach((entry, i) => findings.push(...batchEntry(entry, replies[i], `batch reply ${i}: `, " (replies must keep request order)")));
       else {
         want.forEach((entry, i) => {
           const at = byId[i]!;
@@ -75,7 +76,9 @@ function batchEntry(entry: Json, reply: unknown, label: string, orderHint: strin
     const path = key === "error" && typeof matcher === "number" ? "error.code" : key;
     const actual = getPath(reply, path);
     const why = match(actual, matcher);
-    out.push(why === null ? pass("envelope", `${label}${path} as expected`) : fail("envelope", `${label}${path} ${why}${orderHint}`, show(matcher), show(actual)));
+    out.push(
+      why === null ? pass("envelope", `${label}${path} as expected`) : fail("envelope", `${label}${path} ${why}${orderHint}`, show(matcher), show(actual)),
+    );
   }
   return out;
 }

@@ -3,8 +3,9 @@
  * case pins one), in the documented error shape, whatever the HTTP status (Photon answers
  * JSON-RPC errors with HTTP 200; gateways answer 429 with an error body).
  */
+import { isObject } from "@photon-indexer-kit/runtime";
 import { fail, pass, type Finding } from "../model.js";
-import { isObject, show, type Check } from "./check.js";
+import { show, type Check } from "./check.js";
 
 export const errorsCheck: Check = {
   name: "errors",

@@ -17,9 +17,15 @@ export const httpCheck: Check = {
     if (exchange.error) return [fail("http", `no answer: ${exchange.error}`)];
     const findings: Finding[] = [];
     const status = testCase.expect.status;
-    findings.push(exchange.status === status ? pass("http", `HTTP ${exchange.status}`) : fail("http", "unexpected HTTP status", String(status), String(exchange.status)));
+    findings.push(
+      exchange.status === status ? pass("http", `HTTP ${exchange.status}`) : fail("http", "unexpected HTTP status", String(status), String(exchange.status)),
+    );
     if (testCase.expect.emptyBody) {
-      findings.push(exchange.text.length === 0 ? pass("http", "empty body (notification)") : fail("http", "a notification must get an empty body", "empty", `${exchange.text.length} bytes`));
+      findings.push(
+        exchange.text.length === 0
+          ? pass("http", "empty body (notification)")
+          : fail("http", "a notification must get an empty body", "empty", `${exchange.text.length} bytes`),
+      );
       return findings;
     }
     const type = exchange.headers["content-type"] ?? "";

@@ -11,11 +11,11 @@
  * finding naming it.
  */
 import { createHash } from "node:crypto";
-import { decodeBase58, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "../../runtime/index.js";
+import { decodeBase58, isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { getPath } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { pageOf as pageOfResult } from "../spec-facts.js";
-import { expectsResult, isObject, show, type Check, type CheckContext } from "./check.js";
+import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 
 /** The most one cursor walk may take (README, Safety). */
 export const WALK_BOUNDS = {
@@ -153,7 +153,8 @@ export async function walk<T = unknown>(
     for (const item of list) {
       const json = stringifyJson(item);
       bytes += json.length;
-      if (bytes > WALK_BOUNDS.bytes) return { items, pages, problem: `page ${pages + 1} passes the bound of ${formatBytes(WALK_BOUNDS.bytes)} of items per walk: the walk was stopped` };
+      if (bytes > WALK_BOUNDS.bytes)
+        return { items, pages, problem: `page ${pages + 1} passes the bound of ${formatBytes(WALK_BOUNDS.bytes)} of items per walk: the walk was stopped` };
       items.push(keep(item, json, items.length));
     }
     const next = page[p.cursor];
@@ -199,13 +200,21 @@ export const paginationCheck: Check = {
     const findings: Finding[] = [];
     const limit = p.limit ? params[p.limit] : undefined;
     if (typeof limit === "number" || typeof limit === "bigint") {
-      findings.push(items.length <= Number(limit) ? pass("pagination", `page within limit ${limit}`) : fail("pagination", "page holds more items than limit", `<= ${limit}`, String(items.length)));
+      findings.push(
+        items.length <= Number(limit)
+          ? pass("pagination", `page within limit ${limit}`)
+          : fail("pagination", "page holds more items than limit", `<= ${limit}`, String(items.length)),
+      );
     }
     const dup = firstDuplicate(items);
     if (dup >= 0) findings.push(fail("pagination", `item ${dup} repeats an earlier item of the page`, undefined, show(items[dup])));
     if (p.order) {
       const bad = firstOutOfOrder(items, p.order);
-      findings.push(bad < 0 ? pass("pagination", `page ordered by ${describeOrder(p.order)}`) : fail("pagination", `item ${bad} is out of the documented order (${describeOrder(p.order)})`, undefined, show(items[bad])));
+      findings.push(
+        bad < 0
+          ? pass("pagination", `page ordered by ${describeOrder(p.order)}`)
+          : fail("pagination", `item ${bad} is out of the documented order (${describeOrder(p.order)})`, undefined, show(items[bad])),
+      );
     }
     if (ctx.testCase.expect.paginate.length === 0) return findings;
 
@@ -214,9 +223,19 @@ export const paginationCheck: Check = {
     const full = await walk(ctx, p, info, params, baseSize, WALK_BOUNDS.pages, keep);
     if (full.problem) return [...findings, fail("pagination", `walking at ${baseSize ?? "the default"} page size: ${full.problem}`)];
     const fullKeys = full.items;
-    if (found.duplicate) findings.push(fail("pagination", `walk at ${baseSize ?? "default"} size: item ${found.duplicate.at} appears twice across pages`, undefined, found.duplicate.item));
+    if (found.duplicate)
+      findings.push(
+        fail("pagination", `walk at ${baseSize ?? "default"} size: item ${found.duplicate.at} appears twice across pages`, undefined, found.duplicate.item),
+      );
     if (p.order && found.disorder) {
-      findings.push(fail("pagination", `across pages, item ${found.disorder.at} is out of the documented order (${describeOrder(p.order)})`, undefined, found.disorder.item));
+      findings.push(
+        fail(
+          "pagination",
+          `across pages, item ${found.disorder.at} is out of the documented order (${describeOrder(p.order)})`,
+          undefined,
+          found.disorder.item,
+        ),
+      );
     }
     for (const size of ctx.testCase.expect.paginate) {
       const bound = Math.ceil(fullKeys.length / size) + 2;

@@ -3,9 +3,9 @@
  * arrive as bigint). A field the spec does not know is a warning, since a deployment may be
  * newer than the spec; under --strict it fails.
  */
-import { formatIssues, validate } from "../../runtime/index.js";
+import { formatIssues, isObject, validate } from "@photon-indexer-kit/runtime";
 import { fail, pass, warn, type Finding } from "../model.js";
-import { expectsResult, isObject, show, type Check } from "./check.js";
+import { expectsResult, show, type Check } from "./check.js";
 
 const MAX_UNKNOWN = 50;
 

@@ -3,9 +3,10 @@
  * (`expect.result`, `expect.every`) and named rules (`expect.semantics`), each a function
  * of the case and its exchange, some making further calls to the target.
  */
+import { isObject } from "@photon-indexer-kit/runtime";
 import { ABSENT, getPath, match } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
-import { expectsResult, isObject, show, type Check, type CheckContext } from "./check.js";
+import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 import { walk } from "./pagination.js";
 import { itemsOf, lookupKeyOf, methodInfo, slotMethod, slotOfResult } from "../spec-facts.js";
 
@@ -22,7 +23,9 @@ const lookup: Rule = (ctx, result, params) => {
   if (!isObject(value)) return [fail(S, "no item in value")];
   const key = lookupKeyOf(info, params) ?? info.lookup.by[info.lookup.by.length - 1]!;
   const got = getPath(value, key.field);
-  return got === params[key.param] ? [pass(S, `the asked ${key.field}`)] : [fail(S, `not the asked ${key.field}`, show(params[key.param]), show(got === ABSENT ? undefined : got))];
+  return got === params[key.param]
+    ? [pass(S, `the asked ${key.field}`)]
+    : [fail(S, `not the asked ${key.field}`, show(params[key.param]), show(got === ABSENT ? undefined : got))];
 };
 
 /** `x-lookup` with items: one item per input, in input order, null for unknown ones. */
@@ -35,12 +38,18 @@ const inputOrder: Rule = (ctx, result, params) => {
   if (!Array.isArray(items) || !Array.isArray(inputs)) return [fail(S, "no items or no inputs to compare")];
   if (items.length !== inputs.length) return [fail(S, "one item per input expected", String(inputs.length), String(items.length))];
   const bad = items.findIndex((item, i) => item !== null && (!isObject(item) || getPath(item, key.field) !== inputs[i]));
-  if (bad >= 0) return [fail(S, `item ${bad} does not answer input ${bad}`, show(inputs[bad]), show(isObject(items[bad]) ? getPath(items[bad], key.field) : items[bad]))];
+  if (bad >= 0)
+    return [fail(S, `item ${bad} does not answer input ${bad}`, show(inputs[bad]), show(isObject(items[bad]) ? getPath(items[bad], key.field) : items[bad]))];
   return [pass(S, `${items.length} items in input order`)];
 };
 
 /** Every item of a paginated method, each kept as `keep` reduces it (a walk holds only what the rule compares). */
-async function walkAll<T>(ctx: CheckContext, method: string, params: Record<string, unknown>, keep: (item: unknown) => T): Promise<{ items: T[]; problem: string | null }> {
+async function walkAll<T>(
+  ctx: CheckContext,
+  method: string,
+  params: Record<string, unknown>,
+  keep: (item: unknown) => T,
+): Promise<{ items: T[]; problem: string | null }> {
   const info = methodInfo(method, ctx.methods);
   if (!info?.pagination) return { items: [], problem: `${method} is not a paginated method of the spec` };
   return walk(ctx, info.pagination, info, params, null, 1000, keep);
@@ -70,10 +79,12 @@ const sums: Rule = async (ctx, _result, params) => {
     const group = String(b.key);
     const want = sumsOf.get(group) ?? 0n;
     const got = BigInt(b.sum as number | bigint);
-    if (got !== want) findings.push(fail(S, `${sum.field} of ${key.field} ${group} is not the sum of ${info.sums.method}'s ${sum.of}`, String(want), String(got)));
+    if (got !== want)
+      findings.push(fail(S, `${sum.field} of ${key.field} ${group} is not the sum of ${info.sums.method}'s ${sum.of}`, String(want), String(got)));
     sumsOf.delete(group);
   }
-  for (const [group, total] of sumsOf) if (total > 0n) findings.push(fail(S, `${key.field} ${group} has ${info.sums.method} items but no row`, String(total), "absent"));
+  for (const [group, total] of sumsOf)
+    if (total > 0n) findings.push(fail(S, `${key.field} ${group} has ${info.sums.method} items but no row`, String(total), "absent"));
   return findings.length > 0 ? findings : [pass(S, `${totals.items.length} ${sum.field}s equal the sums of ${parts.items.length} ${info.sums.method} items`)];
 };
 
@@ -135,4 +146,3 @@ export const semanticsCheck: Check = {
     return findings;
   },
 };
-

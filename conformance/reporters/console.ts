@@ -5,9 +5,9 @@
  * the run's notes and what was run (tool, spec, selection, fixtures, --strict).
  */
 import type { CaseResult, RunIdentity, RunSummary } from "../model.js";
-import { curlLine } from "./curl.js";
-import { casesJudged, failureGroups } from "./stats.js";
-import { forConsole, type Redact } from "./escape.js";
+import { curlLine } from "./support/curl.js";
+import { casesJudged, failureGroups } from "./support/stats.js";
+import { forConsole, type Redact } from "./support/escape.js";
 
 export interface ConsoleStyle {
   readonly color: boolean;
@@ -81,7 +81,11 @@ function skippedLines(summary: RunSummary): string[] {
   const byReason = new Map<string, string[]>();
   for (const r of summary.results) {
     if (r.status !== "skip") continue;
-    const reason = r.findings.filter((f) => f.status === "skip").map((f) => f.message).join("; ") || "skipped";
+    const reason =
+      r.findings
+        .filter((f) => f.status === "skip")
+        .map((f) => f.message)
+        .join("; ") || "skipped";
     byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
   }
   if (byReason.size === 0) return [];

@@ -11,9 +11,9 @@
  */
 import { appendFileSync } from "node:fs";
 import type { RunSummary } from "../model.js";
-import { forConsole, forGithubData, forGithubProperty, type Redact } from "./escape.js";
+import { forConsole, forGithubData, forGithubProperty, type Redact } from "./support/escape.js";
 import { renderMarkdown } from "./markdown.js";
-import { isProblem } from "./parts.js";
+import { isProblem } from "./support/parts.js";
 
 /**
  * The annotations; with `stepSummary` (a file path, `$GITHUB_STEP_SUMMARY` by default) the
@@ -25,7 +25,13 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
   for (const r of summary.results) {
     for (const f of r.findings.filter(isProblem)) {
       const level = f.status === "fail" && r.required ? "error" : "warning";
-      const detail = [forConsole(f.message), f.expected !== undefined ? `expected: ${forConsole(f.expected)}` : "", f.actual !== undefined ? `actual: ${forConsole(f.actual)}` : ""].filter(Boolean).join("\n");
+      const detail = [
+        forConsole(f.message),
+        f.expected !== undefined ? `expected: ${forConsole(f.expected)}` : "",
+        f.actual !== undefined ? `actual: ${forConsole(f.actual)}` : "",
+      ]
+        .filter(Boolean)
+        .join("\n");
       const file = r.file !== undefined ? `file=${forGithubProperty(r.file)},` : "";
       lines.push(`::${level} ${file}title=${forGithubProperty(`${r.id} (${f.check})`)}::${forGithubData(detail)}`);
     }
@@ -34,12 +40,16 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
     try {
       appendFileSync(stepSummary, `${finish(renderMarkdown(summary))}\n`);
     } catch (err) {
-      lines.push(`::warning title=photon-conformance::${forGithubData(`could not append the certificate to $GITHUB_STEP_SUMMARY: ${forConsole((err as Error).message)}`)}`);
+      lines.push(
+        `::warning title=photon-conformance::${forGithubData(`could not append the certificate to $GITHUB_STEP_SUMMARY: ${forConsole((err as Error).message)}`)}`,
+      );
     }
   }
   const c = summary.counts;
   const verdict = summary.passed ? "VERDICT: CONFORMANT" : "VERDICT: NOT CONFORMANT";
   const notes = (summary.notes ?? []).map((n) => `note: ${forConsole(n)}`);
-  lines.push(`::notice title=photon-conformance::${forGithubData([`${verdict} (${c.pass} passed, ${c.fail} failed, ${c.warn} warned) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`);
+  lines.push(
+    `::notice title=photon-conformance::${forGithubData([`${verdict} (${c.pass} passed, ${c.fail} failed, ${c.warn} warned) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`,
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -9,10 +9,10 @@
  * no image but `data:`, so even a missed escape could neither run code nor call out.
  */
 import type { CaseResult, Exchange, RunSummary, Status } from "../model.js";
-import { curlLine } from "./curl.js";
-import { clip, forHtml as h } from "./escape.js";
-import { BODY_EXCERPT, countsText, identityRows, problemCases, shownFindings, skippedCases } from "./parts.js";
-import { casesJudged, methodRow, methodStats, type MethodStats } from "./stats.js";
+import { curlLine } from "./support/curl.js";
+import { clip, forHtml as h } from "./support/escape.js";
+import { BODY_EXCERPT, countsText, identityRows, problemCases, shownFindings, skippedCases } from "./support/parts.js";
+import { casesJudged, methodRow, methodStats, type MethodStats } from "./support/stats.js";
 
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -129,28 +129,46 @@ function latencyChart(stats: readonly MethodStats[]): string {
 }
 
 function latencyTable(stats: readonly MethodStats[]): string {
-  const rows = stats.map((s) => `<tr><td><code>${h(s.method)}</code></td><td>${s.p50.toFixed(1)}</td><td>${s.p95.toFixed(1)}</td>${STATUSES.map((st) => `<td>${s.counts[st]}</td>`).join("")}</tr>`);
+  const rows = stats.map(
+    (s) =>
+      `<tr><td><code>${h(s.method)}</code></td><td>${s.p50.toFixed(1)}</td><td>${s.p95.toFixed(1)}</td>${STATUSES.map((st) => `<td>${s.counts[st]}</td>`).join("")}</tr>`,
+  );
   return `<table id="latency-table"><thead><tr><th>method</th><th>p50 ms</th><th>p95 ms</th>${STATUSES.map((s) => `<th>${LABEL[s]}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 const pre = (text: string) => `<pre>${h(text)}</pre>`;
 
 function exchangeBlocks(x: Exchange, side: string): string {
-  const request = [`${x.request.method} ${x.request.url}`, ...Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`), ...(x.request.body ? ["", clip(x.request.body, BODY_EXCERPT)] : [])];
+  const request = [
+    `${x.request.method} ${x.request.url}`,
+    ...Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`),
+    ...(x.request.body ? ["", clip(x.request.body, BODY_EXCERPT)] : []),
+  ];
   const response =
     x.status === 0
       ? [`no response: ${x.error ?? "no answer"}`]
-      : [`HTTP ${x.status} in ${Math.round(x.durationMs)} ms`, ...Object.entries(x.headers).map(([k, v]) => `${k}: ${v}`), ...(x.text ? ["", clip(x.text, BODY_EXCERPT)] : [])];
+      : [
+          `HTTP ${x.status} in ${Math.round(x.durationMs)} ms`,
+          ...Object.entries(x.headers).map(([k, v]) => `${k}: ${v}`),
+          ...(x.text ? ["", clip(x.text, BODY_EXCERPT)] : []),
+        ];
   return `<h4>Request${h(side)}</h4><pre>${request.map(h).join("\n")}</pre><h4>Response${h(side)}</h4><pre>${response.map(h).join("\n")}</pre><h4>Reproduce${h(side)}</h4>${pre(curlLine(x.request))}`;
 }
 
 function caseDetails(r: CaseResult): string {
   const status = r.status;
   const findings = shownFindings(r).map((f) => {
-    const extra = [f.expected !== undefined ? `<br><span class="muted">expected</span> <code>${h(clip(f.expected, BODY_EXCERPT))}</code>` : "", f.actual !== undefined ? `<br><span class="muted">actual</span> <code>${h(clip(f.actual, BODY_EXCERPT))}</code>` : ""].join("");
+    const extra = [
+      f.expected !== undefined ? `<br><span class="muted">expected</span> <code>${h(clip(f.expected, BODY_EXCERPT))}</code>` : "",
+      f.actual !== undefined ? `<br><span class="muted">actual</span> <code>${h(clip(f.actual, BODY_EXCERPT))}</code>` : "",
+    ].join("");
     return `<li><span class="badge ${outcome(r, f.status)}">${h(f.check)}</span>${h(f.message)}${extra}</li>`;
   });
-  const exchanges = r.exchange ? (r.against ? exchangeBlocks(r.exchange, " (--url, under test)") + exchangeBlocks(r.against, " (--against, trusted)") : exchangeBlocks(r.exchange, "")) : `<p class="muted">No request was sent for this case.</p>`;
+  const exchanges = r.exchange
+    ? r.against
+      ? exchangeBlocks(r.exchange, " (--url, under test)") + exchangeBlocks(r.against, " (--against, trusted)")
+      : exchangeBlocks(r.exchange, "")
+    : `<p class="muted">No request was sent for this case.</p>`;
   const file = r.file !== undefined ? `<p class="muted">case file <code>${h(r.file)}</code></p>` : "";
   return `<details class="case ${status}"><summary><span class="badge ${status}">${status.toUpperCase()}</span><code>${h(r.id)}</code> <span class="muted">${h(r.description)}</span></summary>${file}<ul class="findings">${findings.join("")}</ul>${exchanges}</details>`;
 }

@@ -1,7 +1,7 @@
 /** Reporters by name: each renders a finished run; none re-judges it. */
 import type { RunSummary } from "../model.js";
 import { consoleStyle, renderConsole } from "./console.js";
-import { redactSummary, type Redact } from "./escape.js";
+import { redactSummary, type Redact } from "./support/escape.js";
 import { renderGithub } from "./github.js";
 import { renderHtml } from "./html.js";
 import { renderJson } from "./json.js";
@@ -13,7 +13,7 @@ export type ReporterName = (typeof reporterNames)[number];
 
 /**
  * `stream` is where the text goes (for colours); null for a file. `redact` masks secrets in
- * each outside string before the reporter escapes it for its sink (see escape.ts); a pass
+ * each outside string before the reporter escapes it for its sink (see support/escape.ts); a pass
  * over the finished text (cli.ts) may follow as a second net.
  */
 export function render(name: ReporterName, run: RunSummary, stream: NodeJS.WriteStream | null, redact?: Redact): string {

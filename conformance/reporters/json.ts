@@ -4,33 +4,31 @@
  * invisible characters JSON.stringify leaves raw as `\u…`), each value kept exactly.
  */
 import type { RunSummary } from "../model.js";
-import { forJson } from "./escape.js";
+import { forJson } from "./support/escape.js";
 
 export function renderJson(summary: RunSummary): string {
-  return `${forJson(
-    {
-      target: summary.target,
-      spec: summary.spec,
-      startedAt: summary.startedAt,
-      durationMs: Math.round(summary.durationMs),
-      passed: summary.passed,
-      counts: summary.counts,
-      options: summary.options,
-      ...(summary.identity !== undefined ? { identity: summary.identity } : {}),
-      ...(summary.notes !== undefined ? { notes: summary.notes } : {}),
-      ...(summary.discovered !== undefined ? { discoveredFixtures: summary.discovered } : {}),
-      cases: summary.results.map((r) => ({
-        id: r.id,
-        method: r.method,
-        ...(r.file !== undefined ? { file: r.file } : {}),
-        required: r.required,
-        status: r.status,
-        durationMs: Math.round(r.durationMs),
-        checks: r.findings,
-        request: r.exchange?.request ?? null,
-        ...(r.against ? { againstRequest: r.against.request } : {}),
-        response: r.exchange ? { status: r.exchange.status, error: r.exchange.error } : null,
-      })),
-    },
-  )}\n`;
+  return `${forJson({
+    target: summary.target,
+    spec: summary.spec,
+    startedAt: summary.startedAt,
+    durationMs: Math.round(summary.durationMs),
+    passed: summary.passed,
+    counts: summary.counts,
+    options: summary.options,
+    ...(summary.identity !== undefined ? { identity: summary.identity } : {}),
+    ...(summary.notes !== undefined ? { notes: summary.notes } : {}),
+    ...(summary.discovered !== undefined ? { discoveredFixtures: summary.discovered } : {}),
+    cases: summary.results.map((r) => ({
+      id: r.id,
+      method: r.method,
+      ...(r.file !== undefined ? { file: r.file } : {}),
+      required: r.required,
+      status: r.status,
+      durationMs: Math.round(r.durationMs),
+      checks: r.findings,
+      request: r.exchange?.request ?? null,
+      ...(r.against ? { againstRequest: r.against.request } : {}),
+      response: r.exchange ? { status: r.exchange.status, error: r.exchange.error } : null,
+    })),
+  })}\n`;
 }

@@ -9,8 +9,8 @@
  * a target sent; only the newlines between lines are the reporter's own.
  */
 import type { CaseResult, RunSummary } from "../model.js";
-import { forXml as xml } from "./escape.js";
-import { caseExchangeLines, findingLines, identityRows, skipReason } from "./parts.js";
+import { forXml as xml } from "./support/escape.js";
+import { caseExchangeLines, findingLines, identityRows, skipReason } from "./support/parts.js";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 

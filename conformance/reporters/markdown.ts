@@ -11,9 +11,9 @@
  * counts) and the `<code>` of `forMarkdownCode`.
  */
 import type { RunSummary } from "../model.js";
-import { clip, forMarkdown, forMarkdownCode, forMarkdownJson } from "./escape.js";
-import { identityRows, problemCases, shownFindings, skippedCases } from "./parts.js";
-import { casesJudged, methodStats } from "./stats.js";
+import { clip, forMarkdown, forMarkdownCode, forMarkdownJson } from "./support/escape.js";
+import { identityRows, problemCases, shownFindings, skippedCases } from "./support/parts.js";
+import { casesJudged, methodStats } from "./support/stats.js";
 
 /** GitHub's limit on a comment's body. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -120,7 +120,13 @@ export function renderMarkdown(summary: RunSummary): string {
     const rows = capped(
       findings,
       ({ r, f }) => {
-        const detail = [text(f.message), f.expected !== undefined ? `expected ${text(f.expected)}` : "", f.actual !== undefined ? `actual ${text(f.actual)}` : ""].filter(Boolean).join("; ");
+        const detail = [
+          text(f.message),
+          f.expected !== undefined ? `expected ${text(f.expected)}` : "",
+          f.actual !== undefined ? `actual ${text(f.actual)}` : "",
+        ]
+          .filter(Boolean)
+          .join("; ");
         return `| ${code(r.id)} | ${text(f.check)} | ${f.status} | ${detail} |`;
       },
       MAX_FINDINGS,

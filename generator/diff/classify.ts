@@ -6,8 +6,7 @@
  * code written against the regenerated types: a handler that omits a now-required result
  * field, or client code that reads a removed one, stops compiling.
  */
-import type { Json } from "../load.js";
-import { isObject } from "../load.js";
+import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import type { Change, ChangeClass, Effect, RawChange } from "./types.js";
 
 interface Verdict {
@@ -67,13 +66,18 @@ function fieldAdded(c: RawChange, direction: "request" | "response"): Verdict {
       : S("servers must accept and honour the new optional field; old clients need not send it");
   }
   const closedNote = "clients validating against the old closed object (the generated client does by default) reject the unknown field";
-  if (c.required) return c.closed ? B(`every server must now send it (handlers stop compiling until they do); ${closedNote}`) : S("every server must now send it (handlers stop compiling until they do); clients may ignore it");
+  if (c.required)
+    return c.closed
+      ? B(`every server must now send it (handlers stop compiling until they do); ${closedNote}`)
+      : S("every server must now send it (handlers stop compiling until they do); clients may ignore it");
   return c.closed ? C(`servers need not send it, but ${closedNote}`) : OK("servers need not send it and clients may ignore it");
 }
 
 function fieldRemoved(c: RawChange, direction: "request" | "response"): Verdict {
   if (direction === "request") {
-    return c.closed ? C("old clients that send it are now rejected (the object is closed); client code setting it stops compiling") : C("old clients that send it are silently ignored; client code setting it stops compiling");
+    return c.closed
+      ? C("old clients that send it are now rejected (the object is closed); client code setting it stops compiling")
+      : C("old clients that send it are silently ignored; client code setting it stops compiling");
   }
   return c.closed
     ? B("clients that read it lose it (client code reading it stops compiling); servers that still send it violate the closed object")
@@ -143,7 +147,11 @@ function short(v: Json): string {
 const list = (v: Json): string => (Array.isArray(v) ? v.map((x) => JSON.stringify(x)).join(", ") : short(v));
 
 function paging(v: Json): string {
-  return isObject(v) ? Object.entries(v).map(([k, x]) => `${k} ${String(x)}`).join(", ") : String(v);
+  return isObject(v)
+    ? Object.entries(v)
+        .map(([k, x]) => `${k} ${String(x)}`)
+        .join(", ")
+    : String(v);
 }
 
 function pagingDelta(a: Json, b: Json): string {

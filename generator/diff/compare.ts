@@ -6,8 +6,7 @@
  * spec with heavily shared components linear in size; recursive components stop at their
  * second visit on a path.
  */
-import type { Json, JsonObject } from "../load.js";
-import { isObject } from "../load.js";
+import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import type { MethodModel, SpecModel } from "../model.js";
 import { compareDocs } from "./docs.js";
 import { compareLeaves, compareType } from "./keywords.js";
@@ -52,7 +51,8 @@ function walk(w: Walk, a: Json | undefined, b: Json | undefined, via: string | n
   const va = viewOf(a, w.oldC);
   const vb = viewOf(b, w.newC);
   const out: Found[] = [];
-  if (va.nullable !== vb.nullable) out.push({ rel: "", kind: vb.nullable ? "nullable-added" : "nullable-removed", before: va.nullable, after: vb.nullable, via });
+  if (va.nullable !== vb.nullable)
+    out.push({ rel: "", kind: vb.nullable ? "nullable-added" : "nullable-removed", before: va.nullable, after: vb.nullable, via });
   const ra = va.refs[va.refs.length - 1];
   const rb = vb.refs[vb.refs.length - 1];
   if (ra === undefined || rb === undefined) {
@@ -102,7 +102,8 @@ function compareObject(w: Walk, a: JsonObject, b: JsonObject, via: string | null
   for (const name of names) {
     const rel = segment(name);
     if (name in pa && name in pb) {
-      if (reqA.has(name) !== reqB.has(name)) out.push({ rel, kind: reqB.has(name) ? "field-required" : "field-optional", before: reqA.has(name), after: reqB.has(name), via });
+      if (reqA.has(name) !== reqB.has(name))
+        out.push({ rel, kind: reqB.has(name) ? "field-required" : "field-optional", before: reqA.has(name), after: reqB.has(name), via });
       out.push(...prefixed(rel, walk(w, pa[name], pb[name], via)));
     } else if (name in pb) {
       out.push({ rel, kind: "field-added", before: null, after: label(pb[name], w.newC), required: reqB.has(name), closed: closedA, via });
@@ -134,7 +135,15 @@ function compareAlternatives(w: Walk, a: JsonObject, b: JsonObject, via: string 
     // More anyOf/oneOf branches admit more values; more allOf parts admit fewer.
     const more = key === "allOf" ? "narrower" : "wider";
     const fewer = key === "allOf" ? "wider" : "narrower";
-    out.push({ rel: "", kind: "alternatives-changed", keyword: key, before: la?.length ?? 0, after: lb?.length ?? 0, effect: grew ? more : shrank ? fewer : "incomparable", via });
+    out.push({
+      rel: "",
+      kind: "alternatives-changed",
+      keyword: key,
+      before: la?.length ?? 0,
+      after: lb?.length ?? 0,
+      effect: grew ? more : shrank ? fewer : "incomparable",
+      via,
+    });
   }
   return out;
 }
@@ -165,12 +174,29 @@ function compareMethod(w: Walk, a: MethodModel, b: MethodModel, includeDocs: boo
     for (const { rel, ...f } of found) out.push({ method: b.name, scope, path: scope + rel, ...f });
   };
   if (a.params === null && b.params !== null) {
-    out.push({ method: b.name, scope: "params", path: "params", kind: "params-added", before: null, after: label(b.params.normalized, w.newC), required: b.paramsRequired, via: null });
+    out.push({
+      method: b.name,
+      scope: "params",
+      path: "params",
+      kind: "params-added",
+      before: null,
+      after: label(b.params.normalized, w.newC),
+      required: b.paramsRequired,
+      via: null,
+    });
   } else if (a.params !== null && b.params === null) {
     out.push({ method: b.name, scope: "params", path: "params", kind: "params-removed", before: label(a.params.normalized, w.oldC), after: null, via: null });
   } else if (a.params !== null && b.params !== null) {
     if (a.paramsRequired !== b.paramsRequired) {
-      out.push({ method: b.name, scope: "params", path: "params", kind: b.paramsRequired ? "params-required" : "params-optional", before: a.paramsRequired, after: b.paramsRequired, via: null });
+      out.push({
+        method: b.name,
+        scope: "params",
+        path: "params",
+        kind: b.paramsRequired ? "params-required" : "params-optional",
+        before: a.paramsRequired,
+        after: b.paramsRequired,
+        via: null,
+      });
     }
     at("params", walk(w, a.params.normalized, b.params.normalized, null));
   }

@@ -3,8 +3,7 @@
  * form, which keeps them (the normalised form drops them). Paths match compare.ts's, so a
  * description change is reported where a schema change at the same place would be.
  */
-import type { Json } from "../load.js";
-import { isObject } from "../load.js";
+import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import type { MethodModel, SpecModel } from "../model.js";
 import { segment } from "./path.js";
 import type { RawChange } from "./types.js";
@@ -17,7 +16,14 @@ function isNull(node: Json | undefined): boolean {
 }
 
 /** path → description, outermost first: a property's own description wins over its component's. */
-function collect(node: Json | undefined, components: Readonly<Record<string, Json>>, path: string, out: Map<string, string>, refs: ReadonlySet<string>, depth: number): void {
+function collect(
+  node: Json | undefined,
+  components: Readonly<Record<string, Json>>,
+  path: string,
+  out: Map<string, string>,
+  refs: ReadonlySet<string>,
+  depth: number,
+): void {
   if (!isObject(node) || depth > 64) return;
   if (typeof node.description === "string" && !out.has(path)) out.set(path, node.description.trim());
   const ref = typeof node.$ref === "string" ? SOURCE_REF.exec(node.$ref) : null;
@@ -26,7 +32,8 @@ function collect(node: Json | undefined, components: Readonly<Record<string, Jso
     if (!refs.has(name)) collect(components[name], components, path, out, new Set([...refs, name]), depth + 1);
     return;
   }
-  if (isObject(node.properties)) for (const [name, sub] of Object.entries(node.properties)) collect(sub, components, path + segment(name), out, refs, depth + 1);
+  if (isObject(node.properties))
+    for (const [name, sub] of Object.entries(node.properties)) collect(sub, components, path + segment(name), out, refs, depth + 1);
   if (isObject(node.additionalProperties)) collect(node.additionalProperties, components, `${path}{}`, out, refs, depth + 1);
   if (node.items !== undefined) collect(node.items, components, `${path}[]`, out, refs, depth + 1);
   for (const key of COMPOSITIONS) {

@@ -13,11 +13,30 @@ export { render } from "./render.js";
 
 const SCOPES: readonly Scope[] = ["method", "params", "result"];
 const KINDS: readonly ChangeKind[] = [
-  "method-added", "method-removed", "params-added", "params-removed", "params-required", "params-optional",
-  "pagination-added", "pagination-removed", "pagination-changed", "field-added", "field-removed", "field-required",
-  "field-optional", "nullable-added", "nullable-removed", "type-changed", "format-changed", "enum-values-added",
-  "enum-values-removed", "additional-properties-changed", "constraint-changed", "alternatives-changed",
-  "schema-changed", "description-changed",
+  "method-added",
+  "method-removed",
+  "params-added",
+  "params-removed",
+  "params-required",
+  "params-optional",
+  "pagination-added",
+  "pagination-removed",
+  "pagination-changed",
+  "field-added",
+  "field-removed",
+  "field-required",
+  "field-optional",
+  "nullable-added",
+  "nullable-removed",
+  "type-changed",
+  "format-changed",
+  "enum-values-added",
+  "enum-values-removed",
+  "additional-properties-changed",
+  "constraint-changed",
+  "alternatives-changed",
+  "schema-changed",
+  "description-changed",
 ];
 
 function cmp(a: string | number, b: string | number): number {

@@ -4,8 +4,7 @@
  * validation keyword, so no change of meaning goes unreported. Structure (properties,
  * items, alternatives) is compare.ts's concern.
  */
-import type { Json, JsonObject } from "../load.js";
-import { isObject } from "../load.js";
+import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import type { Effect, RawChange } from "./types.js";
 import { typeCovers, typesOf } from "./view.js";
 
@@ -13,10 +12,31 @@ export type LeafChange = Pick<RawChange, "kind" | "before" | "after" | "effect" 
 
 /** Keywords compared structurally by compare.ts or here; the rest fall to the catch-all. */
 export const HANDLED = new Set([
-  "$ref", "type", "format", "enum", "properties", "required", "additionalProperties", "items",
-  "anyOf", "oneOf", "allOf", "minimum", "maximum", "uint64", "int64",
-  "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "pattern", "uniqueItems",
-  "description", "title",
+  "$ref",
+  "type",
+  "format",
+  "enum",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "minimum",
+  "maximum",
+  "uint64",
+  "int64",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "pattern",
+  "uniqueItems",
+  "description",
+  "title",
   // Follows from being an integer (normalize/integer.ts adds it to every one): the type says it.
   "integerLiteral",
 ]);
@@ -70,6 +90,7 @@ function numericLabel(s: JsonObject, r: Range): string {
   const named = typeof s.format === "string" ? `${s.format} ` : "";
   if (r.lo === null && r.hi === null) return named === "" ? "none" : named.trim();
   for (const [name, [flo, fhi]] of Object.entries(INT_FORMATS)) {
+    // biome-ignore lint/suspicious/noDoubleEquals: bounds are numbers or bigints; == compares them by value
     if (r.lo !== null && r.hi !== null && r.lo == flo && r.hi == fhi) return `${named}${name}`;
   }
   return `${named}${r.lo === null ? "-∞" : boundText(r.lo)}..${boundText(r.hi)}`;
@@ -168,7 +189,13 @@ function compareOthers(a: JsonObject, b: JsonObject): LeafChange[] {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !HANDLED.has(k)).sort();
   return keys
     .filter((k) => stable(a[k]) !== stable(b[k]))
-    .map((keyword) => ({ kind: "schema-changed" as const, keyword, before: a[keyword] ?? null, after: b[keyword] ?? null, effect: presenceEffect(a[keyword], b[keyword]) }));
+    .map((keyword) => ({
+      kind: "schema-changed" as const,
+      keyword,
+      before: a[keyword] ?? null,
+      after: b[keyword] ?? null,
+      effect: presenceEffect(a[keyword], b[keyword]),
+    }));
 }
 
 /** Every leaf-keyword change between two nodes of compatible type. */

@@ -2,7 +2,7 @@
  * The shapes of a spec diff: what `compare` finds (a RawChange, facts only) and what the
  * report carries once each change is classified (a Change).
  */
-import type { Json } from "../load.js";
+import type { Json } from "@photon-indexer-kit/runtime";
 
 /** Where a change sits: the method itself, its params (request) or its result (response). */
 export type Scope = "method" | "params" | "result";

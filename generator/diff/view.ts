@@ -4,8 +4,7 @@
  * nullable forms (`anyOf: [X, {type: null}]`, `type: [T, "null"]`, `null` in an enum)
  * folded into one flag. The uint64/int64 keywords read as integers with a range.
  */
-import type { Json, JsonObject } from "../load.js";
-import { isObject } from "../load.js";
+import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { COMPONENTS_ID } from "../model.js";
 
 export type Components = Readonly<Record<string, JsonObject | boolean>>;

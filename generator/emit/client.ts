@@ -14,7 +14,10 @@ function functionType(signature: string): string {
   const [, args, result] = /^\((.*)\): (.*)$/.exec(signature)!;
   const oneLine = `(${args}) => ${result}`;
   if (oneLine.length <= 100) return oneLine;
-  return `(\n${args!.split(", ").map((a) => `    ${a},`).join("\n")}\n  ) => ${result}`;
+  return `(\n${args!
+    .split(", ")
+    .map((a) => `    ${a},`)
+    .join("\n")}\n  ) => ${result}`;
 }
 
 export function addClient(file: SourceFile, model: SpecModel): void {

@@ -18,7 +18,7 @@
  * writes `*\/` in JSDoc); the injection test checks that too.
  */
 import Handlebars from "handlebars";
-import { internalError } from "../../runtime/errors.js";
+import { internalError } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode } from "../errors.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -33,7 +33,8 @@ const RESERVED_WORDS = new Set(
 
 /** A generated binding name. Throws (a generator bug, not a spec fault) if it is not a plain identifier. */
 export function identifier(name: string): string {
-  if (!IDENTIFIER.test(name) || RESERVED_WORDS.has(name)) throw internalError(GenErrorCode.INTERNAL, `photon-gen: internal error: ${JSON.stringify(name)} is not a safe identifier`);
+  if (!IDENTIFIER.test(name) || RESERVED_WORDS.has(name))
+    throw internalError(GenErrorCode.INTERNAL, `photon-gen: internal error: ${JSON.stringify(name)} is not a safe identifier`);
   return name;
 }
 
@@ -92,7 +93,8 @@ function hex4(c: string): string {
  * feed excepted), DEL, bidi overrides (trojan-source), BOM, and lone surrogates, which a UTF-8
  * file cannot hold (the written bytes would differ from the text and `check` would see it stale).
  */
-const UNPRINTABLE = /[\0-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNPRINTABLE =
+  /[\0-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text inside a block or JSDoc comment: `*\/` cannot close it; line breaks become `\n`. */
 export function commentText(text: string): string {
@@ -168,7 +170,11 @@ const handlebars = Handlebars.create();
 // the helpers refuse a missing value themselves (a template bug: an internal error).
 for (const [name, fn] of Object.entries(HELPERS)) {
   handlebars.registerHelper(name, (value: unknown, options: { loc?: { start: { line: number } } }) => {
-    if (value === undefined) throw internalError(GenErrorCode.INTERNAL, `template value passed to ${name} is missing (${options.loc ? `line ${options.loc.start.line}` : "unknown line"})`);
+    if (value === undefined)
+      throw internalError(
+        GenErrorCode.INTERNAL,
+        `template value passed to ${name} is missing (${options.loc ? `line ${options.loc.start.line}` : "unknown line"})`,
+      );
     return fn(String(value ?? ""));
   });
 }
@@ -179,6 +185,14 @@ for (const [name, fn] of Object.entries(HELPERS)) {
  */
 export function compileTemplate(name: string, source: string): Handlebars.TemplateDelegate {
   const raw = rawMustaches(handlebars.parse(source));
-  if (raw.length > 0) throw new GenError(GenErrorCode.TEMPLATE, `template ${name} writes ${raw.join(", ")} without an escaping helper (${Object.keys(HELPERS).join(", ")})`, { file: name });
-  return handlebars.compile(source, { noEscape: true, strict: true, knownHelpers: Object.fromEntries(Object.keys(HELPERS).map((h) => [h, true])), knownHelpersOnly: false });
+  if (raw.length > 0)
+    throw new GenError(GenErrorCode.TEMPLATE, `template ${name} writes ${raw.join(", ")} without an escaping helper (${Object.keys(HELPERS).join(", ")})`, {
+      file: name,
+    });
+  return handlebars.compile(source, {
+    noEscape: true,
+    strict: true,
+    knownHelpers: Object.fromEntries(Object.keys(HELPERS).map((h) => [h, true])),
+    knownHelpersOnly: false,
+  });
 }

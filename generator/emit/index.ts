@@ -8,6 +8,7 @@ import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } fro
 import type { SpecModel } from "../model.js";
 import { templatesDir } from "../paths.js";
 import { addClient } from "./client.js";
+import { formatGenerated } from "./format.js";
 import { addMethodTable } from "./methods.js";
 import { addServer } from "./server.js";
 import { addMethodTypes, renderSchemaTypes } from "./types.js";
@@ -15,7 +16,6 @@ import { indentByBraces } from "./indent.js";
 import { compileTemplate, objectKey } from "./escape.js";
 import { emitValidators, VALIDATOR_PRELUDE } from "./validators.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
-
 
 function template(name: string) {
   return compileTemplate(`${name}.hbs`, readFileSync(join(templatesDir, `${name}.hbs`), "utf8"));
@@ -38,18 +38,34 @@ export interface EmitOptions {
 export async function emitAll(model: SpecModel, options: EmitOptions): Promise<Map<string, string>> {
   const banner = template("banner");
   const bannerFor = (file: string) =>
-    banner({ file, purpose: PURPOSES[file], generatorVersion: options.generatorVersion, title: model.title, version: model.version, source: model.source, sha256: model.sha256 });
+    banner({
+      file,
+      purpose: PURPOSES[file],
+      generatorVersion: options.generatorVersion,
+      title: model.title,
+      version: model.version,
+      source: model.source,
+      sha256: model.sha256,
+    });
 
   const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
-    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double, newLineKind: NewLineKind.LineFeed, useTrailingCommas: true },
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Double,
+      newLineKind: NewLineKind.LineFeed,
+      useTrailingCommas: true,
+    },
   });
   const files = new Map<string, string>();
   const finish = (name: string, sf: SourceFile) => {
     sf.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureUpdateOrderedImports: false } as never);
     // A blank line between the imports and the code, as a person would leave it.
-    const text = sf.getFullText().trim().replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n");
+    const text = sf
+      .getFullText()
+      .trim()
+      .replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n");
     files.set(name, `${bannerFor(name)}\n${text}\n`);
   };
 
@@ -99,6 +115,9 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   // What a caller of the client catches, importable beside it.
   index.addExportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] });
   finish("index.ts", index);
+
+  // Every TypeScript file in the repository's own style (biome.json's formatter, as `npm test` checks it).
+  for (const [name, text] of files) if (name.endsWith(".ts")) files.set(name, formatGenerated(name, text));
 
   files.set(
     "README.md",

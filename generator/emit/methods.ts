@@ -5,7 +5,7 @@
  * server and runner all read this; none of them names a method.
  */
 import type { SourceFile } from "ts-morph";
-import type { MethodInfo } from "../../runtime/contracts.js";
+import type { MethodInfo } from "@photon-indexer-kit/runtime";
 import type { SpecModel } from "../model.js";
 import { literal } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
@@ -39,7 +39,11 @@ export function addMethodTable(file: SourceFile, model: SpecModel): void {
     writer.writeLine("/** The spec these files were generated from. */");
     writer.writeLine(`export const spec = ${literal(spec)} as const;`).blankLine();
     writer.writeLine("/** Every method of the spec, by name. */");
-    writer.writeLine(`export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, info(m)])))};`).blankLine();
+    writer
+      .writeLine(
+        `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, info(m)])))};`,
+      )
+      .blankLine();
     writer.writeLine("/** Method names in spec order. */");
     writer.writeLine(`export const methodNames: readonly MethodName[] = ${literal(model.methods.map((m) => m.name))};`).blankLine();
     writer.writeLine("/** Methods that return pages and take a cursor. */");

@@ -59,7 +59,10 @@ export function checkMethodCollisions(methods: readonly NamedMethod[]): void {
   const claim = (key: string, m: NamedMethod, what: string) => {
     const other = taken.get(key);
     if (other && other !== m) {
-      throw new GenError(GenErrorCode.METHOD_NAME, `method ${m.name}: ${what} collides with method ${other.name} at ${other.file}#${other.namePointer}`, { file: m.file, pointer: m.namePointer });
+      throw new GenError(GenErrorCode.METHOD_NAME, `method ${m.name}: ${what} collides with method ${other.name} at ${other.file}#${other.namePointer}`, {
+        file: m.file,
+        pointer: m.namePointer,
+      });
     }
     taken.set(key, m);
   };

@@ -7,9 +7,9 @@
 import openapiTS, { astToString, NULL } from "openapi-typescript";
 import ts from "typescript";
 import type { SourceFile } from "ts-morph";
+import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode } from "../errors.js";
 import type { SpecModel } from "../model.js";
-import { isObject, type Json, type JsonObject } from "../load.js";
 import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES } from "../normalize/index.js";
 import { commentText, docLines, stringLiteral, typeKey } from "./escape.js";
 

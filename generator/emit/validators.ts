@@ -13,16 +13,13 @@ import { _Code } from "ajv/dist/compile/codegen/code.js";
 import { UsedValueState, type UsedScopeValues, type ValueScopeName } from "ajv/dist/compile/codegen/scope.js";
 import type { SchemaEnv } from "ajv/dist/compile/index.js";
 import type { SourceCode } from "ajv/dist/types/index.js";
-import { formats } from "../../runtime/formats.js";
-import { nonIntegerLiteral } from "../../runtime/json.js";
+import { formats, internalError, nonIntegerLiteral, UINT64_MAX, type Json } from "@photon-indexer-kit/runtime";
 import { errorObjectSchema, requestEnvelopeSchema, responseEnvelopeSchema } from "../envelope.js";
 import { GenError, GenErrorCode } from "../errors.js";
-import { internalError } from "../../runtime/errors.js";
-import { resolvePointer, type Json } from "../load.js";
+import { resolvePointer } from "../load.js";
 import { COMPONENTS_ID, type SpecModel } from "../model.js";
 import { identifier, schemaId } from "./escape.js";
 
-const UINT64_MAX = 18446744073709551615n;
 const INT64_MIN = -9223372036854775808n;
 const INT64_MAX = 9223372036854775807n;
 
@@ -35,10 +32,7 @@ function addIntegerKeyword(ajv: Ajv, keyword: "uint64" | "int64", lowest: bigint
     keyword,
     schemaType: ["boolean", "object"],
     metaSchema: {
-      anyOf: [
-        { const: true },
-        { type: "object", properties: { minimum: { type: "number" }, maximum: { type: "number" } }, additionalProperties: false },
-      ],
+      anyOf: [{ const: true }, { type: "object", properties: { minimum: { type: "number" }, maximum: { type: "number" } }, additionalProperties: false }],
     },
     error: {
       message: ({ schema }: { schema: unknown }) => {
@@ -46,7 +40,8 @@ function addIntegerKeyword(ajv: Ajv, keyword: "uint64" | "int64", lowest: bigint
         const bound = maximum !== undefined ? ` <= ${maximum}` : "";
         return _`${`must be ${keyword === "uint64" ? "an unsigned" : "a signed"} 64-bit integer${bound}`}`;
       },
-      params: ({ schema }: { schema: unknown }) => _`{maximum: ${typeof schema === "object" && schema !== null ? ((schema as { maximum?: number }).maximum ?? null) : null}}`,
+      params: ({ schema }: { schema: unknown }) =>
+        _`{maximum: ${typeof schema === "object" && schema !== null ? ((schema as { maximum?: number }).maximum ?? null) : null}}`,
     },
     code(cxt: KeywordCxt) {
       const { data, schema } = cxt;
@@ -138,10 +133,11 @@ function typedFunction(code: string, name: string): string {
   }
   const body = code.slice(start + head.length);
   const used = CONTEXT_NAMES.filter((n) => new RegExp(`\\b${n}\\b(?!:)`).test(body));
-  const context = used.length === 0 ? "_context: ValidateContext = {}" : `{${used.map((n) => (n === "instancePath" ? 'instancePath = ""' : n === "rootData" ? "rootData = data" : n)).join(", ")}}: ValidateContext = {}`;
-  const typedBody = body
-    .replace(/^(\s*)let (vErrors|passing\d+) = null;$/gm, "$1let $2: any = null;")
-    .replace(/^(\s*return false;)\n\s*break;$/gm, "$1");
+  const context =
+    used.length === 0
+      ? "_context: ValidateContext = {}"
+      : `{${used.map((n) => (n === "instancePath" ? 'instancePath = ""' : n === "rootData" ? "rootData = data" : n)).join(", ")}}: ValidateContext = {}`;
+  const typedBody = body.replace(/^(\s*)let (vErrors|passing\d+) = null;$/gm, "$1let $2: any = null;").replace(/^(\s*return false;)\n\s*break;$/gm, "$1");
   const data = used.includes("rootData") || /\bdata\b(?!:)/.test(body) ? "data: any" : "_data: unknown";
   return `${code.slice(0, start)}function ${name}(${data}, ${context}): boolean {${typedBody}${typedBody.endsWith("\n") ? "" : "\n"}${name}.errors = null as AjvErrorObject[] | null;\n`;
 }
@@ -167,8 +163,8 @@ function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
     (used[source.validateName.prefix] ??= new Map()).set(source.validateName, UsedValueState.Started);
     const scope = ajv.scope.scopeCode(source.scopeValues, used, (n) => {
       const ref = n.value?.ref;
-      if (n.prefix === "validate" && typeof ref == "function") return new _Code(validateCode((ref as { source?: SourceCode }).source));
-      if ((n.prefix === "root" || n.prefix === "wrapper") && typeof ref == "object") {
+      if (n.prefix === "validate" && typeof ref === "function") return new _Code(validateCode((ref as { source?: SourceCode }).source));
+      if ((n.prefix === "root" || n.prefix === "wrapper") && typeof ref === "object") {
         const { validate, validateName } = ref as SchemaEnv;
         if (!validateName) throw internalError(GenErrorCode.INTERNAL, "photon-gen: internal error: ajv wrapper without a name");
         const wrapper = `const ${n} = {validate: ${validateName}};`;
@@ -238,7 +234,10 @@ function locate(model: SpecModel, message: string): GenError {
   const source = m ? model.componentSources[decodeURIComponent(m[1]!)] : undefined;
   if (source) {
     const rest = sourcePath(model.sourceComponents[decodeURIComponent(m![1]!)], m![2]!);
-    return new GenError(GenErrorCode.SCHEMA, `invalid schema: ${first.replace(/^schema is invalid: data\/definitions\/[^\s]*\s*/, "")}`, { file: source.file, pointer: `${source.pointer}${rest}` });
+    return new GenError(GenErrorCode.SCHEMA, `invalid schema: ${first.replace(/^schema is invalid: data\/definitions\/[^\s]*\s*/, "")}`, {
+      file: source.file,
+      pointer: `${source.pointer}${rest}`,
+    });
   }
   return new GenError(GenErrorCode.SCHEMA, `ajv cannot compile the spec's schemas: ${message}`, { file: model.source });
 }

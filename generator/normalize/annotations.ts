@@ -5,10 +5,22 @@
  * `discriminator`, and every `x-…` extension; and `description`/`title`, which the types
  * carry and the validators do not need.
  */
-import type { JsonObject } from "../load.js";
+import type { JsonObject } from "@photon-indexer-kit/runtime";
 import type { KeywordTransform } from "./context.js";
 
-const DROPPED = new Set(["description", "title", "example", "examples", "default", "externalDocs", "xml", "deprecated", "readOnly", "writeOnly", "discriminator"]);
+const DROPPED = new Set([
+  "description",
+  "title",
+  "example",
+  "examples",
+  "default",
+  "externalDocs",
+  "xml",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "discriminator",
+]);
 
 export const annotations: KeywordTransform = (schema) => {
   const out: JsonObject = {};

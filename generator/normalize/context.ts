@@ -1,4 +1,4 @@
-import type { JsonObject } from "../load.js";
+import type { JsonObject } from "@photon-indexer-kit/runtime";
 
 /** Where a schema node sits, for messages, and how to rewrite component refs. */
 export interface NormalizeContext {

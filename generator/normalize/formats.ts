@@ -2,7 +2,7 @@
  * Keeps the string formats the runtime checks (runtime/formats.ts) and drops the others
  * (OpenAPI's `binary`, `byte`, `password`, …), which ajv strict mode would reject as unknown.
  */
-import { formats as knownFormats } from "../../runtime/formats.js";
+import { formats as knownFormats } from "@photon-indexer-kit/runtime";
 import type { KeywordTransform } from "./context.js";
 import { omit } from "./context.js";
 

@@ -3,10 +3,9 @@
  * Like ajv's vocabularies, each concern is a small keyword module applied to every node,
  * children first; the pipeline order matters (structure before nullable).
  */
+import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { OBJECT_MEMBERS } from "../emit/names.js";
 import { GenError, GenErrorCode, pointerOf } from "../errors.js";
-import type { Json, JsonObject } from "../load.js";
-import { isObject } from "../load.js";
 import { annotations } from "./annotations.js";
 import type { KeywordTransform, NormalizeContext } from "./context.js";
 import { formats } from "./formats.js";
@@ -32,9 +31,13 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** A key of a schema map: well-formed Unicode and, where it names a property, not a member of every object. */
 function checkKey(ctx: NormalizeContext, name: string, path: (string | number)[], isName: boolean): void {
-  if (LONE_SURROGATE.test(name)) throw new GenError(GenErrorCode.NAME, "a name must be well-formed Unicode (it holds a lone surrogate)", { file: ctx.file, pointer: pointerOf(path) });
+  if (LONE_SURROGATE.test(name))
+    throw new GenError(GenErrorCode.NAME, "a name must be well-formed Unicode (it holds a lone surrogate)", { file: ctx.file, pointer: pointerOf(path) });
   if (isName && OBJECT_MEMBERS.has(name)) {
-    throw new GenError(GenErrorCode.NAME, `${JSON.stringify(name)} is reserved: every object has a member of that name`, { file: ctx.file, pointer: pointerOf(path) });
+    throw new GenError(GenErrorCode.NAME, `${JSON.stringify(name)} is reserved: every object has a member of that name`, {
+      file: ctx.file,
+      pointer: pointerOf(path),
+    });
   }
 }
 
@@ -42,7 +45,12 @@ function checkKey(ctx: NormalizeContext, name: string, path: (string | number)[]
 function canonical(value: Json): string {
   if (typeof value === "string") return `s${value}`;
   if (Array.isArray(value)) return `a${JSON.stringify(value.map(canonical))}`;
-  if (isObject(value)) return `o${JSON.stringify(Object.keys(value).sort().map((k) => [k, canonical(value[k]!)]))}`;
+  if (isObject(value))
+    return `o${JSON.stringify(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical(value[k]!)]),
+    )}`;
   return `v${JSON.stringify(value)}`;
 }
 
@@ -65,7 +73,8 @@ function checkEnum(ctx: NormalizeContext, values: Json[]): void {
   const seen = new Set<string>();
   values.forEach((value, i) => {
     const key = canonical(value);
-    if (seen.has(key)) throw new GenError(GenErrorCode.SCHEMA, "`enum` values must be unique", { file: ctx.file, pointer: pointerOf([...ctx.path, "enum", i]) });
+    if (seen.has(key))
+      throw new GenError(GenErrorCode.SCHEMA, "`enum` values must be unique", { file: ctx.file, pointer: pointerOf([...ctx.path, "enum", i]) });
     seen.add(key);
   });
 }
@@ -85,7 +94,10 @@ export function normalizeSchema(node: Json, ctx: NormalizeContext): JsonObject |
   if (ctx.path.length > MAX_DEPTH) throw new GenError(GenErrorCode.SCHEMA, "schema nested too deeply", { file: ctx.file, pointer: pointerOf(ctx.path) });
   const unsupported = UNSUPPORTED.find((k) => k in node);
   if (unsupported) {
-    throw new GenError(GenErrorCode.SCHEMA, `\`${unsupported}\` is not an OpenAPI 3.0 schema keyword`, { file: ctx.file, pointer: pointerOf([...ctx.path, unsupported]) });
+    throw new GenError(GenErrorCode.SCHEMA, `\`${unsupported}\` is not an OpenAPI 3.0 schema keyword`, {
+      file: ctx.file,
+      pointer: pointerOf([...ctx.path, unsupported]),
+    });
   }
   if (Array.isArray(node.enum)) checkEnum(ctx, node.enum);
   checkPatterns(ctx, node);

@@ -5,7 +5,7 @@
  * formats become plain bounds. Every integer also gets `integerLiteral`: it must have been
  * written without a fraction, an exponent or a minus zero.
  */
-import type { Json, JsonObject } from "../load.js";
+import type { Json, JsonObject } from "@photon-indexer-kit/runtime";
 import type { KeywordTransform } from "./context.js";
 import { omit } from "./context.js";
 

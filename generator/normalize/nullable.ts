@@ -3,7 +3,7 @@
  * (and the enum). Without one, as in upstream's `allOf: [$ref] + nullable: true`, or on a
  * uint64 keyword schema, the schema becomes `anyOf: [schema, {type: null}]`.
  */
-import type { Json, JsonObject } from "../load.js";
+import type { Json, JsonObject } from "@photon-indexer-kit/runtime";
 import type { KeywordTransform } from "./context.js";
 import { omit } from "./context.js";
 

@@ -3,7 +3,7 @@
  * `additionalProperties` imply `type: object`; `items` implies `type: array`. Also rewrites
  * `$ref`s to the output's component ids, dropping the siblings OpenAPI 3.0 says to ignore.
  */
-import type { JsonObject } from "../load.js";
+import type { JsonObject } from "@photon-indexer-kit/runtime";
 import type { KeywordTransform } from "./context.js";
 
 const COMPOSITION = ["allOf", "anyOf", "oneOf", "not", "$ref", "enum", "const"];

@@ -152,7 +152,9 @@ export class BodyReader {
   ) {
     this.busyBytes = Buffer.from(`Server busy: request bodies in flight would exceed ${maxBufferedBytes} bytes. Please try again later.\n`);
     // jsonrpsee: http.rs `too_large` / types `reject_too_big_request`.
-    this.tooLargeBytes = Buffer.from(errorEnvelope("null", RpcCode.OVERSIZED_REQUEST, RpcMessage.OVERSIZED_REQUEST, `Exceeded max limit of ${maxRequestBytes}`));
+    this.tooLargeBytes = Buffer.from(
+      errorEnvelope("null", RpcCode.OVERSIZED_REQUEST, RpcMessage.OVERSIZED_REQUEST, `Exceeded max limit of ${maxRequestBytes}`),
+    );
   }
 
   /** Starts collecting `req`'s body (a POST whose content type passed); the whole body goes to `deliver`. */
@@ -200,7 +202,6 @@ export class BodyReader {
   busy(res: ServerResponse): void {
     sendClosing(res, 503, this.busyBytes, { "retry-after": "1" });
   }
-
 }
 
 /** A body that is no JSON-RPC payload: HTTP 400 (not starting like JSON) or 200 (starting like it), both -32700. */

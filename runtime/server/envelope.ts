@@ -26,11 +26,7 @@ export const NULL_BYTES = Buffer.from("null");
 export type Slot = string | undefined;
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === "object" || typeof value === "function") &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**
@@ -77,4 +73,3 @@ export function kindOf(value: unknown): string {
 export function issueData(issues: readonly ValidationIssue[]): { issues: { pointer: string; message: string }[] } {
   return { issues: issues.map((i) => ({ pointer: i.pointer, message: i.message })) };
 }
-

@@ -26,7 +26,6 @@ export function isJsonContentType(value: string | undefined): boolean {
   return v === "application/json" || v === "application/json; charset=utf-8" || v === "application/json;charset=utf-8";
 }
 
-
 const OVER = Object.freeze({ over: true });
 const COUNTED = Object.freeze({ over: false });
 
@@ -86,7 +85,6 @@ export class HttpFront {
     sendBytes(res, 405, TEXT_TYPE, METHOD_NOT_ALLOWED_TEXT);
   }
 
-
   /** Counts a socket seen for the first time; true when it is past the connection limit (its requests are refused). */
   private admit(socket: TrackedSocket): boolean {
     const over = this.connections >= this.maxConnections;
@@ -98,9 +96,7 @@ export class HttpFront {
     return over;
   }
 
-
   // -- Health probes -------------------------------------------------------------------------------
-
 
   /**
    * §7 / jsonrpsee `ProxyGetRequest`: `GET /liveness` and `GET /readiness` call the method with

@@ -65,7 +65,7 @@ export const DEFAULT_MAX_BATCH_MS = 2000;
 
 export function limit(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new PhotonError(ClientErrorCode.LISTENER_OPTIONS, `${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new PhotonError(ClientErrorCode.LISTENER_OPTIONS, `${name} must be a positive integer, got ${String(value)}`);
   return value;
 }
-

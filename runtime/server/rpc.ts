@@ -165,7 +165,10 @@ export class RpcCore {
         const el = requests[i];
         const elapsed = performance.now() - sliceStart;
         if (spent + elapsed > this.maxBatchMs) {
-          if (!add(this.notRun(req, el))) return tooBig();
+          if (!add(this.notRun(req, el))) {
+            tooBig();
+            return;
+          }
           continue;
         }
         if (elapsed >= BATCH_SLICE_MS) {
@@ -173,7 +176,8 @@ export class RpcCore {
           setImmediate(step);
           return;
         }
-        const slot = el !== null && typeof el === "object" && !Array.isArray(el) ? this.element(req, el as Record<string, unknown>, true) : INVALID_REQUEST_NULL;
+        const slot =
+          el !== null && typeof el === "object" && !Array.isArray(el) ? this.element(req, el as Record<string, unknown>, true) : INVALID_REQUEST_NULL;
         if (slot !== undefined && typeof slot !== "string") {
           i++;
           spent += performance.now() - sliceStart;
@@ -183,7 +187,10 @@ export class RpcCore {
           );
           return;
         }
-        if (!add(slot)) return tooBig();
+        if (!add(slot)) {
+          tooBig();
+          return;
+        }
       }
       this.finishBatch(res, slots);
     };

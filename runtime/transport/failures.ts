@@ -101,19 +101,29 @@ export function toClientError(err: unknown, state: CallState, request: FailedReq
   const why = state.why;
   if (err instanceof UnnegotiatedEncoding) {
     const asked =
-      request.headers["accept-encoding"] === undefined ? "but no encoding was negotiated (no Accept-Encoding was sent)" : "and this client does not decode content encodings";
-    return new PhotonClientError(ClientErrorCode.BAD_JSON, `${target}: HTTP ${err.status} response is ${err.encoding}-encoded ${asked}; its body is not JSON text`, {
-      status: err.status,
-      details: { contentEncoding: err.encoding, attempts },
-    });
+      request.headers["accept-encoding"] === undefined
+        ? "but no encoding was negotiated (no Accept-Encoding was sent)"
+        : "and this client does not decode content encodings";
+    return new PhotonClientError(
+      ClientErrorCode.BAD_JSON,
+      `${target}: HTTP ${err.status} response is ${err.encoding}-encoded ${asked}; its body is not JSON text`,
+      {
+        status: err.status,
+        details: { contentEncoding: err.encoding, attempts },
+      },
+    );
   }
   if (err instanceof BodyTooLarge) {
     const limit = state.maxBodyBytes;
     const seen = err.contentLength !== undefined ? `content-length is ${err.contentLength}` : `${err.received} bytes received when it was aborted`;
-    return new PhotonClientError(ClientErrorCode.BODY_TOO_LARGE, `${target}: HTTP ${err.status} response body exceeds the limit of ${formatBytes(limit)} (${seen}); request aborted`, {
-      status: err.status,
-      details: { limit, received: err.received, contentLength: err.contentLength, attempts },
-    });
+    return new PhotonClientError(
+      ClientErrorCode.BODY_TOO_LARGE,
+      `${target}: HTTP ${err.status} response body exceeds the limit of ${formatBytes(limit)} (${seen}); request aborted`,
+      {
+        status: err.status,
+        details: { limit, received: err.received, contentLength: err.contentLength, attempts },
+      },
+    );
   }
   if (why === Ended.SLEEP_FAILED) return err;
   if (why === Ended.CALLER_ABORTED || (why === Ended.NO && state.signal?.aborted)) {
@@ -146,10 +156,14 @@ export function toClientError(err: unknown, state: CallState, request: FailedReq
     });
   }
   if (why === Ended.BUDGET_SPENT) {
-    return new PhotonClientError(ClientErrorCode.NETWORK, `${target} failed: ${code} after ${attempts} attempts (the retry budget of ${state.policy.budgetMs} ms ran out)`, {
-      details: { errorCode: code, attempts },
-      cause: err,
-    });
+    return new PhotonClientError(
+      ClientErrorCode.NETWORK,
+      `${target} failed: ${code} after ${attempts} attempts (the retry budget of ${state.policy.budgetMs} ms ran out)`,
+      {
+        details: { errorCode: code, attempts },
+        cause: err,
+      },
+    );
   }
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
   return new PhotonClientError(ClientErrorCode.NETWORK, `${target} failed: ${code}${detail}${tries}`, { details: { errorCode: code, attempts }, cause: err });

@@ -110,11 +110,17 @@ class RetryHandler implements Dispatcher.DispatchHandler {
     let reason = `HTTP ${this.status}`;
     let delayMs: number;
     if (retryAfterMs !== null) {
-      if (retryAfterMs > policy.maxDelayMs) return this.pass(controller, trailers);
+      if (retryAfterMs > policy.maxDelayMs) {
+        this.pass(controller, trailers);
+        return;
+      }
       delayMs = retryAfterMs;
       reason += ` (Retry-After ${retryAfterMs} ms)`;
     } else delayMs = this.backoff();
-    if (policy.budgetMs !== undefined && performance.now() - started + delayMs >= policy.budgetMs) return this.pass(controller, trailers);
+    if (policy.budgetMs !== undefined && performance.now() - started + delayMs >= policy.budgetMs) {
+      this.pass(controller, trailers);
+      return;
+    }
     this.again(controller, delayMs, reason);
   }
 

@@ -16,7 +16,12 @@ export const IDENTITY: RunIdentity = {
 
 export function exchange(id: string, extra = ""): Exchange {
   return {
-    request: { method: "POST", url: `http://127.0.0.1:8784/?api-key=***${extra}`, headers: { "content-type": "application/json" }, body: `{"jsonrpc":"2.0","id":1,"method":"${id}${extra}"}` },
+    request: {
+      method: "POST",
+      url: `http://127.0.0.1:8784/?api-key=***${extra}`,
+      headers: { "content-type": "application/json" },
+      body: `{"jsonrpc":"2.0","id":1,"method":"${id}${extra}"}`,
+    },
     status: 200,
     headers: { "content-type": "application/json" },
     text: `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found${extra}"}}`,
@@ -76,7 +81,15 @@ export function summaryOf(results: CaseResult[], extra = "", over: Partial<RunSu
 
 /** One case of each kind. */
 export const smallSummary = (extra = ""): RunSummary =>
-  summaryOf([caseResult("account/bad", "fail", extra), caseResult("account/odd", "warn", extra), caseResult("account/fine", "pass", extra), caseResult("account/needs-hash", "skip", extra)], extra);
+  summaryOf(
+    [
+      caseResult("account/bad", "fail", extra),
+      caseResult("account/odd", "warn", extra),
+      caseResult("account/fine", "pass", extra),
+      caseResult("account/needs-hash", "skip", extra),
+    ],
+    extra,
+  );
 
 /** `failing` failing cases with long messages (`repeat` sentences in each outside string), and `skipped` skipped ones. */
 export function largeSummary(failing: number, skipped: number, repeat = 40): RunSummary {

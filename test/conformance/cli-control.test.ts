@@ -6,11 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
 import { main } from "../../conformance/cli.js";
 import { recordCases } from "../../conformance/record.js";
@@ -18,41 +18,36 @@ import { selectCases } from "../../conformance/run.js";
 import { main as genMain } from "../../generator/cli.js";
 import { MIN_ACCOUNTS } from "../../reference/dataset.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { startReferenceIndexer } from "../../reference/serve.js";
 import { parseJson, stringifyJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { root, scratch } from "../helpers/paths.js";
+import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "conformance-control");
+const dir = useScratch("conformance-control");
 const UNREACHABLE = "http://127.0.0.1:1/";
 const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
-let indexer: ReferenceIndexer;
+const indexer = useReferenceIndexer();
 const run = (...args: string[]) => captured(main, args);
 const referenceFixtures = () => parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as Record<string, never>;
 
 /** The CLI in a child process, from source. */
 const child = (args: string[], stdout: "pipe" | "ignore" = "pipe") =>
-  spawn(process.execPath, [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args], { cwd: root, stdio: ["ignore", stdout, "pipe"] });
-
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  indexer = await startReferenceIndexer({ port: 0 });
-});
-afterAll(async () => {
-  await indexer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+  spawn(process.execPath, [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args], {
+    cwd: root,
+    stdio: ["ignore", stdout, "pipe"],
+  });
 
 describe("honest selections", () => {
   it("exits 2 with `no case matches` (and what was asked) for run, diff and record, never CONFORMANT", async () => {
     for (const args of [
-      ["run", "--url", indexer.url, "--case", "nonexistent/*"],
-      ["run", "--url", indexer.url, "--method", "getFoo"],
+      ["run", "--url", indexer().url, "--case", "nonexistent/*"],
+      ["run", "--url", indexer().url, "--method", "getFoo"],
       ["run", "--method", "getFoo"],
-      ["diff", "--url", indexer.url, "--against", indexer.url, "--case", "nonexistent/*"],
-      ["record", "--url", indexer.url, "--out", join(dir, "never"), "--method", "getFoo"],
+      ["diff", "--url", indexer().url, "--against", indexer().url, "--case", "nonexistent/*"],
+      ["record", "--url", indexer().url, "--out", join(dir, "never"), "--method", "getFoo"],
     ]) {
       const r = await run(...args);
       expect(r.code, args.join(" ")).toBe(2);
@@ -72,10 +67,18 @@ describe("honest selections", () => {
     const shard = await run("run", "--url", UNREACHABLE, "--shard", "1/2", "--list");
     expect(shard.code).toBe(0);
     expect(shard.out.trimEnd().split("\n").length).toBe(selectCases(all, { shard: { index: 1, total: 2 } }).length);
-    for (const command of [["diff", "--against", UNREACHABLE], ["record", "--out", join(dir, "never")]]) {
+    for (const command of [
+      ["diff", "--against", UNREACHABLE],
+      ["record", "--out", join(dir, "never")],
+    ]) {
       const listed = await run(...command, "--url", UNREACHABLE, "--method", "getIndexerSlot", "--list");
       expect(listed.code).toBe(0);
-      expect(listed.out.trimEnd().split("\n").map((l) => l.split(/\s+/)[1])).toEqual(selectCases(all, { methods: ["getIndexerSlot"] }).map(() => "getIndexerSlot"));
+      expect(
+        listed.out
+          .trimEnd()
+          .split("\n")
+          .map((l) => l.split(/\s+/)[1]),
+      ).toEqual(selectCases(all, { methods: ["getIndexerSlot"] }).map(() => "getIndexerSlot"));
     }
   });
 
@@ -111,7 +114,7 @@ describe("verdicts a run can be held to", () => {
     const { ownerWithManyAccounts: _dropped, ...fixtures } = referenceFixtures();
     const profile = join(dir, "partial.json");
     writeFileSync(profile, stringifyJson(fixtures));
-    const base = ["run", "--url", indexer.url, "--fixtures", profile, "--case", "accounts-by-owner/*"];
+    const base = ["run", "--url", indexer().url, "--fixtures", profile, "--case", "accounts-by-owner/*"];
     const strict = await run(...base, "--max-skipped", "0");
     expect(strict.code).toBe(1);
     expect(strict.out).toMatch(/✗ run\/max-skipped/);
@@ -184,7 +187,7 @@ describe("usage errors, never a stack trace", () => {
     expect(folder.code).toBe(2);
     expect(folder.out).toContain("it is a folder");
     const nested = join(dir, "deep", "er", "r.xml");
-    const made = await run("run", "--url", indexer.url, "--case", "slot/*", "--reporter", "junit", "--output", nested);
+    const made = await run("run", "--url", indexer().url, "--case", "slot/*", "--reporter", "junit", "--output", nested);
     expect(made.code).toBe(0);
     expect(readFileSync(nested, "utf8")).toContain("<testsuites");
   }, 30_000);
@@ -193,11 +196,11 @@ describe("usage errors, never a stack trace", () => {
     const r = await run("run", "--url", UNREACHABLE, "--reporter", "json", "--reporter", "junit");
     expect(r.code).toBe(2);
     expect(r.out).toContain("--reporter json and --reporter junit would both write to stdout");
-    expect((await run("run", "--url", indexer.url, "--case", "slot/*", "--reporter", "console", "--reporter", "json")).code).toBe(0);
+    expect((await run("run", "--url", indexer().url, "--case", "slot/*", "--reporter", "console", "--reporter", "json")).code).toBe(0);
   });
 
   it("ends quietly with the run's exit code when stdout is a closed pipe", async () => {
-    const proc = child(["run", "--url", indexer.url, "--case", "http/*", "--reporter", "json"]);
+    const proc = child(["run", "--url", indexer().url, "--case", "http/*", "--reporter", "json"]);
     proc.stdout!.destroy(); // the reader is gone before the first byte, as `| head -0`
     let stderr = "";
     proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -214,15 +217,15 @@ describe("record --out DIR", () => {
     const out = join(dir, "recorded");
     cpSync(join(root, "conformance", "cases", "token-balances"), join(corpus, "token-balances"), { recursive: true });
     const fixtures = datasetProfile(generateDataset()) as never;
-    const first = await recordCases({ url: indexer.url, out, casesDir: corpus, fixtures });
+    const first = await recordCases({ url: indexer().url, out, casesDir: corpus, fixtures });
     expect(first.every((c) => c.kind === "new")).toBe(true);
     expect(readdirSync(join(out, "token-balances")).length).toBe(first.length);
-    const again = await recordCases({ url: indexer.url, out, casesDir: corpus, fixtures });
+    const again = await recordCases({ url: indexer().url, out, casesDir: corpus, fixtures });
     expect(again.map((c) => c.kind)).toEqual(first.map(() => "same"));
     // A hand edit in --out is kept by the next recording.
     const file = join(out, "token-balances", "many-mints.yaml");
     writeFileSync(file, `# reviewed by hand\n${readFileSync(file, "utf8")}`);
-    await recordCases({ url: indexer.url, out, casesDir: corpus, fixtures });
+    await recordCases({ url: indexer().url, out, casesDir: corpus, fixtures });
     expect(readFileSync(file, "utf8").startsWith("# reviewed by hand\n")).toBe(true);
   }, 60_000);
 });

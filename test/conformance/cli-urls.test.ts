@@ -4,25 +4,21 @@
  */
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { requestUrl } from "../../conformance/target.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { captured } from "../helpers/capture.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
 
 const KEY = "k3y-in-the-query-str1ng";
-let indexer: ReferenceIndexer;
+const indexer = useReferenceIndexer();
 const run = (...args: string[]) => captured(main, args);
 
-beforeAll(async () => {
-  indexer = await startReferenceIndexer({ port: 0 });
-});
-afterAll(async () => {
-  await indexer.close();
-});
-
 /** A gateway in front of the reference: refuses (401) any request `allowed` rejects, forwards the rest; remembers what it saw. */
-async function gateway(upstream: string, allowed: (req: IncomingMessage) => boolean): Promise<{ url: string; seen: { method: string; url: string; authorization?: string }[]; close(): Promise<void> }> {
+async function gateway(
+  upstream: string,
+  allowed: (req: IncomingMessage) => boolean,
+): Promise<{ url: string; seen: { method: string; url: string; authorization?: string }[]; close(): Promise<void> }> {
   const seen: { method: string; url: string; authorization?: string }[] = [];
   const target = new URL(upstream);
   const server: Server = createServer((req, res) => {
@@ -69,7 +65,7 @@ describe("the whole suite against the reference indexer behind a real deployment
     ["a base path and a query-string key", `rpc?api-key=${KEY}`],
   ] as const) {
     it(`passes every case behind ${name}`, async () => {
-      const r = await run("run", "--url", `${indexer.url}${suffix}`, "--reporter", "console");
+      const r = await run("run", "--url", `${indexer().url}${suffix}`, "--reporter", "console");
       expect(r.out).not.toMatch(/^✗/m);
       expect(r.out).toContain("VERDICT: CONFORMANT");
       expect(r.code).toBe(0);
@@ -78,7 +74,7 @@ describe("the whole suite against the reference indexer behind a real deployment
   }
 
   it("sends the URL's key with every JSON-RPC POST and health probes to the origin's /liveness and /readiness", async () => {
-    const gw = await gateway(indexer.url, () => true);
+    const gw = await gateway(indexer().url, () => true);
     try {
       const r = await run("run", "--url", `${gw.url}rpc?api-key=${KEY}`, "--case", "http/*", "--case", "slot/*");
       expect(r.code).toBe(0);
@@ -103,7 +99,7 @@ describe("the URL as typed", () => {
     expect(secret.code).toBe(2);
     expect(secret.out).toContain("(got 'operator:***@indexer.example.com:8784/?token=***')");
     expect(secret.out).not.toContain(KEY);
-    const ftp = await run("diff", "--url", indexer.url, "--against", "ftp://example.com/");
+    const ftp = await run("diff", "--url", indexer().url, "--against", "ftp://example.com/");
     expect(ftp.code).toBe(2);
     expect(ftp.out).toContain("--against must be an http:// or https:// URL");
     expect((await run("record", "--url", "localhost:8784", "--out", "x")).code).toBe(2);
@@ -111,7 +107,7 @@ describe("the URL as typed", () => {
 
   it("sends user:pass@ as Basic auth on every request, and never prints the password", async () => {
     const expected = `Basic ${Buffer.from(`operator:${KEY}`).toString("base64")}`;
-    const gw = await gateway(indexer.url, (req) => req.headers.authorization === expected);
+    const gw = await gateway(indexer().url, (req) => req.headers.authorization === expected);
     try {
       const url = gw.url.replace("http://", `http://operator:${KEY}@`);
       const r = await run("run", "--url", url, "--case", "http/*", "--case", "slot/*", "--case", "account/*");

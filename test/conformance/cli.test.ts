@@ -2,44 +2,57 @@
  * photon-conformance run as an operator uses it: exit codes, reporters written to files,
  * shards, and secrets (api key in the URL, Authorization header) in no byte of any output.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main, reporterPairs } from "../../conformance/cli.js";
 import { loadCases } from "../../conformance/case-format.js";
 import { selectCases } from "../../conformance/run.js";
 import { generateDataset } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { root, scratch } from "../helpers/paths.js";
+import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 import { editValue, startBroken } from "./broken-servers.js";
 
-const dir = join(scratch, "conformance-cli");
+const dir = useScratch("conformance-cli");
 const KEY = "k3y-0f-the-operat0r";
 const TOKEN = "t0ken-0f-the-operat0r";
-let indexer: ReferenceIndexer;
+const indexer = useReferenceIndexer();
 
 const run = (...args: string[]) => captured(main, args);
 
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  indexer = await startReferenceIndexer({ port: 0 });
-});
-afterAll(async () => {
-  await indexer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe("photon-conformance run", () => {
   it("certifies a deployment given by URL, writing every reporter, with secrets nowhere", async () => {
-    const url = `${indexer.url}?api-key=${KEY}`;
+    const url = `${indexer().url}?api-key=${KEY}`;
     const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), markdown: join(dir, "r.md"), github: join(dir, "r.txt") };
     const r = await run(
-      "run", "--url", url, "--header", `Authorization: Bearer ${TOKEN}`, "--method", "getCompressedTokenAccountsByOwner",
-      "--reporter", "json", "--output", files.json, "--reporter", "junit", "--output", files.junit,
-      "--reporter", "markdown", "--output", files.markdown, "--reporter", "github", "--output", files.github, "--reporter", "console",
+      "run",
+      "--url",
+      url,
+      "--header",
+      `Authorization: Bearer ${TOKEN}`,
+      "--method",
+      "getCompressedTokenAccountsByOwner",
+      "--reporter",
+      "json",
+      "--output",
+      files.json,
+      "--reporter",
+      "junit",
+      "--output",
+      files.junit,
+      "--reporter",
+      "markdown",
+      "--output",
+      files.markdown,
+      "--reporter",
+      "github",
+      "--output",
+      files.github,
+      "--reporter",
+      "console",
     );
     expect(r.code).toBe(0);
     expect(r.out).toContain("VERDICT: CONFORMANT");
@@ -80,7 +93,7 @@ describe("photon-conformance run", () => {
     expect(unreachable.code).toBe(2);
     expect(unreachable.out).toContain("cannot reach http://127.0.0.1:1/?api-key=***");
     expect(unreachable.out).not.toContain(KEY);
-    expect((await run("run", "--url", indexer.url, "--cases", join(dir, "none"))).code).toBe(2);
+    expect((await run("run", "--url", indexer().url, "--cases", join(dir, "none"))).code).toBe(2);
     expect((await run("run", "--concurrency", "0")).code).toBe(2);
     expect((await run("run", "--reporter", "yaml")).code).toBe(2);
     expect((await run("run", "--fixtures", join(dir, "missing.json"))).code).toBe(2);

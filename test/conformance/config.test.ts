@@ -3,22 +3,22 @@
  * (`--config FILE`, or photon-conformance.config.{json,yaml} in the working directory):
  * flags override the file, the file overrides the environment; a bad file is exit 2 naming it.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { CONFIG_FILES, loadConfig, parseHeaderLines } from "../../conformance/config.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { scratch } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "conformance-config");
+const dir = useScratch("conformance-config");
 const KEY = "c0nfig-held-k3y";
 const UNREACHABLE = "http://127.0.0.1:1/";
-let indexer: ReferenceIndexer;
+const indexer = useReferenceIndexer();
 let keyed: { url: string; server: Server };
 const run = (...args: string[]) => captured(main, args);
 
@@ -28,7 +28,12 @@ async function keyedGateway(upstream: string): Promise<{ url: string; server: Se
   const server = createServer((req, res) => {
     if (req.headers["x-api-key"] !== KEY) return void (req.resume(), res.writeHead(401, { "content-type": "text/plain" }).end("no key"));
     const { host: _h, ...headers } = req.headers;
-    req.pipe(request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => (res.writeHead(answer.statusCode!, answer.headers), answer.pipe(res))));
+    req.pipe(
+      request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+        (answer) => (res.writeHead(answer.statusCode!, answer.headers), answer.pipe(res)),
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
@@ -41,10 +46,7 @@ const file = (name: string, text: string) => {
 };
 
 beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  indexer = await startReferenceIndexer({ port: 0 });
-  keyed = await keyedGateway(indexer.url);
+  keyed = await keyedGateway(indexer().url);
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -52,8 +54,6 @@ afterEach(() => {
 afterAll(async () => {
   keyed.server.closeAllConnections();
   await new Promise((resolve) => keyed.server.close(resolve));
-  await indexer.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("the environment", () => {
@@ -82,7 +82,18 @@ describe("a config file", () => {
     const report = join(dir, "from-config.json");
     const config = file(
       "settings.yaml",
-      [`url: ${keyed.url}`, "headers:", `  x-api-key: ${KEY}`, "case: [slot/*, http/readiness]", "max-rps: 500", "timeout: 5000", "reporters:", "  - console", `  - {name: json, output: ${report}}`, ""].join("\n"),
+      [
+        `url: ${keyed.url}`,
+        "headers:",
+        `  x-api-key: ${KEY}`,
+        "case: [slot/*, http/readiness]",
+        "max-rps: 500",
+        "timeout: 5000",
+        "reporters:",
+        "  - console",
+        `  - {name: json, output: ${report}}`,
+        "",
+      ].join("\n"),
     );
     const r = await run("run", "--config", config);
     expect(r.code).toBe(0);
@@ -110,14 +121,18 @@ describe("a config file", () => {
     const found = await loadConfig(undefined, here);
     expect(found?.source).toBe(join(here, "photon-conformance.config.yaml"));
     expect(found?.values).toEqual({ url: keyed.url, strict: true });
-    writeFileSync(join(here, CONFIG_FILES[0]), `{"url": "${indexer.url}"}`);
+    writeFileSync(join(here, CONFIG_FILES[0]), `{"url": "${indexer().url}"}`);
     expect((await loadConfig(undefined, here))?.source).toBe(join(here, "photon-conformance.config.json"));
   });
 
   it("exits 2 naming the file, the JSON pointer and the line of what is wrong", async () => {
     const cases: [string, string, string][] = [
       ["syntax.json", '{\n  "url": "http://x/",\n}\n', "syntax.json (line 3): invalid JSON"],
-      ["syntax.yaml", "url: http://x/\nheaders: [a\n", "syntax.yaml (line 3): invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]\n"],
+      [
+        "syntax.yaml",
+        "url: http://x/\nheaders: [a\n",
+        "syntax.yaml (line 3): invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]\n",
+      ],
       ["unknown.yaml", "url: http://127.0.0.1:1/\napi-key: x\n", "unknown.yaml (line 2): /api-key: unknown setting"],
       ["type.yaml", "url: http://127.0.0.1:1/\n\ntimeout: soon\n", "type.yaml (line 3): /timeout: --timeout must be an integer >= 1"],
       ["strict.json", '{"strict": "yes"}', "strict.json: /strict must be true or false"],

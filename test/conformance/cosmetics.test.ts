@@ -10,20 +10,40 @@ import { schemaFindings } from "../../conformance/checks/schema.js";
 import { semanticsCheck } from "../../conformance/checks/semantics.js";
 import { ABSENT } from "../../conformance/matchers.js";
 import type { CaseResult, Exchange, RunSummary, Status } from "../../conformance/model.js";
-import { curlLine } from "../../conformance/reporters/curl.js";
-import { methodStats } from "../../conformance/reporters/stats.js";
+import { curlLine } from "../../conformance/reporters/support/curl.js";
+import { methodStats } from "../../conformance/reporters/support/stats.js";
 import { methods, methodValidators } from "../../generated/index.js";
 
 const U64_MAX = 18446744073709551615n;
 
 function exchangeOf(body: unknown): Exchange {
-  return { request: { method: "POST", url: "http://127.0.0.1:1/", headers: {}, body: "" }, status: 200, headers: {}, text: "", body, parseError: null, error: null, startedAt: 0, durationMs: 1, attempts: 1 };
+  return {
+    request: { method: "POST", url: "http://127.0.0.1:1/", headers: {}, body: "" },
+    status: 200,
+    headers: {},
+    text: "",
+    body,
+    parseError: null,
+    error: null,
+    startedAt: 0,
+    durationMs: 1,
+    attempts: 1,
+  };
 }
 
 /** A semantics context for a case expecting `result` matchers, answered with `body`. */
 function semanticsOf(result: Record<string, unknown>, body: unknown): CheckContext {
   const testCase = { id: "x", method: "getIndexerSlot", params: undefined, expect: { result, every: null, semantics: [] } } as unknown as ConformanceCase;
-  return { testCase, exchange: exchangeOf(body), target: { display: "", call: () => Promise.reject(new Error("no call")) }, methods, validators: methodValidators, envelope: null!, strict: false, requestId: 1 };
+  return {
+    testCase,
+    exchange: exchangeOf(body),
+    target: { display: "", call: () => Promise.reject(new Error("no call")) },
+    methods,
+    validators: methodValidators,
+    envelope: null!,
+    strict: false,
+    requestId: 1,
+  };
 }
 
 describe("values in findings", () => {
@@ -52,7 +72,16 @@ describe("values in findings", () => {
 
 describe("the per-method table", () => {
   it("lists the spec's methods, protocol cases under (protocol), run-wide cases under (run-wide)", () => {
-    const result = (id: string, method: string, status: Status): CaseResult => ({ id, method, description: id, required: true, findings: [], exchange: null, status, durationMs: 0 });
+    const result = (id: string, method: string, status: Status): CaseResult => ({
+      id,
+      method,
+      description: id,
+      required: true,
+      findings: [],
+      exchange: null,
+      status,
+      durationMs: 0,
+    });
     const results = [
       result("slot/indexer-slot", "getIndexerSlot", "pass"),
       result("http/liveness", "liveness", "pass"),
@@ -70,7 +99,17 @@ describe("the per-method table", () => {
 
   it("a tally's pseudo-methods join the same rows", () => {
     const blank = { pass: 0, fail: 0, warn: 0, skip: 0 };
-    const tally = { cases: 9, unlisted: 9, byCheck: {}, byMethod: { getIndexerSlot: { ...blank, pass: 4 }, "(batch)": { ...blank, pass: 2 }, "?": { ...blank, fail: 1 }, "(not in the spec)": { ...blank, fail: 2 } } };
+    const tally = {
+      cases: 9,
+      unlisted: 9,
+      byCheck: {},
+      byMethod: {
+        getIndexerSlot: { ...blank, pass: 4 },
+        "(batch)": { ...blank, pass: 2 },
+        "?": { ...blank, fail: 1 },
+        "(not in the spec)": { ...blank, fail: 2 },
+      },
+    };
     const rows = methodStats({ results: [], tally } as unknown as RunSummary);
     expect(rows.map((r) => [r.method, r.counts.pass, r.counts.fail])).toEqual([
       ["getIndexerSlot", 4, 0],

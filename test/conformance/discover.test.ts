@@ -1,43 +1,37 @@
 /** --discover: a fixtures profile derived from the target, enough to certify it knowing nothing of its data. */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { discoverFixtures } from "../../conformance/discover.js";
 import { createTarget } from "../../conformance/target.js";
 import { datasetProfile, generateDataset, TOKEN_PROGRAM } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { captured } from "../helpers/capture.js";
-import { scratch } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "discover");
-let indexer: ReferenceIndexer;
+const dir = useScratch("discover");
+const indexer = useReferenceIndexer({ seed: 5 }); // data the shipped profile does not describe
 const profile = datasetProfile(generateDataset({ seed: 5 }));
 
 const run = (...args: string[]) => captured(main, args);
 
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  indexer = await startReferenceIndexer({ port: 0, seed: 5 }); // data the shipped profile does not describe
-});
-afterAll(async () => {
-  await indexer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const target = () => createTarget({ url: indexer.url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false });
+const target = () => createTarget({ url: indexer().url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false });
 
 describe("discoverFixtures", () => {
   it("finds token owners and mints from the token program's accounts, checked against the target's own lists", async () => {
     const found = await discoverFixtures(target(), TOKEN_PROGRAM);
     expect(found.tokenProgram).toBe(TOKEN_PROGRAM);
     const many = found.tokenOwnerWithManyMints as { owner: string; mints: number; mint: string };
-    expect(indexer.store.balances(many.owner).length).toBe(many.mints);
-    expect(indexer.store.tokenAccounts(many.owner).some((t) => t.token.mint === many.mint)).toBe(true);
-    expect(indexer.store.unspentByHash(found.knownHash as string)?.address).toBe(found.knownAddress);
-    expect(indexer.store.unspentByHash(found.unknownHash as string)).toBeNull();
-    expect(found.slot).toBe(indexer.store.slot);
+    expect(indexer().store.balances(many.owner).length).toBe(many.mints);
+    expect(
+      indexer()
+        .store.tokenAccounts(many.owner)
+        .some((t) => t.token.mint === many.mint),
+    ).toBe(true);
+    expect(indexer().store.unspentByHash(found.knownHash as string)?.address).toBe(found.knownAddress);
+    expect(indexer().store.unspentByHash(found.unknownHash as string)).toBeNull();
+    expect(found.slot).toBe(indexer().store.slot);
   });
 
   it("finds memcmp prefixes with exact counts from a complete list", async () => {
@@ -52,9 +46,27 @@ describe("discoverFixtures", () => {
 describe("run --discover", () => {
   it("certifies the target with the profile it derived, and writes that profile into the report", async () => {
     const md = join(dir, "certificate.md");
-    const r = await run("run", "--url", indexer.url, "--discover", "--seed-owner", TOKEN_PROGRAM, "--reporter", "markdown", "--output", md, "--reporter", "json", "--output", join(dir, "r.json"));
+    const r = await run(
+      "run",
+      "--url",
+      indexer().url,
+      "--discover",
+      "--seed-owner",
+      TOKEN_PROGRAM,
+      "--reporter",
+      "markdown",
+      "--output",
+      md,
+      "--reporter",
+      "json",
+      "--output",
+      join(dir, "r.json"),
+    );
     expect(r.code).toBe(0);
-    const json = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as { counts: { pass: number; skip: number }; discoveredFixtures: Record<string, unknown> };
+    const json = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as {
+      counts: { pass: number; skip: number };
+      discoveredFixtures: Record<string, unknown>;
+    };
     expect(json.counts.pass).toBeGreaterThan(60);
     expect(json.counts.skip).toBeGreaterThan(0);
     expect(json.discoveredFixtures.discoveredFrom).toBe(TOKEN_PROGRAM);
@@ -62,7 +74,7 @@ describe("run --discover", () => {
   }, 60_000);
 
   it("needs --seed-owner (usage error)", async () => {
-    const r = await run("run", "--url", indexer.url, "--discover");
+    const r = await run("run", "--url", indexer().url, "--discover");
     expect(r.code).toBe(2);
     expect(r.out).toContain("--discover needs --seed-owner");
   });

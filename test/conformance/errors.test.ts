@@ -1,8 +1,17 @@
 /** The coded-error base, the four catalogues and the one exit-status map (conformance/exit.ts). */
 import { CommanderError, InvalidArgumentError } from "commander";
 import { describe, expect, it } from "vitest";
-import { CaseError, ConfErrorCode, ConfigError, ConformanceError, MissingFixtureError, UnreachableError, UsageError } from "../../conformance/errors.js";
-import { exitFor, ExitStatus, exitStatusOf } from "../../conformance/exit.js";
+import {
+  CaseError,
+  ConfErrorCode,
+  ConfigError,
+  ConformanceError,
+  exitStatusOf,
+  MissingFixtureError,
+  UnreachableError,
+  UsageError,
+} from "../../conformance/errors.js";
+import { exitFor, ExitStatus } from "../../cli/exit.js";
 import { GenError, GenErrorCode } from "../../generator/errors.js";
 import { DatasetFormatError, RefErrorCode, ReferenceIndexerError, RefRpcCode } from "../../reference/errors.js";
 import { RATE_LIMIT_CODE } from "../../reference/serve.js";
@@ -84,9 +93,18 @@ describe("exit statuses (conformance/exit.ts)", () => {
   it("maps codes: a stop to 130, a deadline to 1, everything else that could not be carried out to 2", () => {
     expect(exitStatusOf(ConfErrorCode.INTERRUPTED)).toBe(130);
     expect(exitStatusOf(ConfErrorCode.DEADLINE)).toBe(1);
-    for (const code of [ConfErrorCode.USAGE, ConfErrorCode.CONFIG, ConfErrorCode.CASE, ConfErrorCode.UNREACHABLE, ConfErrorCode.INPUT, GenErrorCode.YAML, GenErrorCode.REF_CYCLE, RefErrorCode.DATASET, ClientErrorCode.NETWORK]) {
+    for (const code of [ConfErrorCode.USAGE, ConfErrorCode.CONFIG, ConfErrorCode.CASE, ConfErrorCode.UNREACHABLE, ConfErrorCode.INPUT])
       expect(exitStatusOf(code)).toBe(2);
+    // The other areas' errors carry the default status (2) on the error itself.
+    for (const err of [
+      new GenError(GenErrorCode.YAML, "y"),
+      new GenError(GenErrorCode.REF_CYCLE, "c"),
+      new PhotonError(RefErrorCode.DATASET, "d"),
+      new PhotonError(ClientErrorCode.NETWORK, "n"),
+    ]) {
+      expect(err.exitStatus).toBe(2);
     }
+    expect(new ConformanceError(ConfErrorCode.DEADLINE, "d").exitStatus).toBe(1);
   });
 
   it("tells expected errors from unexpected ones, and what commander already printed", () => {

@@ -27,7 +27,10 @@ interface Step {
 }
 interface Workflow {
   readonly on: Record<string, unknown>;
-  readonly jobs: Record<string, { "runs-on": string; strategy: { "fail-fast": boolean; matrix: { shard: number[] } }; env: Record<string, string>; steps: Step[] }>;
+  readonly jobs: Record<
+    string,
+    { "runs-on": string; strategy: { "fail-fast": boolean; matrix: { shard: number[] } }; env: Record<string, string>; steps: Step[] }
+  >;
 }
 
 const workflow = parse(readFileSync(join(root, "docs", "github-actions.yml"), "utf8")) as Workflow;
@@ -71,7 +74,13 @@ function caseIds(dir: string): string[] {
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       if (e.isDirectory()) walk(join(d, e.name));
-      else if (/\.ya?ml$/.test(e.name)) out.push(relative(dir, join(d, e.name)).replace(/\.ya?ml$/, "").split(sep).join("/"));
+      else if (/\.ya?ml$/.test(e.name))
+        out.push(
+          relative(dir, join(d, e.name))
+            .replace(/\.ya?ml$/, "")
+            .split(sep)
+            .join("/"),
+        );
     }
   };
   walk(dir);
@@ -88,14 +97,29 @@ describe("the workflow's commands, run here", () => {
 
   /** A step's script as the runner would run it, for shard `shard`. */
   const script = (step: Step, shard: number) => step.run!.replaceAll("${{ matrix.shard }}", String(shard)).replaceAll("8784", String(port));
-  const env = (extra: Record<string, string> = {}) => ({ ...process.env, PATH: `${bin}:${process.env.PATH}`, GITHUB_ACTIONS: "true", GITHUB_ENV: githubEnv, GITHUB_STEP_SUMMARY: stepSummary, PHOTON_URL: "", NO_COLOR: "1", ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    GITHUB_ACTIONS: "true",
+    GITHUB_ENV: githubEnv,
+    GITHUB_STEP_SUMMARY: stepSummary,
+    PHOTON_URL: "",
+    NO_COLOR: "1",
+    ...extra,
+  });
 
   beforeAll(async () => {
     port = await freePort();
     spawnSync("mkdir", ["-p", bin]);
     // `npx photon-conformance …`: this checkout's CLI, from source.
-    writeFileSync(join(work, "cli.mjs"), `import { main } from ${JSON.stringify(pathToFileURL(join(root, "conformance", "cli.ts")).href)};\nprocess.exitCode = await main(process.argv.slice(2));\n`);
-    writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = photon-conformance ] || { echo "npx $1: not stood in for" >&2; exit 127; }\nshift\nexec node --import ${JSON.stringify(pathToFileURL(join(root, "node_modules", "tsx", "dist", "esm", "index.mjs")).href)} --conditions=source ${JSON.stringify(join(work, "cli.mjs"))} "$@"\n`);
+    writeFileSync(
+      join(work, "cli.mjs"),
+      `import { main } from ${JSON.stringify(pathToFileURL(join(root, "conformance", "cli.ts")).href)};\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+    );
+    writeFileSync(
+      join(bin, "npx"),
+      `#!/bin/sh\n[ "$1" = photon-conformance ] || { echo "npx $1: not stood in for" >&2; exit 127; }\nshift\nexec node --import ${JSON.stringify(pathToFileURL(join(root, "node_modules", "tsx", "dist", "esm", "index.mjs")).href)} --conditions=source ${JSON.stringify(join(work, "cli.mjs"))} "$@"\n`,
+    );
     chmodSync(join(bin, "npx"), 0o755);
     writeFileSync(githubEnv, "");
     writeFileSync(stepSummary, "");
@@ -116,7 +140,13 @@ describe("the workflow's commands, run here", () => {
     const names: string[] = [];
     const runStep = stepRunning("photon-conformance run")!;
     for (const shard of job.strategy.matrix.shard) {
-      const r = spawnSync("bash", ["-e", "-c", script(runStep, shard)], { cwd: work, env: env({ PHOTON_URL: url }), encoding: "utf8", timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+      const r = spawnSync("bash", ["-e", "-c", script(runStep, shard)], {
+        cwd: work,
+        env: env({ PHOTON_URL: url }),
+        encoding: "utf8",
+        timeout: 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toMatch(/^::notice title=photon-conformance::VERDICT: CONFORMANT/m);
       const junit = readFileSync(join(work, "reports", `junit-${shard}.xml`), "utf8");

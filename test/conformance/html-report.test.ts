@@ -27,10 +27,63 @@ const temp = mkdtempSync(join(tmpdir(), "html-report-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /** The only elements the report writes; a tag from outside would show up here. */
-const OUR_TAGS = new Set(["!doctype", "html", "head", "meta", "title", "style", "body", "main", "header", "h1", "h2", "h4", "p", "code", "section", "table", "thead", "tbody", "tr", "th", "td", "span", "ul", "li", "details", "summary", "pre", "br", "svg", "rect", "text"]);
+const OUR_TAGS = new Set([
+  "!doctype",
+  "html",
+  "head",
+  "meta",
+  "title",
+  "style",
+  "body",
+  "main",
+  "header",
+  "h1",
+  "h2",
+  "h4",
+  "p",
+  "code",
+  "section",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "span",
+  "ul",
+  "li",
+  "details",
+  "summary",
+  "pre",
+  "br",
+  "svg",
+  "rect",
+  "text",
+]);
 
 /** The only attributes it writes: no event handler, no `src`, `href` or `style`. */
-const OUR_ATTRIBUTES = new Set(["lang", "charset", "http-equiv", "content", "name", "class", "id", "title", "data-method", "data-check", "role", "aria-label", "width", "height", "viewbox", "xmlns", "x", "y", "fill", "text-anchor"]);
+const OUR_ATTRIBUTES = new Set([
+  "lang",
+  "charset",
+  "http-equiv",
+  "content",
+  "name",
+  "class",
+  "id",
+  "title",
+  "data-method",
+  "data-check",
+  "role",
+  "aria-label",
+  "width",
+  "height",
+  "viewbox",
+  "xmlns",
+  "x",
+  "y",
+  "fill",
+  "text-anchor",
+]);
 
 function expectSafeHtml(html: string): void {
   // Every `<` from outside is escaped, so each tag here is one the reporter wrote.
@@ -58,7 +111,9 @@ describe("the HTML report as text", () => {
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(html).toContain("<h1>VERDICT: NOT CONFORMANT</h1>");
-    expect(html).toContain(`<td class="fail" data-method="getCompressedAccount" data-check="errors" title="1 failed, 0 warned, 0 passed, 0 skipped"><span class="n">1 failed</span></td>`);
+    expect(html).toContain(
+      `<td class="fail" data-method="getCompressedAccount" data-check="errors" title="1 failed, 0 warned, 0 passed, 0 skipped"><span class="n">1 failed</span></td>`,
+    );
     expect(html).toMatch(/<td class="warn" data-method="getCompressedAccount" data-check="schema"/);
     expect(html).toMatch(/<td class="pass" data-method="getCompressedAccount" data-check="http"[^>]*><span class="n">2 passed<\/span>/);
     expect(html).toMatch(/<details class="case fail"><summary><span class="badge fail">FAIL<\/span><code>account\/bad<\/code>/);
@@ -85,7 +140,17 @@ describe("the HTML report as text", () => {
 });
 
 const run = promisify(execFile);
-const chromiumFlags = (profile: string) => ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`];
+const chromiumFlags = (profile: string) => [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  `--user-data-dir=${profile}`,
+];
 
 describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", () => {
   let summary: RunSummary;
@@ -104,7 +169,15 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
     });
     try {
       const result = await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, concurrency: 4 });
-      summary = { ...result, identity: result.identity ?? { ...IDENTITY, selection: { cases: [], methods: [], shard: null }, fixtures: "reference (without unknownHash)", strict: false } };
+      summary = {
+        ...result,
+        identity: result.identity ?? {
+          ...IDENTITY,
+          selection: { cases: [], methods: [], shard: null },
+          fixtures: "reference (without unknownHash)",
+          strict: false,
+        },
+      };
     } finally {
       await server.close();
     }
@@ -114,7 +187,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
 
   it("shows the verdict and the matrix in the rendered DOM, and takes the README's screenshot", async () => {
     expect(summary.passed).toBe(false);
-    const { stdout: dom } = await run(CHROMIUM, [...chromiumFlags(join(temp, "profile-dom")), "--dump-dom", pathToFileURL(page).href], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout: dom } = await run(CHROMIUM, [...chromiumFlags(join(temp, "profile-dom")), "--dump-dom", pathToFileURL(page).href], {
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(dom).toContain("<h1>VERDICT: NOT CONFORMANT</h1>");
     expect(dom).toMatch(/<table class="matrix" id="matrix-table">/);
     expect(dom).toMatch(/<td class="fail" data-method="getCompressedTokenAccountsByOwner" data-check="pagination"/);
@@ -125,7 +201,11 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
     // The README's picture is rewritten only when asked (it changes with the date and port every run):
     // PHOTON_UPDATE_DOCS=1 npx vitest run test/conformance/html-report.test.ts
     const png = process.env.PHOTON_UPDATE_DOCS === "1" ? join(root, "docs", "html-report.png") : join(temp, "html-report.png");
-    await run(CHROMIUM, [...chromiumFlags(join(temp, "profile-shot")), "--hide-scrollbars", `--screenshot=${png}`, "--window-size=1280,1600", pathToFileURL(page).href], { timeout: 60_000 });
+    await run(
+      CHROMIUM,
+      [...chromiumFlags(join(temp, "profile-shot")), "--hide-scrollbars", `--screenshot=${png}`, "--window-size=1280,1600", pathToFileURL(page).href],
+      { timeout: 60_000 },
+    );
     const bytes = readFileSync(png);
     expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
     expect(statSync(png).size).toBeGreaterThan(20_000);

@@ -4,17 +4,25 @@
  * every reporter. No output may carry a forged verdict, a terminal escape, a second GitHub
  * command, HTML or a link from the server, or be anything but well-formed XML and JSON.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { scratch } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 import { closeAll, respond, startRaw, type RawServer } from "../hostile/servers.js";
-import { expectConsoleStructure, expectSafeConsole, expectSafeGithub, expectSafeJson, expectSafeJunit, expectSafeMarkdown, HOSTILE } from "./reporters-safety.js";
+import {
+  expectConsoleStructure,
+  expectSafeConsole,
+  expectSafeGithub,
+  expectSafeJson,
+  expectSafeJunit,
+  expectSafeMarkdown,
+  HOSTILE,
+} from "./reporters-safety.js";
 
-const dir = join(scratch, "injection-e2e");
+const dir = useScratch("injection-e2e");
 let server: RawServer;
 
 /** Every call answered with a JSON-RPC error whose message and data are the injections. */
@@ -30,13 +38,12 @@ function hostileError(body: string): string {
 }
 
 beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  server = await startRaw((x) => respond(x.socket, 200, hostileError(x.request.body), { "x-note": "<img src=x onerror=alert(1)> ![x](http://track/p.png)" }), { lifetimeMs: 60_000 });
+  server = await startRaw((x) => respond(x.socket, 200, hostileError(x.request.body), { "x-note": "<img src=x onerror=alert(1)> ![x](http://track/p.png)" }), {
+    lifetimeMs: 60_000,
+  });
 });
 afterAll(async () => {
   await closeAll();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Reported {
@@ -48,13 +55,35 @@ describe("a target whose error messages are injections", () => {
   it("gets a truthful NOT CONFORMANT from every reporter, none of them taken over", async () => {
     const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), markdown: join(dir, "r.md"), github: join(dir, "r.txt") };
     const r = await captured(main, [
-      "run", "--url", server.url, "--timeout", "2000",
-      "--case", "protocol/unknown-method", "--case", "slot/indexer-slot", "--case", "account/by-address",
-      "--reporter", "console",
-      "--reporter", "json", "--output", files.json,
-      "--reporter", "junit", "--output", files.junit,
-      "--reporter", "markdown", "--output", files.markdown,
-      "--reporter", "github", "--output", files.github,
+      "run",
+      "--url",
+      server.url,
+      "--timeout",
+      "2000",
+      "--case",
+      "protocol/unknown-method",
+      "--case",
+      "slot/indexer-slot",
+      "--case",
+      "account/by-address",
+      "--reporter",
+      "console",
+      "--reporter",
+      "json",
+      "--output",
+      files.json,
+      "--reporter",
+      "junit",
+      "--output",
+      files.junit,
+      "--reporter",
+      "markdown",
+      "--output",
+      files.markdown,
+      "--reporter",
+      "github",
+      "--output",
+      files.github,
     ]);
     expect(r.code).toBe(1);
     expectSafeConsole(r.out, false);
@@ -66,7 +95,9 @@ describe("a target whose error messages are injections", () => {
     expectSafeJson(json, false);
     const report = parseJson(json) as Reported;
     expect(report.cases).toHaveLength(3);
-    const shown = report.cases.filter((c) => c.status === "fail" || c.status === "warn").flatMap((c) => c.checks.filter((f) => f.status === "fail" || f.status === "warn")).length;
+    const shown = report.cases
+      .filter((c) => c.status === "fail" || c.status === "warn")
+      .flatMap((c) => c.checks.filter((f) => f.status === "fail" || f.status === "warn")).length;
     expect(shown).toBeGreaterThan(0);
 
     const md = readFileSync(files.markdown, "utf8");

@@ -3,7 +3,7 @@
  * matcher kind with the reason it gives, and `getPath` over dotted paths.
  */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../conformance/case-format.js";
+import type { Json } from "@photon-indexer-kit/runtime";
 import { ABSENT, deepEqual, getPath, match } from "../../conformance/matchers.js";
 
 const KEY = "11111111111111111111111111111111";
@@ -26,7 +26,16 @@ describe("getPath", () => {
   });
 
   it("is ABSENT when any step is missing, out of range, not an index, or under a scalar or null", () => {
-    for (const path of ["nope", "value.nope", "value.items.2", "value.items.-1", "value.items.x", "value.items.1.tokenData.mint", "value.items.0.hash.length", "a.b"]) {
+    for (const path of [
+      "nope",
+      "value.nope",
+      "value.items.2",
+      "value.items.-1",
+      "value.items.x",
+      "value.items.1.tokenData.mint",
+      "value.items.0.hash.length",
+      "a.b",
+    ]) {
       expect(getPath(value, path), path).toBe(ABSENT);
     }
   });

@@ -43,7 +43,7 @@ function sources(dir: string): string[] {
 }
 
 /** The text with comments blanked out (strings and template literals kept). */
-export function code(text: string): string {
+function code(text: string): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
@@ -69,7 +69,7 @@ export function code(text: string): string {
   return out;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const tables = Object.values(methods);
 const fields = [
   ...new Set(
@@ -80,15 +80,17 @@ const slotPaths = [...new Set(tables.flatMap((m) => (m.slot ? [m.slot] : [])))];
 
 /** What counts as restating a word: a method name anywhere in code; a field as a string literal or a `.value.`/`.result.` property (a snake_case one anywhere); a slot path anywhere. */
 const PATTERNS: readonly { word: string; re: RegExp }[] = [
-  ...methodNames.map((word) => ({ word, re: new RegExp(`\\b${escape(word)}\\b`) })),
-  ...fields.map((word) => ({ word, re: new RegExp(`["'\`]${escape(word)}["'\`]|\\.(value|result)\\.${escape(word)}\\b`) })),
+  ...methodNames.map((word) => ({ word, re: new RegExp(`\\b${escapeRegExp(word)}\\b`) })),
+  ...fields.map((word) => ({ word, re: new RegExp(`["'\`]${escapeRegExp(word)}["'\`]|\\.(value|result)\\.${escapeRegExp(word)}\\b`) })),
   // A field no English word shares (snake_case) counts anywhere in code.
-  ...fields.filter((w) => w.includes("_")).map((word) => ({ word, re: new RegExp(`\\b${escape(word)}\\b`) })),
-  ...slotPaths.map((word) => ({ word, re: new RegExp(`${escape(word)}\\b|\\.result\\.${escape(word.split(".")[0]!)}\\b`) })),
+  ...fields.filter((w) => w.includes("_")).map((word) => ({ word, re: new RegExp(`\\b${escapeRegExp(word)}\\b`) })),
+  ...slotPaths.map((word) => ({ word, re: new RegExp(`${escapeRegExp(word)}\\b|\\.result\\.${escapeRegExp(word.split(".")[0]!)}\\b`) })),
 ];
 
 function allowed(file: string, word: string): boolean {
-  return ALLOWED.some((a) => a.file === file && (a.words === "all" || (a.words === "methods" ? (methodNames as readonly string[]).includes(word) : a.words.includes(word))));
+  return ALLOWED.some(
+    (a) => a.file === file && (a.words === "all" || (a.words === "methods" ? (methodNames as readonly string[]).includes(word) : a.words.includes(word))),
+  );
 }
 
 describe("no spec facts in hand-written code", () => {

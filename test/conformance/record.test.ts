@@ -1,37 +1,33 @@
 /** `photon-conformance record`: answers written into case files, hand-written parts kept, changes reported, no secrets. */
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { main } from "../../conformance/cli.js";
 import { loadCases } from "../../conformance/case-format.js";
 import { recordCases, renderChanges } from "../../conformance/record.js";
 import { runSuite } from "../../conformance/run.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
-import { root, scratch } from "../helpers/paths.js";
+import { captured } from "../helpers/capture.js";
+import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "record");
+const dir = useScratch("record");
 const corpus = join(dir, "cases");
 const KEY = "rec0rd-s3cret-key";
-let seed1: ReferenceIndexer;
-let seed2: ReferenceIndexer;
+const seed1 = useReferenceIndexer();
+const seed2 = useReferenceIndexer({ seed: 2 });
 const fixtures = datasetProfile(generateDataset()) as never;
 
 beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(corpus, { recursive: true });
   cpSync(join(root, "conformance", "cases", "token-balances"), join(corpus, "token-balances"), { recursive: true });
-  [seed1, seed2] = await Promise.all([startReferenceIndexer({ port: 0 }), startReferenceIndexer({ port: 0, seed: 2 })]);
-});
-afterAll(async () => {
-  await Promise.all([seed1.close(), seed2.close()]);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("record", () => {
   it("writes answers into the case files, keeping what was hand-written, with nothing secret", async () => {
-    const changes = await recordCases({ url: `${seed1.url}?api-key=${KEY}`, out: corpus, casesDir: corpus, fixtures });
+    const changes = await recordCases({ url: `${seed1().url}?api-key=${KEY}`, out: corpus, casesDir: corpus, fixtures });
     expect(changes.length).toBe(readdirSync(join(corpus, "token-balances")).length);
     expect(changes.every((c) => c.kind === "new")).toBe(true);
     const text = readFileSync(join(corpus, "token-balances", "many-mints.yaml"), "utf8");
@@ -49,14 +45,14 @@ describe("record", () => {
 
   it("keeps the recorded corpus runnable", async () => {
     expect((await loadCases(corpus, fixtures)).every((c) => c.recorded !== null)).toBe(true);
-    const summary = await runSuite({ url: seed1.url, casesDir: corpus, fixtures });
+    const summary = await runSuite({ url: seed1().url, casesDir: corpus, fixtures });
     expect(summary.results.filter((r) => r.status === "fail").map((r) => r.id)).toEqual([]);
   }, 60_000);
 
   it("re-recording reports what changed, by path, and nothing when nothing did", async () => {
-    const same = await recordCases({ url: seed1.url, out: corpus, casesDir: corpus, fixtures });
+    const same = await recordCases({ url: seed1().url, out: corpus, casesDir: corpus, fixtures });
     expect(same.every((c) => c.kind === "same")).toBe(true);
-    const changed = await recordCases({ url: seed2.url, out: corpus, casesDir: corpus, fixtures });
+    const changed = await recordCases({ url: seed2().url, out: corpus, casesDir: corpus, fixtures });
     const many = changed.find((c) => c.id === "token-balances/many-mints")!;
     expect(many.kind).toBe("changed");
     expect(many.paths.some((p) => p.path.startsWith("result.value.token_balances"))).toBe(true);
@@ -67,14 +63,7 @@ describe("record", () => {
 
   it("exits 2 when the indexer is unreachable, leaving the files alone", async () => {
     const before = readFileSync(join(corpus, "token-balances", "many-mints.yaml"), "utf8");
-    const o = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-    const e = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    try {
-      expect(await main(["record", "--url", "http://127.0.0.1:1/", "--out", corpus, "--cases", corpus])).toBe(2);
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
+    expect((await captured(main, ["record", "--url", "http://127.0.0.1:1/", "--out", corpus, "--cases", corpus])).code).toBe(2);
     expect(readFileSync(join(corpus, "token-balances", "many-mints.yaml"), "utf8")).toBe(before);
   });
 });

@@ -4,45 +4,58 @@
  * recorded case files) masks them. Secrets are the values of credential-like query keys,
  * userinfo, every --header value whatever its name, and --secret / PHOTON_SECRETS values.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../conformance/cli.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { root, scratch } from "../helpers/paths.js";
+import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "conformance-redaction");
+const dir = useScratch("conformance-redaction");
 const KEY = "k3y-of-the-operator-77";
 const JWT = "jwt.payload-of-the-operator";
 /** A value that also occurs in the data being judged: the reference dataset's busiest owner. */
 const fixtures = parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as { ownerWithManyAccounts: { owner: string } };
 const OWNER = fixtures.ownerWithManyAccounts.owner;
 /** Every JSON-RPC case folder (the HTTP-surface cases probe paths of their own). */
-const RPC_CASES = ["account/*", "accounts-by-owner/*", "batch/*", "multiple/*", "protocol/*", "signatures/*", "slot/*", "token-accounts/*", "token-balances/*"].flatMap((g) => ["--case", g]);
+const RPC_CASES = [
+  "account/*",
+  "accounts-by-owner/*",
+  "batch/*",
+  "multiple/*",
+  "protocol/*",
+  "signatures/*",
+  "slot/*",
+  "token-accounts/*",
+  "token-balances/*",
+].flatMap((g) => ["--case", g]);
 
-let indexer: ReferenceIndexer;
+const indexer = useReferenceIndexer();
 const run = (...args: string[]) => captured(main, args);
-
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  indexer = await startReferenceIndexer({ port: 0 });
-});
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await indexer.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("redaction at the output edge", () => {
   it("judges the target's own answers: `?format=json`, a header valued `jsonrpc` and a secret that is in the data change no verdict", async () => {
     const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), markdown: join(dir, "r.md"), github: join(dir, "r.txt") };
     const r = await run(
-      "run", "--url", `${indexer.url}?format=json&cluster=mainnet&api-key=${KEY}`,
-      "--header", "x-session-id: jsonrpc", "--header", `x-jwt: ${JWT}`, "--secret", OWNER, ...RPC_CASES,
-      "--reporter", "console", ...Object.entries(files).flatMap(([name, file]) => ["--reporter", name, "--output", file]),
+      "run",
+      "--url",
+      `${indexer().url}?format=json&cluster=mainnet&api-key=${KEY}`,
+      "--header",
+      "x-session-id: jsonrpc",
+      "--header",
+      `x-jwt: ${JWT}`,
+      "--secret",
+      OWNER,
+      ...RPC_CASES,
+      "--reporter",
+      "console",
+      ...Object.entries(files).flatMap(([name, file]) => ["--reporter", name, "--output", file]),
     );
     expect(r.out).toContain("VERDICT: CONFORMANT");
     expect(r.code).toBe(0);
@@ -63,7 +76,7 @@ describe("redaction at the output edge", () => {
   it("masks PHOTON_SECRETS values and the short secrets of credential keys as whole tokens", async () => {
     vi.stubEnv("PHOTON_SECRETS", `${OWNER}\n`);
     const file = join(dir, "env.md");
-    const r = await run("run", "--url", `${indexer.url}?token=ab`, "--case", "accounts-by-owner/*", "--reporter", "markdown", "--output", file);
+    const r = await run("run", "--url", `${indexer().url}?token=ab`, "--case", "accounts-by-owner/*", "--reporter", "markdown", "--output", file);
     vi.unstubAllEnvs();
     expect(r.code).toBe(0);
     const text = readFileSync(file, "utf8");
@@ -76,7 +89,21 @@ describe("redaction at the output edge", () => {
     const out = join(dir, "recorded");
     const cases = join(dir, "cases");
     cpSync(join(root, "conformance", "cases"), cases, { recursive: true });
-    const r = await run("record", "--url", `${indexer.url}?format=json`, "--cases", cases, "--out", out, "--case", "accounts-by-owner/*", "--secret", OWNER, "--header", `x-jwt: ${JWT}`);
+    const r = await run(
+      "record",
+      "--url",
+      `${indexer().url}?format=json`,
+      "--cases",
+      cases,
+      "--out",
+      out,
+      "--case",
+      "accounts-by-owner/*",
+      "--secret",
+      OWNER,
+      "--header",
+      `x-jwt: ${JWT}`,
+    );
     expect(r.code).toBe(0);
     const written = readdirSync(join(out, "accounts-by-owner")).map((f) => readFileSync(join(out, "accounts-by-owner", f), "utf8"));
     expect(written.length).toBeGreaterThan(10);

@@ -56,7 +56,9 @@ export function expectSafeConsole(out: string, passed: boolean, ourColours = fal
 /** The console report's own lines: each starts as the reporter writes it (findings indented). */
 export function expectConsoleStructure(out: string): void {
   for (const line of lines(out)) {
-    expect(line, JSON.stringify(line)).toMatch(/^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S|^skipped: \d+$|^failing (?:cases|findings) by (?:check|method): |^note: |^Run: /);
+    expect(line, JSON.stringify(line)).toMatch(
+      /^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S|^skipped: \d+$|^failing (?:cases|findings) by (?:check|method): |^note: |^Run: /,
+    );
   }
 }
 
@@ -77,7 +79,9 @@ export function expectSafeMarkdown(md: string, passed: boolean, findingRows: num
   // Code spans hold nothing a renderer would act on.
   for (const span of spans) expect(span).not.toMatch(/[<>&|[\]\\]/);
   // Only our headings and our one verdict.
-  expect(lines(md).filter((l) => l.startsWith("#"))).toEqual(lines(md).filter((l) => /^#{1,2} (Conformance certificate|Notes|Results by method|Findings|Skipped cases|Fixtures discovered from the target)$/.test(l)));
+  expect(lines(md).filter((l) => l.startsWith("#"))).toEqual(
+    lines(md).filter((l) => /^#{1,2} (Conformance certificate|Notes|Results by method|Findings|Skipped cases|Fixtures discovered from the target)$/.test(l)),
+  );
   expect(outsideCode.match(/(?<!\\)\*\*Verdict: [^*]*\*\*/g)).toEqual([`**Verdict: ${passed ? "CONFORMANT" : "NOT CONFORMANT"}**`]);
   // Each table keeps its column count on every row; the findings table has one row a finding.
   const cells = (l: string) => l.split(/(?<!\\)\|/).length;
@@ -130,7 +134,9 @@ export function expectSafeGithub(text: string, passed: boolean, annotations: num
   expect(all).toHaveLength(annotations + 1);
   for (const line of all) expect(line).toMatch(/^::(?:error|warning|notice) (?:file=[^:,\r\n]*,)?title=[^:,\r\n]*::[^\r\n]*$/);
   expect(all.filter((l) => l.startsWith("::notice "))).toHaveLength(1);
-  expect(all.at(-1)).toMatch(passed ? /^::notice title=photon-conformance::VERDICT: CONFORMANT\b/ : /^::notice title=photon-conformance::VERDICT: NOT CONFORMANT\b/);
+  expect(all.at(-1)).toMatch(
+    passed ? /^::notice title=photon-conformance::VERDICT: CONFORMANT\b/ : /^::notice title=photon-conformance::VERDICT: NOT CONFORMANT\b/,
+  );
 }
 
 /** JSON: parses, is well-formed UTF-16 (no lone surrogate written raw), nothing invisible raw. */

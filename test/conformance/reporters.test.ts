@@ -5,23 +5,30 @@
  * fixtures, the spec's title) renders without any of them taking over the output.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CaseResult, Finding, RunSummary, Status } from "../../conformance/model.js";
 import { progressLine } from "../../conformance/reporters/console.js";
-import { curlLine } from "../../conformance/reporters/curl.js";
-import { forShell } from "../../conformance/reporters/escape.js";
+import { curlLine } from "../../conformance/reporters/support/curl.js";
+import { forShell } from "../../conformance/reporters/support/escape.js";
 import { render, reporterNames } from "../../conformance/reporters/index.js";
 import { createRedactor, parseJson } from "../../runtime/index.js";
-import { scratch } from "../helpers/paths.js";
-import { checkWellFormedXml, expectConsoleStructure, expectSafeConsole, expectSafeGithub, expectSafeJson, expectSafeJunit, expectSafeMarkdown, HOSTILE, INJECTIONS } from "./reporters-safety.js";
+import { useScratch } from "../helpers/scratch.js";
+import {
+  checkWellFormedXml,
+  expectConsoleStructure,
+  expectSafeConsole,
+  expectSafeGithub,
+  expectSafeJson,
+  expectSafeJunit,
+  expectSafeMarkdown,
+  HOSTILE,
+  INJECTIONS,
+} from "./reporters-safety.js";
 
-const dir = join(scratch, "reporters-injection");
-beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-});
+const dir = useScratch("reporters-injection");
+beforeAll(() => {});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const MARKER = () => join(dir, "pwned");
@@ -34,7 +41,12 @@ function result(id: string, status: Status, findings: Finding[], extra: Partial<
     required: true,
     findings,
     exchange: {
-      request: { method: "POST", url: `http://127.0.0.1:1/?q=${HOSTILE}`, headers: { "content-type": "application/json", "x-evil": HOSTILE }, body: JSON.stringify({ id: HOSTILE }) + HOSTILE },
+      request: {
+        method: "POST",
+        url: `http://127.0.0.1:1/?q=${HOSTILE}`,
+        headers: { "content-type": "application/json", "x-evil": HOSTILE },
+        body: JSON.stringify({ id: HOSTILE }) + HOSTILE,
+      },
       status: 200,
       headers: { "x-server": HOSTILE },
       text: HOSTILE,
@@ -82,7 +94,8 @@ function hostileSummary(passed: boolean): RunSummary {
 }
 
 /** Findings that are annotated (fail or warn), and table rows of the markdown findings. */
-const shownFindings = (s: RunSummary) => s.results.filter((r) => r.status === "fail" || r.status === "warn").flatMap((r) => r.findings.filter((f) => f.status === "fail" || f.status === "warn"));
+const shownFindings = (s: RunSummary) =>
+  s.results.filter((r) => r.status === "fail" || r.status === "warn").flatMap((r) => r.findings.filter((f) => f.status === "fail" || f.status === "warn"));
 
 describe.each([false, true])("reporters on a summary full of hostile strings (passed: %s)", (passed) => {
   const summary = hostileSummary(passed);
@@ -99,9 +112,21 @@ describe.each([false, true])("reporters on a summary full of hostile strings (pa
 
   const shown = shownFindings(summary).length;
   it.each([
-    ["markdown", "no HTML, image, link, heading or extra row from the target", (out: string) => (expectSafeMarkdown(out, passed, shown), expect(out).toContain("&lt;img src=x onerror=alert(1)&gt;"))],
-    ["junit", "well-formed XML with only legal characters", (out: string) => (expectSafeJunit(out, passed), expect(out).toContain("&lt;img src=x onerror=alert(1)&gt;"), expect(out).toContain("]]&gt;"))],
-    ["github", "exactly the annotations emitted, none smuggled in", (out: string) => (expectSafeGithub(out, passed, shown), expect(out).toContain("%250A::error::pwned"))],
+    [
+      "markdown",
+      "no HTML, image, link, heading or extra row from the target",
+      (out: string) => (expectSafeMarkdown(out, passed, shown), expect(out).toContain("&lt;img src=x onerror=alert(1)&gt;")),
+    ],
+    [
+      "junit",
+      "well-formed XML with only legal characters",
+      (out: string) => (expectSafeJunit(out, passed), expect(out).toContain("&lt;img src=x onerror=alert(1)&gt;"), expect(out).toContain("]]&gt;")),
+    ],
+    [
+      "github",
+      "exactly the annotations emitted, none smuggled in",
+      (out: string) => (expectSafeGithub(out, passed, shown), expect(out).toContain("%250A::error::pwned")),
+    ],
   ] as const)("%s: %s", (name, _what, check) => {
     check(render(name, summary, null));
   });
@@ -131,11 +156,17 @@ describe("progress and reproduce lines", () => {
 
   it("a curl line holds no raw control character, and bash reads back exactly the values sent", () => {
     const marker = MARKER();
-    const value = INJECTIONS.filter((s) => !s.includes("\u0000") && !/[\ud800-\udfff]/.test(s)).join(" ").replace("/tmp/x", marker) + ` $(touch ${marker}) \`touch ${marker}\` !! "$HOME"`;
+    const value =
+      INJECTIONS.filter((s) => !s.includes("\u0000") && !/[\ud800-\udfff]/.test(s))
+        .join(" ")
+        .replace("/tmp/x", marker) + ` $(touch ${marker}) \`touch ${marker}\` !! "$HOME"`;
     const request = { method: "POST", url: `http://127.0.0.1:1/?a='${value}`, headers: { "x-evil": value }, body: value };
     const line = curlLine(request);
     expect([...line].filter((c) => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(c))).toEqual([]);
-    const args = execFileSync("bash", ["-c", `curl() { printf '%s\\0' "$@"; }; ${line}`]).toString("utf8").split("\0").slice(0, -1);
+    const args = execFileSync("bash", ["-c", `curl() { printf '%s\\0' "$@"; }; ${line}`])
+      .toString("utf8")
+      .split("\0")
+      .slice(0, -1);
     expect(args).toEqual(["-sS", "-i", "-X", "POST", request.url, "-H", `x-evil: ${value}`, "--data-raw", value]);
     expect(existsSync(marker)).toBe(false);
   });
@@ -157,7 +188,11 @@ describe("redaction before escaping", () => {
       ...s,
       target: `${s.target}${SECRET}`,
       discovered: { owner: SECRET },
-      results: s.results.map((r) => ({ ...r, id: `${r.id}${SECRET}`, findings: r.findings.map((f) => ({ ...f, message: `${f.message} ${SECRET}`, ...(f.actual !== undefined ? { actual: SECRET } : {}) })) })),
+      results: s.results.map((r) => ({
+        ...r,
+        id: `${r.id}${SECRET}`,
+        findings: r.findings.map((f) => ({ ...f, message: `${f.message} ${SECRET}`, ...(f.actual !== undefined ? { actual: SECRET } : {}) })),
+      })),
     };
     const out = render(name, withSecret, null, createRedactor([SECRET]));
     expect(out).not.toContain("Zq9W");

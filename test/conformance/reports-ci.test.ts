@@ -56,7 +56,14 @@ describe("JUnit", () => {
 
   it("names the run and carries its notes as properties", () => {
     const xml = render("junit", smallSummary(), null);
-    for (const p of ['name="tool" value="photon-indexer-kit 0.1.0"', 'name="selection" value="cases account/*; methods getCompressedAccount; shard 2/3"', 'name="fixtures" value="devnet.json"', 'name="strict" value="yes"', 'name="command" value="run"', "name=\"note\" value=\"the batch answer came in another order than Photon&apos;s\""]) {
+    for (const p of [
+      'name="tool" value="photon-indexer-kit 0.1.0"',
+      'name="selection" value="cases account/*; methods getCompressedAccount; shard 2/3"',
+      'name="fixtures" value="devnet.json"',
+      'name="strict" value="yes"',
+      'name="command" value="run"',
+      'name="note" value="the batch answer came in another order than Photon&apos;s"',
+    ]) {
       expect(xml).toContain(`<property ${p}/>`);
     }
   });
@@ -75,7 +82,11 @@ describe("JUnit", () => {
     const errors = await schemaErrors(render("junit", smallSummary(), null));
     expect(errors.length).toBeGreaterThan(0);
     for (const e of errors) expect(e).toMatch(/attribute '(file|message)': The attribute '(file|message)' is not allowed/);
-    expect(await schemaErrors('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="x" tests="1"><testcase name="a"><oops/></testcase></testsuite></testsuites>\n')).not.toEqual([]);
+    expect(
+      await schemaErrors(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="x" tests="1"><testcase name="a"><oops/></testcase></testsuite></testsuites>\n',
+      ),
+    ).not.toEqual([]);
   });
 });
 
@@ -97,7 +108,13 @@ describe("markdown certificate", () => {
 
   it("names the run, lists notes and skipped cases with their reasons (capped)", () => {
     const md = renderMarkdown(smallSummary());
-    for (const row of ["| Tool | `photon-indexer-kit 0.1.0` |", "| Command | `run` |", "| Selection | `cases account/*; methods getCompressedAccount; shard 2/3` |", "| Fixtures | `devnet.json` |", "| Strict | `yes` |"]) {
+    for (const row of [
+      "| Tool | `photon-indexer-kit 0.1.0` |",
+      "| Command | `run` |",
+      "| Selection | `cases account/*; methods getCompressedAccount; shard 2/3` |",
+      "| Fixtures | `devnet.json` |",
+      "| Strict | `yes` |",
+    ]) {
       expect(md).toContain(row);
     }
     expect(md).toContain("## Notes\n\n- the batch answer came in another order than Photon's");

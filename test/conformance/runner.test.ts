@@ -4,7 +4,7 @@
  * is not failed.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import type { RunSummary } from "../../conformance/model.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
@@ -40,23 +40,85 @@ const SIGNATURES = { methods: ["getCompressionSignaturesForTokenOwner"] };
 const defects: [string, Defect, Partial<RunOptions>, string][] = [
   ["a wrong id", { wire: (b: any) => (b && !Array.isArray(b) && "id" in b ? { ...b, id: "other" } : b) }, { methods: ["getIndexerSlot"] }, "envelope"],
   ["a missing jsonrpc", { wire: (b: any) => (b && !Array.isArray(b) ? (({ jsonrpc, ...rest }) => rest)(b) : b) }, { methods: ["getIndexerSlot"] }, "envelope"],
-  ["both result and error", { wire: (b: any) => (b && !Array.isArray(b) && "result" in b ? { ...b, error: { code: -32000, message: "x" } } : b) }, { methods: ["getIndexerSlot"] }, "envelope"],
-  ["an error code sent as a string", { wire: (b: any) => (b && !Array.isArray(b) && b.error ? { ...b, error: { ...b.error, code: String(b.error.code) } } : b) }, { methods: ["getCompressedAccount"] }, "errors"],
+  [
+    "both result and error",
+    { wire: (b: any) => (b && !Array.isArray(b) && "result" in b ? { ...b, error: { code: -32000, message: "x" } } : b) },
+    { methods: ["getIndexerSlot"] },
+    "envelope",
+  ],
+  [
+    "an error code sent as a string",
+    { wire: (b: any) => (b && !Array.isArray(b) && b.error ? { ...b, error: { ...b.error, code: String(b.error.code) } } : b) },
+    { methods: ["getCompressedAccount"] },
+    "errors",
+  ],
   ["text/plain replies", { headers: { "content-type": "text/plain" } }, { methods: ["getIndexerSlot"] }, "http"],
   [
     "a cursor that repeats",
-    { handlers: (h) => ({ getCompressionSignaturesForTokenOwner: async (p, c) => { const r = await h.getCompressionSignaturesForTokenOwner(p, c); return p.cursor ? { ...r, value: { ...r.value, cursor: p.cursor } } : r; } }) },
+    {
+      handlers: (h) => ({
+        getCompressionSignaturesForTokenOwner: async (p, c) => {
+          const r = await h.getCompressionSignaturesForTokenOwner(p, c);
+          return p.cursor ? { ...r, value: { ...r.value, cursor: p.cursor } } : r;
+        },
+      }),
+    },
     SIGNATURES,
     "pagination",
   ],
-  ["a page over limit", { handlers: (h) => ({ getCompressedTokenAccountsByOwner: (p, c) => h.getCompressedTokenAccountsByOwner({ ...p, limit: p.limit == null || p.limit === 0 ? p.limit : Number(p.limit) + 1 }, c) }) }, TOKENS, "pagination"],
-  ["an ignored mint filter", { handlers: (h) => ({ getCompressedTokenAccountsByOwner: (p, c) => h.getCompressedTokenAccountsByOwner({ ...p, mint: null }, c) }) }, TOKENS, "semantics"],
+  [
+    "a page over limit",
+    {
+      handlers: (h) => ({
+        getCompressedTokenAccountsByOwner: (p, c) =>
+          h.getCompressedTokenAccountsByOwner({ ...p, limit: p.limit == null || p.limit === 0 ? p.limit : Number(p.limit) + 1 }, c),
+      }),
+    },
+    TOKENS,
+    "pagination",
+  ],
+  [
+    "an ignored mint filter",
+    { handlers: (h) => ({ getCompressedTokenAccountsByOwner: (p, c) => h.getCompressedTokenAccountsByOwner({ ...p, mint: null }, c) }) },
+    TOKENS,
+    "semantics",
+  ],
   ["items out of the documented order", { wire: editValue((v) => Array.isArray(v.items) && v.items.length > 1 && v.items.reverse()) }, TOKENS, "pagination"],
-  ["a dropped null entry", { wire: editValue((v) => Array.isArray(v.items) && (v.items = v.items.filter((i: unknown) => i !== null))) }, { methods: ["getMultipleCompressedAccounts"] }, "semantics"],
-  ["a balance that is not the sum", { wire: editValue((v) => Array.isArray(v.token_balances) && v.token_balances.forEach((b: any) => (b.balance = 1))) }, { methods: ["getCompressedTokenBalancesByOwner"] }, "semantics"],
-  ["limit over 1000 accepted", { wire: (b: any) => (b && b.error && b.error.code === -32602 ? { jsonrpc: "2.0", result: { context: { slot: 1 }, value: { items: [], cursor: null } }, id: b.id } : b) }, TOKENS, "errors"],
-  ["an omitted null (seq)", { wire: editValue((v) => Array.isArray(v.items) && v.items.forEach((i: any) => i && i.account && delete i.account.seq)) }, TOKENS, "schema"],
-  ["a pubkey of the wrong length", { wire: editValue((v) => Array.isArray(v.items) && v.items.forEach((i: any) => i && i.tokenData && (i.tokenData.mint = "1111111111111111111111111111111"))) }, TOKENS, "schema"],
+  [
+    "a dropped null entry",
+    { wire: editValue((v) => Array.isArray(v.items) && (v.items = v.items.filter((i: unknown) => i !== null))) },
+    { methods: ["getMultipleCompressedAccounts"] },
+    "semantics",
+  ],
+  [
+    "a balance that is not the sum",
+    { wire: editValue((v) => Array.isArray(v.token_balances) && v.token_balances.forEach((b: any) => (b.balance = 1))) },
+    { methods: ["getCompressedTokenBalancesByOwner"] },
+    "semantics",
+  ],
+  [
+    "limit over 1000 accepted",
+    {
+      wire: (b: any) =>
+        b?.error && b.error.code === -32602 ? { jsonrpc: "2.0", result: { context: { slot: 1 }, value: { items: [], cursor: null } }, id: b.id } : b,
+    },
+    TOKENS,
+    "errors",
+  ],
+  [
+    "an omitted null (seq)",
+    { wire: editValue((v) => Array.isArray(v.items) && v.items.forEach((i: any) => i?.account && delete i.account.seq)) },
+    TOKENS,
+    "schema",
+  ],
+  [
+    "a pubkey of the wrong length",
+    {
+      wire: editValue((v) => Array.isArray(v.items) && v.items.forEach((i: any) => i?.tokenData && (i.tokenData.mint = "1111111111111111111111111111111"))),
+    },
+    TOKENS,
+    "schema",
+  ],
   [
     "Photon's balances bug: the cursor is ignored when mint is given",
     { handlers: (h) => ({ getCompressedTokenBalancesByOwner: (p, c) => h.getCompressedTokenBalancesByOwner(p.mint ? { ...p, cursor: null } : p, c) }) },
@@ -79,27 +141,55 @@ const defects: [string, Defect, Partial<RunOptions>, string][] = [
     { methods: ["getCompressedAccountsByOwner"] },
     "pagination",
   ],
-  ["a handler that crashes", { handlers: () => ({ getCompressedAccount: () => { throw new RpcError(-32000, "Internal server error"); } }) }, { methods: ["getCompressedAccount"] }, "schema"],
+  [
+    "a handler that crashes",
+    {
+      handlers: () => ({
+        getCompressedAccount: () => {
+          throw new RpcError(-32000, "Internal server error");
+        },
+      }),
+    },
+    { methods: ["getCompressedAccount"] },
+    "schema",
+  ],
 ];
 
 describe("the runner catches each defect with the named check", () => {
-  it.each(defects.map(([name, defect, select, check]) => ({ name, defect, select, check })))("$name → $check", async ({ defect, select, check }) => {
-    const summary = await runAgainst(defect, select);
-    expect(summary.passed).toBe(false);
-    expect([...failedChecks(summary)]).toContain(check);
-  }, 60_000);
+  it.each(defects.map(([name, defect, select, check]) => ({ name, defect, select, check })))(
+    "$name → $check",
+    async ({ defect, select, check }) => {
+      const summary = await runAgainst(defect, select);
+      expect(summary.passed).toBe(false);
+      expect([...failedChecks(summary)]).toContain(check);
+    },
+    60_000,
+  );
 });
 
 describe("a correct server is not failed", () => {
   it("passes every case against the reference indexer", async () => {
     const summary = await runAgainst({}, {});
-    const failures = summary.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.findings.filter((f) => f.status === "fail").map((f) => f.message).join("; ")}`);
+    const failures = summary.results
+      .filter((r) => r.status === "fail")
+      .map(
+        (r) =>
+          `${r.id}: ${r.findings
+            .filter((f) => f.status === "fail")
+            .map((f) => f.message)
+            .join("; ")}`,
+      );
     expect(failures).toEqual([]);
     expect(summary.results.length).toBeGreaterThanOrEqual(60);
   }, 60_000);
 
   it("with extra unknown fields: warnings, not failures; --strict fails them", async () => {
-    const extra: Defect = { wire: editValue((v) => { v.newField = 1; if (Array.isArray(v.items)) v.items.forEach((i: any) => i && typeof i === "object" && (i.extra = true)); }) };
+    const extra: Defect = {
+      wire: editValue((v) => {
+        v.newField = 1;
+        if (Array.isArray(v.items)) v.items.forEach((i: any) => i && typeof i === "object" && (i.extra = true));
+      }),
+    };
     const lenient = await runAgainst(extra, TOKENS);
     expect(lenient.passed).toBe(true);
     expect(lenient.results.some((r) => r.findings.some((f) => f.status === "warn" && f.check === "schema"))).toBe(true);
@@ -110,7 +200,15 @@ describe("a correct server is not failed", () => {
 
   it("with reordered keys", async () => {
     const reorder = (x: unknown): unknown =>
-      Array.isArray(x) ? x.map(reorder) : x && typeof x === "object" ? Object.fromEntries(Object.entries(x).reverse().map(([k, v]) => [k, reorder(v)])) : x;
+      Array.isArray(x)
+        ? x.map(reorder)
+        : x && typeof x === "object"
+          ? Object.fromEntries(
+              Object.entries(x)
+                .reverse()
+                .map(([k, v]) => [k, reorder(v)]),
+            )
+          : x;
     const summary = await runAgainst({ wire: reorder }, TOKENS);
     expect(summary.results.filter((r) => r.status === "fail").map((r) => r.id)).toEqual([]);
   }, 60_000);

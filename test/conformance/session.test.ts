@@ -69,9 +69,16 @@ describe("selection", () => {
   it("an empty shard is not a usage error; the shards add up to the selection", async () => {
     const all = await loadSelection({ casesDir, caseGlobs: ["slot/*"], requireMatch: true }, fixtures);
     const total = all.length + 1;
-    const shards = await Promise.all(Array.from({ length: total }, (_, i) => loadSelection({ casesDir, caseGlobs: ["slot/*"], shard: { index: i + 1, total }, requireMatch: true }, fixtures)));
+    const shards = await Promise.all(
+      Array.from({ length: total }, (_, i) => loadSelection({ casesDir, caseGlobs: ["slot/*"], shard: { index: i + 1, total }, requireMatch: true }, fixtures)),
+    );
     expect(shards.some((s) => s.length === 0)).toBe(true);
-    expect(shards.flat().map((c) => c.id).sort()).toEqual(all.map((c) => c.id).sort());
+    expect(
+      shards
+        .flat()
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(all.map((c) => c.id).sort());
   });
 });
 
@@ -79,7 +86,12 @@ describe("openSession", () => {
   let session: Session;
   beforeAll(async () => {
     // No url: the embedded reference indexer, started once the cases are selected.
-    session = await openSession({ targets: [{}, { url: "http://127.0.0.1:9/?api-key=SECRET", headers: { "x-key": "HEADER-SECRET" } }], casesDir, methods: ["getIndexerSlot"], secrets: ["MORE"] });
+    session = await openSession({
+      targets: [{}, { url: "http://127.0.0.1:9/?api-key=SECRET", headers: { "x-key": "HEADER-SECRET" } }],
+      casesDir,
+      methods: ["getIndexerSlot"],
+      secrets: ["MORE"],
+    });
   });
   afterAll(() => session.close());
 
@@ -112,7 +124,11 @@ describe("openSession", () => {
 
 describe("reachability as values", () => {
   it("a request that cannot be sent carries errorCode INVALID_OPTIONS, and is unreachable at once", async () => {
-    const session = await openSession({ targets: [{ url: "http://127.0.0.1:9/", headers: { "x-bad": "line\nbreak" } }], casesDir, methods: ["getIndexerSlot"] });
+    const session = await openSession({
+      targets: [{ url: "http://127.0.0.1:9/", headers: { "x-bad": "line\nbreak" } }],
+      casesDir,
+      methods: ["getIndexerSlot"],
+    });
     try {
       const probe = await session.targets[0]!.call("getIndexerSlot", undefined);
       expect(probe.errorCode).toBe(ClientErrorCode.INVALID_OPTIONS);
@@ -155,19 +171,28 @@ describe("pool", () => {
       notRun: (c, why, check) => `${c.id}: ${check}: ${why}`,
       onResult: (_, n) => done.push(n),
     });
-    expect(results).toEqual(["ran c0", "ran c1", "c2: run: 2 cases had failed (--max-failures 2)", "c3: run: 2 cases had failed (--max-failures 2)", "c4: run: 2 cases had failed (--max-failures 2)"]);
+    expect(results).toEqual([
+      "ran c0",
+      "ran c1",
+      "c2: run: 2 cases had failed (--max-failures 2)",
+      "c3: run: 2 cases had failed (--max-failures 2)",
+      "c4: run: 2 cases had failed (--max-failures 2)",
+    ]);
     expect(done).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("a stopped signal starts nothing; its reason names why", async () => {
     const stop = new AbortController();
     stop.abort(new PhotonError(ConfErrorCode.INTERRUPTED, "interrupted (SIGINT)"));
-    const results = await runPool(cases(2), async () => "ran", { concurrency: 2, signal: stop.signal, notRun: (c, why, check) => `${check}: ${why}` });
+    const results = await runPool(cases(2), async () => "ran", { concurrency: 2, signal: stop.signal, notRun: (_c, why, check) => `${check}: ${why}` });
     expect(results).toEqual(["run: interrupted (SIGINT)", "run: interrupted (SIGINT)"]);
   });
 
   it("each item's deadline fires its signal with a coded DEADLINE reason", async () => {
-    const [reason] = await runPool(cases(1), (_, signal) => new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason))), { concurrency: 1, caseTimeMs: 1 });
+    const [reason] = await runPool(cases(1), (_, signal) => new Promise<unknown>((resolve) => signal.addEventListener("abort", () => resolve(signal.reason))), {
+      concurrency: 1,
+      caseTimeMs: 1,
+    });
     expect(reason).toBeInstanceOf(PhotonError);
     expect((reason as PhotonError).code).toBe(ConfErrorCode.DEADLINE);
     expect((reason as Error).message).toBe("the case's deadline of 1 ms (--case-time) was reached");

@@ -5,21 +5,24 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { CaseResult } from "../../conformance/model.js";
 import { runSuite, selectsRunWide, SLOT_ORDER_ID, type RunOptions } from "../../conformance/run.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { parseJson } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
 
-let indexer: ReferenceIndexer;
+const indexer = useReferenceIndexer();
 let base: RunOptions;
 
 beforeAll(async () => {
-  indexer = await startReferenceIndexer({ port: 0 });
-  base = { url: indexer.url, casesDir: join(root, "conformance", "cases"), fixtures: parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as RunOptions["fixtures"], concurrency: 4 };
+  base = {
+    url: indexer().url,
+    casesDir: join(root, "conformance", "cases"),
+    fixtures: parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as RunOptions["fixtures"],
+    concurrency: 4,
+  };
 });
-afterAll(() => indexer.close());
 
 /** A run, with every progress total it reported. */
 async function run(options: Partial<RunOptions>) {

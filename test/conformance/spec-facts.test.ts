@@ -57,7 +57,14 @@ const table: MethodTable = {
     ...base("listParcels"),
     requiredParams: ["owner"],
     optionalParams: ["region", "next", "size"],
-    pagination: { items: "parcels", cursor: "next", limit: "size", order: [{ field: "serial", direction: "asc", compare: "integer" }], maxLimit: 3, defaultLimit: 3 },
+    pagination: {
+      items: "parcels",
+      cursor: "next",
+      limit: "size",
+      order: [{ field: "serial", direction: "asc", compare: "integer" }],
+      maxLimit: 3,
+      defaultLimit: 3,
+    },
     identity: "serial",
     filters: { owner: "owner", region: "where.region" },
   },
@@ -68,8 +75,27 @@ const table: MethodTable = {
     pagination: { items: "totals", cursor: "next", limit: "size", order: null, maxLimit: 3, defaultLimit: 3 },
     sums: { method: "listParcels", params: ["owner"], key: { field: "region", of: "where.region" }, sum: { field: "area", of: "area" } },
   },
-  findParcel: { ...base("findParcel"), lookup: { items: null, by: [{ param: "plot", field: "plot" }, { param: "serial", field: "serial" }] }, identity: "serial" },
-  findParcels: { ...base("findParcels"), lookup: { items: "found", by: [{ param: "serials", field: "serial" }, { param: "plots", field: "plot" }] } },
+  findParcel: {
+    ...base("findParcel"),
+    lookup: {
+      items: null,
+      by: [
+        { param: "plot", field: "plot" },
+        { param: "serial", field: "serial" },
+      ],
+    },
+    identity: "serial",
+  },
+  findParcels: {
+    ...base("findParcels"),
+    lookup: {
+      items: "found",
+      by: [
+        { param: "serials", field: "serial" },
+        { param: "plots", field: "plot" },
+      ],
+    },
+  },
   ledgerHeight: { ...base("ledgerHeight"), hasParams: false, hasContext: false, slot: "" },
 };
 
@@ -86,7 +112,18 @@ const totals = [
 ];
 
 function exchange(body: unknown): Exchange {
-  return { request: {} as Exchange["request"], status: 200, headers: {}, text: "", body, parseError: null, error: null, startedAt: 0, durationMs: 0, attempts: 1 };
+  return {
+    request: {} as Exchange["request"],
+    status: 200,
+    headers: {},
+    text: "",
+    body,
+    parseError: null,
+    error: null,
+    startedAt: 0,
+    durationMs: 0,
+    attempts: 1,
+  };
 }
 
 /** Serves the synthetic table: pages of `size` (default 3) behind an index cursor, at height 42. */
@@ -103,7 +140,8 @@ function fakeTarget(calls: string[] = [], wrongTotal = false): Target {
       calls.push(method);
       const p = (params ?? {}) as Record<string, unknown>;
       if (method === "listParcels") return exchange({ jsonrpc: "2.0", id: 1, result: page(parcels, "parcels", p) });
-      if (method === "parcelTotals") return exchange({ jsonrpc: "2.0", id: 1, result: page(wrongTotal ? [{ region: "east", area: 3 }, ...totals.slice(1)] : totals, "totals", p) });
+      if (method === "parcelTotals")
+        return exchange({ jsonrpc: "2.0", id: 1, result: page(wrongTotal ? [{ region: "east", area: 3 }, ...totals.slice(1)] : totals, "totals", p) });
       if (method === "ledgerHeight") return exchange({ jsonrpc: "2.0", id: 1, result: 43 });
       return exchange({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } });
     },
@@ -119,7 +157,10 @@ const statuses = (findings: readonly { status: string }[]) => findings.map((f) =
 
 describe("spec facts from a synthetic method table", () => {
   it("derives offline expectations from x-filters and x-lookup", () => {
-    expect(deriveExpectation("listParcels", { owner: "A", region: "north", size: 2 }, table)).toEqual({ every: { owner: "A", "where.region": "north" }, semantics: [] });
+    expect(deriveExpectation("listParcels", { owner: "A", region: "north", size: 2 }, table)).toEqual({
+      every: { owner: "A", "where.region": "north" },
+      semantics: [],
+    });
     expect(deriveExpectation("listParcels", { owner: 7 }, table)).toEqual({ every: null, semantics: [] });
     expect(deriveExpectation("findParcel", { plot: "p" }, table)).toEqual({ every: null, semantics: ["lookup"] });
     expect(deriveExpectation("findParcels", { serials: [1] }, table)).toEqual({ every: null, semantics: ["input-order"] });
@@ -144,15 +185,27 @@ describe("spec facts from a synthetic method table", () => {
   it("walks the cursor through the table's items, cursor and limit fields", async () => {
     const calls: string[] = [];
     const info = table.listParcels!;
-    const w = await walk(context("listParcels", {}, fakeTarget(calls)), info.pagination!, info, { owner: "A" }, 1, 10, (item) => (item as { serial: number }).serial);
+    const w = await walk(
+      context("listParcels", {}, fakeTarget(calls)),
+      info.pagination!,
+      info,
+      { owner: "A" },
+      1,
+      10,
+      (item) => (item as { serial: number }).serial,
+    );
     expect(w).toEqual({ items: [1, 2, 3, 4], pages: 5, problem: null });
     expect(calls).toEqual(Array(5).fill("listParcels"));
   });
 
   it("judges lookups by the first given key of x-lookup.by", () => {
     const lookup = rules.lookup!;
-    expect(statuses(lookup(context("findParcel", { plot: "p", serial: 1 }), { value: { plot: "p", serial: 9 } }, { plot: "p", serial: 1 }) as never)).toEqual(["pass"]);
-    expect(statuses(lookup(context("findParcel", { plot: null, serial: 1 }), { value: { plot: "q", serial: 2 } }, { plot: null, serial: 1 }) as never)).toEqual(["fail"]);
+    expect(statuses(lookup(context("findParcel", { plot: "p", serial: 1 }), { value: { plot: "p", serial: 9 } }, { plot: "p", serial: 1 }) as never)).toEqual([
+      "pass",
+    ]);
+    expect(statuses(lookup(context("findParcel", { plot: null, serial: 1 }), { value: { plot: "q", serial: 2 } }, { plot: null, serial: 1 }) as never)).toEqual(
+      ["fail"],
+    );
     expect(statuses(lookup(context("findParcel", { serial: 1 }), { value: null }, { serial: 1 }) as never)).toEqual(["pass"]);
     const order = rules["input-order"]!;
     const found = { value: { found: [{ serial: 1 }, null, { serial: 3 }] } };
@@ -183,7 +236,11 @@ describe("spec facts from a synthetic method table", () => {
     const lists = discoveryLists({ ...table, listParcels: { ...table.listParcels!, filters: { owner: "holder", region: "where.region" } } });
     expect(lists.accounts).toBeNull();
     const tokens = { ...table.listParcels!, name: "listLots", filters: { owner: "lot.owner", mint: "lot.kind" } };
-    const chosen = discoveryLists({ ...table, listLots: tokens, parcelTotals: { ...table.parcelTotals!, sums: { ...table.parcelTotals!.sums!, method: "listLots" } } });
+    const chosen = discoveryLists({
+      ...table,
+      listLots: tokens,
+      parcelTotals: { ...table.parcelTotals!, sums: { ...table.parcelTotals!.sums!, method: "listLots" } },
+    });
     expect(chosen.accounts?.name).toBe("listParcels");
     expect(chosen.owned.map((m) => m.name)).toEqual(["parcelTotals", "listLots"]);
     expect([chosen.tokens?.name, chosen.totals?.name, chosen.slot?.name]).toEqual(["listLots", "parcelTotals", "ledgerHeight"]);

@@ -4,22 +4,23 @@
  * run summarised per check and per method, and batches matched by id (a reordered batch with
  * distinct ids passes, with a note; duplicate ids keep the order rule).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkFile } from "../../conformance/check.js";
+import { describe, expect, it } from "vitest";
+import { checkFile } from "../../conformance/offline.js";
 import { main } from "../../conformance/cli.js";
-import { diffTargets } from "../../conformance/diff.js";
+import { diffTargets } from "../../conformance/compare.js";
 import { REORDERED_NOTE } from "../../conformance/checks/envelope.js";
 import type { CaseResult, Finding, RunSummary, Status } from "../../conformance/model.js";
 import { renderConsole } from "../../conformance/reporters/console.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { generateDataset } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { startReferenceIndexer } from "../../reference/serve.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { root, scratch } from "../helpers/paths.js";
+import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 import { startBroken } from "./broken-servers.js";
 
 const casesDir = join(root, "conformance", "cases");
@@ -28,14 +29,8 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { na
 const plain = { color: false, tty: false };
 const lines = (text: string) => text.split("\n");
 
-let indexer: ReferenceIndexer;
-let dir: string;
-
-beforeAll(async () => {
-  mkdirSync(scratch, { recursive: true });
-  [dir, indexer] = [mkdtempSync(join(scratch, "verdicts-")), await startReferenceIndexer({ port: 0 })];
-});
-afterAll(() => Promise.all([indexer.close(), rm(dir, { recursive: true, force: true })]));
+const indexer = useReferenceIndexer();
+const dir = useScratch("verdicts");
 
 function result(id: string, method: string, status: Status, findings: Finding[]): CaseResult {
   return { id, method, description: `case ${id}`, required: true, findings, exchange: null, status, durationMs: 0 };
@@ -44,20 +39,36 @@ function result(id: string, method: string, status: Status, findings: Finding[])
 function summaryOf(results: CaseResult[], extra: Partial<RunSummary> = {}): RunSummary {
   const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
   for (const r of results) counts[r.status]++;
-  return { target: "http://127.0.0.1:1/", spec: { title: "Photon", version: "0.50.0", sha256: "ab".repeat(32) }, startedAt: "2025-01-01T00:00:00.000Z", durationMs: 10, results, counts, passed: counts.fail === 0, options: {}, ...extra };
+  return {
+    target: "http://127.0.0.1:1/",
+    spec: { title: "Photon", version: "0.50.0", sha256: "ab".repeat(32) },
+    startedAt: "2025-01-01T00:00:00.000Z",
+    durationMs: 10,
+    results,
+    counts,
+    passed: counts.fail === 0,
+    options: {},
+    ...extra,
+  };
 }
 
 describe("skipped cases on the console", () => {
   it("are counted and listed with their reason, identical reasons grouped", () => {
     const skipped = (id: string, reason: string) => result(id, "getCompressedAccount", "skip", [{ check: "fixtures", status: "skip", message: reason }]);
     const many = Array.from({ length: 12 }, (_, i) => skipped(`token-accounts/case-${i}`, "needs fixture `tokenOwner`"));
-    const out = renderConsole(summaryOf([result("slot/indexer-slot", "getIndexerSlot", "pass", []), skipped("account/by-address", "needs fixture `knownAddress`"), ...many]), plain);
+    const out = renderConsole(
+      summaryOf([result("slot/indexer-slot", "getIndexerSlot", "pass", []), skipped("account/by-address", "needs fixture `knownAddress`"), ...many]),
+      plain,
+    );
     const at = lines(out).indexOf("skipped: 13");
     expect(at).toBeGreaterThan(-1);
     expect(lines(out).slice(at + 1, at + 4)).toEqual([
       "    account/by-address: needs fixture `knownAddress`",
       "    12 cases: needs fixture `tokenOwner`",
-      `      ${many.slice(0, 10).map((r) => r.id).join(", ")}, and 2 more`,
+      `      ${many
+        .slice(0, 10)
+        .map((r) => r.id)
+        .join(", ")}, and 2 more`,
     ]);
   });
 
@@ -68,7 +79,13 @@ describe("skipped cases on the console", () => {
 
 describe("a failing run ends with where it failed", () => {
   it("failing cases per check and per method, most first; protocol cases in one row", () => {
-    const failing = (id: string, method: string, ...checks: string[]) => result(id, method, "fail", checks.map((check) => ({ check, status: "fail", message: "broken" })));
+    const failing = (id: string, method: string, ...checks: string[]) =>
+      result(
+        id,
+        method,
+        "fail",
+        checks.map((check) => ({ check, status: "fail", message: "broken" })),
+      );
     const results = [
       failing("a/1", "getCompressedAccountsByOwner", "pagination", "pagination"),
       failing("a/2", "getCompressedAccountsByOwner", "pagination"),
@@ -92,7 +109,15 @@ describe("a failing run ends with where it failed", () => {
 
 describe("every summary names what was run", () => {
   it("run: tool, command, selection, fixtures profile and --strict; the console footer shows them", async () => {
-    const summary = await runSuite({ url: indexer.url, casesDir, fixtures: referenceProfile(), caseGlobs: ["slot/*"], shard: { index: 1, total: 1 }, strict: true, fixturesName: "devnet.json" });
+    const summary = await runSuite({
+      url: indexer().url,
+      casesDir,
+      fixtures: referenceProfile(),
+      caseGlobs: ["slot/*"],
+      shard: { index: 1, total: 1 },
+      strict: true,
+      fixturesName: "devnet.json",
+    });
     expect(summary.identity).toEqual({
       command: "run",
       tool: { name: pkg.name, version: pkg.version },
@@ -106,20 +131,41 @@ describe("every summary names what was run", () => {
   }, 60_000);
 
   it("diff and check name theirs", async () => {
-    const diffed = await diffTargets({ url: indexer.url, against: indexer.url, casesDir, fixtures: referenceProfile(), methods: ["getIndexerSlot"], fixturesName: "reference" });
-    expect(diffed.identity).toEqual({ command: "diff", tool: { name: pkg.name, version: pkg.version }, selection: { cases: [], methods: ["getIndexerSlot"], shard: null }, fixtures: "reference", strict: false });
+    const diffed = await diffTargets({
+      url: indexer().url,
+      against: indexer().url,
+      casesDir,
+      fixtures: referenceProfile(),
+      methods: ["getIndexerSlot"],
+      fixturesName: "reference",
+    });
+    expect(diffed.identity).toEqual({
+      command: "diff",
+      tool: { name: pkg.name, version: pkg.version },
+      selection: { cases: [], methods: ["getIndexerSlot"], shard: null },
+      fixtures: "reference",
+      strict: false,
+    });
     const file = join(dir, "traffic.jsonl");
-    writeFileSync(file, `${JSON.stringify({ request: { jsonrpc: "2.0", id: 1, method: "getIndexerSlot" }, response: { jsonrpc: "2.0", id: 1, result: 5 } })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ request: { jsonrpc: "2.0", id: 1, method: "getIndexerSlot" }, response: { jsonrpc: "2.0", id: 1, result: 5 } })}\n`,
+    );
     const checked = await checkFile({ file, strict: true });
-    expect(checked.identity).toMatchObject({ command: "check", tool: { version: pkg.version }, selection: { cases: [], methods: [], shard: null }, strict: true });
+    expect(checked.identity).toMatchObject({
+      command: "check",
+      tool: { version: pkg.version },
+      selection: { cases: [], methods: [], shard: null },
+      strict: true,
+    });
   }, 60_000);
 
   it("the CLI names the profile: reference by default, the file as given", async () => {
     const file = join(dir, "profile.json");
     writeFileSync(file, readFileSync(join(root, "conformance", "fixtures", "reference.json")));
-    const byDefault = await captured(main, ["run", "--url", indexer.url, "--case", "slot/indexer-slot", "--reporter", "console"]);
+    const byDefault = await captured(main, ["run", "--url", indexer().url, "--case", "slot/indexer-slot", "--reporter", "console"]);
     expect(byDefault.out).toContain("· fixtures: reference · strict: off");
-    const given = await captured(main, ["run", "--url", indexer.url, "--case", "slot/indexer-slot", "--fixtures", file, "--strict", "--reporter", "console"]);
+    const given = await captured(main, ["run", "--url", indexer().url, "--case", "slot/indexer-slot", "--fixtures", file, "--strict", "--reporter", "console"]);
     expect(given.out).toContain(`· fixtures: ${file} · strict: on`);
   }, 60_000);
 });
@@ -132,7 +178,9 @@ describe("a fixtures profile that does not describe the target", () => {
     try {
       const summary = await runSuite({ url: other.url, casesDir, fixtures: referenceProfile(), caseGlobs: lookups, fixturesName: "reference" });
       expect(summary.notes).toHaveLength(1);
-      expect(summary.notes![0]).toMatch(/^the default fixtures profile \(reference.*\) does not describe this target \(.*knownHash \w+ is not found.*\): run with --discover --seed-owner PUBKEY or --fixtures FILE$/);
+      expect(summary.notes![0]).toMatch(
+        /^the default fixtures profile \(reference.*\) does not describe this target \(.*knownHash \w+ is not found.*\): run with --discover --seed-owner PUBKEY or --fixtures FILE$/,
+      );
       const noteLines = lines(renderConsole(summary, plain)).filter((l) => l.includes("does not describe this target"));
       expect(noteLines).toEqual([`note: ${summary.notes![0]}`]);
       // The note adds no finding: each status is its findings' roll-up, and the slot cases still pass.
@@ -155,7 +203,7 @@ describe("a fixtures profile that does not describe the target", () => {
   }, 60_000);
 
   it("no note where the profile describes the target", async () => {
-    const summary = await runSuite({ url: indexer.url, casesDir, fixtures: referenceProfile(), caseGlobs: lookups, fixturesName: "reference" });
+    const summary = await runSuite({ url: indexer().url, casesDir, fixtures: referenceProfile(), caseGlobs: lookups, fixturesName: "reference" });
     expect(summary.passed).toBe(true);
     expect(summary.notes).toBeUndefined();
   }, 60_000);
@@ -165,14 +213,24 @@ describe("batch answers in another order", () => {
   it("distinct ids: matched by id and conformant, with a note; duplicate ids keep the order rule", async () => {
     const reversed = await startBroken(generateDataset(), { wire: (b) => (Array.isArray(b) ? [...b].reverse() : b) });
     try {
-      const summary = await runSuite({ url: reversed.url, casesDir, fixtures: referenceProfile(), caseGlobs: ["batch/lookups", "batch/mixed", "batch/duplicate-ids"] });
+      const summary = await runSuite({
+        url: reversed.url,
+        casesDir,
+        fixtures: referenceProfile(),
+        caseGlobs: ["batch/lookups", "batch/mixed", "batch/duplicate-ids"],
+      });
       const byId = new Map(summary.results.map((r) => [r.id, r]));
       for (const id of ["batch/lookups", "batch/mixed"]) {
         expect(byId.get(id)!.status, id).toBe("pass");
         expect(byId.get(id)!.findings).toContainEqual({ check: "envelope", status: "pass", message: REORDERED_NOTE, note: true });
       }
       expect(byId.get("batch/duplicate-ids")!.status).toBe("fail");
-      expect(byId.get("batch/duplicate-ids")!.findings.filter((f) => f.status === "fail").map((f) => f.message)).toContain("batch reply 0: result.value.hash differs (replies must keep request order)");
+      expect(
+        byId
+          .get("batch/duplicate-ids")!
+          .findings.filter((f) => f.status === "fail")
+          .map((f) => f.message),
+      ).toContain("batch reply 0: result.value.hash differs (replies must keep request order)");
       expect(summary.notes).toEqual([`${REORDERED_NOTE}: 2 cases (batch/lookups, batch/mixed)`]);
       expect(lines(renderConsole(summary, plain))).toContain(`note: ${REORDERED_NOTE}: 2 cases (batch/lookups, batch/mixed)`);
     } finally {
@@ -181,7 +239,7 @@ describe("batch answers in another order", () => {
   }, 60_000);
 
   it("in request order: no note", async () => {
-    const summary = await runSuite({ url: indexer.url, casesDir, fixtures: referenceProfile(), caseGlobs: ["batch/*"] });
+    const summary = await runSuite({ url: indexer().url, casesDir, fixtures: referenceProfile(), caseGlobs: ["batch/*"] });
     expect(summary.passed).toBe(true);
     expect(summary.notes).toBeUndefined();
   }, 60_000);

@@ -103,7 +103,9 @@ describe("every method round-trips", () => {
 
 describe("errors", () => {
   it("throws RpcError with the server's code and message", async () => {
-    const err = await client().getCompressedAccount({}).catch((e: unknown) => e);
+    const err = await client()
+      .getCompressedAccount({})
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
     expect(err).toMatchObject({ code: -32000, message: "Validation Error: Either address or hash must be provided" });
   });
@@ -117,14 +119,18 @@ describe("errors", () => {
 
   it("client rejects invalid params before sending", async () => {
     const before = requests;
-    const err = await client().getCompressedTokenAccountsByOwner({ owner: "not base58!" } as Params<"getCompressedTokenAccountsByOwner">).catch((e: unknown) => e);
+    const err = await client()
+      .getCompressedTokenAccountsByOwner({ owner: "not base58!" } as Params<"getCompressedTokenAccountsByOwner">)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PhotonClientError);
     expect(err).toMatchObject({ code: ClientErrorCode.INVALID_PARAMS });
     expect(requests).toBe(before);
   });
 
   it("never shows the api key in an error", async () => {
-    const err = (await client().getCompressedAccount({}).catch((e: unknown) => e)) as Error;
+    const err = (await client()
+      .getCompressedAccount({})
+      .catch((e: unknown) => e)) as Error;
     expect(String(err) + JSON.stringify(err)).not.toContain("s3cr3t-key");
   });
 });
@@ -140,7 +146,9 @@ describe("retries", () => {
   it("gives up after its bound with the status", async () => {
     throttled = 10;
     const before = requests;
-    const err = await createClient({ url, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 10 } }).getIndexerSlot().catch((e: unknown) => e);
+    const err = await createClient({ url, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 10 } })
+      .getIndexerSlot()
+      .catch((e: unknown) => e);
     expect(requests - before).toBe(3);
     expect(err).toMatchObject({ code: -32005, status: 429 });
     throttled = 0;

@@ -45,17 +45,73 @@ describe("generated validators reject what real servers never send", () => {
     return result;
   };
   const cases: [string, string, MethodName, (r: any) => void, string, string][] = [
-    ["a pubkey of 31 bytes", "tokenAccounts", "getCompressedTokenAccountsByOwner", (r) => (r.value.items[0].tokenData.mint = "1111111111111111111111111111111"), "/value/items/0/tokenData/mint", "format"],
-    ["bad base58 (0, O, I, l)", "accountsByOwner", "getCompressedAccountsByOwner", (r) => (r.value.items[0].hash = "0OIl" + r.value.items[0].hash.slice(4)), "/value/items/0/hash", "format"],
-    ["a 32-byte signature", "signatures", "getCompressionSignaturesForTokenOwner", (r) => (r.value.items[0].signature = r.value.items[0].signature.slice(0, 44)), "/value/items/0/signature", "format"],
-    ["u64 overflow", "tokenAccounts", "getCompressedTokenAccountsByOwner", (r) => (r.value.items[1].tokenData.amount = 18446744073709551616n), "/value/items/1/tokenData/amount", "uint64"],
+    [
+      "a pubkey of 31 bytes",
+      "tokenAccounts",
+      "getCompressedTokenAccountsByOwner",
+      (r) => (r.value.items[0].tokenData.mint = "1111111111111111111111111111111"),
+      "/value/items/0/tokenData/mint",
+      "format",
+    ],
+    [
+      "bad base58 (0, O, I, l)",
+      "accountsByOwner",
+      "getCompressedAccountsByOwner",
+      (r) => (r.value.items[0].hash = "0OIl" + r.value.items[0].hash.slice(4)),
+      "/value/items/0/hash",
+      "format",
+    ],
+    [
+      "a 32-byte signature",
+      "signatures",
+      "getCompressionSignaturesForTokenOwner",
+      (r) => (r.value.items[0].signature = r.value.items[0].signature.slice(0, 44)),
+      "/value/items/0/signature",
+      "format",
+    ],
+    [
+      "u64 overflow",
+      "tokenAccounts",
+      "getCompressedTokenAccountsByOwner",
+      (r) => (r.value.items[1].tokenData.amount = 18446744073709551616n),
+      "/value/items/1/tokenData/amount",
+      "uint64",
+    ],
     ["a negative lamports", "accountsByOwner", "getCompressedAccountsByOwner", (r) => (r.value.items[0].lamports = -1), "/value/items/0/lamports", "uint64"],
     ["a string slot", "signatures", "getCompressionSignaturesForTokenOwner", (r) => (r.value.items[0].slot = "7"), "/value/items/0/slot", "uint64"],
-    ["a fractional leafIndex", "accountsByOwner", "getCompressedAccountsByOwner", (r) => (r.value.items[0].leafIndex = 1.5), "/value/items/0/leafIndex", "uint64"],
+    [
+      "a fractional leafIndex",
+      "accountsByOwner",
+      "getCompressedAccountsByOwner",
+      (r) => (r.value.items[0].leafIndex = 1.5),
+      "/value/items/0/leafIndex",
+      "uint64",
+    ],
     ["an omitted null (address)", "account", "getCompressedAccount", (r) => delete r.value.address, "/value/address", "required"],
-    ["missing tokenData.state", "tokenAccounts", "getCompressedTokenAccountsByOwner", (r) => delete r.value.items[0].tokenData.state, "/value/items/0/tokenData/state", "required"],
-    ["an unknown state", "tokenAccounts", "getCompressedTokenAccountsByOwner", (r) => (r.value.items[0].tokenData.state = "closed"), "/value/items/0/tokenData/state", "enum"],
-    ["camelCase tokenBalances", "balances", "getCompressedTokenBalancesByOwner", (r) => ((r.value.tokenBalances = r.value.token_balances), delete r.value.token_balances), "/value/token_balances", "required"],
+    [
+      "missing tokenData.state",
+      "tokenAccounts",
+      "getCompressedTokenAccountsByOwner",
+      (r) => delete r.value.items[0].tokenData.state,
+      "/value/items/0/tokenData/state",
+      "required",
+    ],
+    [
+      "an unknown state",
+      "tokenAccounts",
+      "getCompressedTokenAccountsByOwner",
+      (r) => (r.value.items[0].tokenData.state = "closed"),
+      "/value/items/0/tokenData/state",
+      "enum",
+    ],
+    [
+      "camelCase tokenBalances",
+      "balances",
+      "getCompressedTokenBalancesByOwner",
+      (r) => ((r.value.tokenBalances = r.value.token_balances), delete r.value.token_balances),
+      "/value/token_balances",
+      "required",
+    ],
     ["base64url data", "account", "getCompressedAccount", (r) => (r.value.data.data = "AQID-_8="), "/value/data/data", "format"],
     ["an unknown Account field", "account", "getCompressedAccount", (r) => (r.value.extra = 1), "/value/extra", "additionalProperties"],
     ["a missing cursor", "signatures", "getCompressionSignaturesForTokenOwner", (r) => delete r.value.cursor, "/value/cursor", "required"],
@@ -74,7 +130,9 @@ describe("generated params validators", () => {
 
   it("accepts limit 0 and 1000, null optionals, and filters", () => {
     expect(p("getCompressedTokenAccountsByOwner", { owner, limit: 1000, cursor: null, mint: null })).toEqual([]);
-    expect(p("getCompressedAccountsByOwner", { owner, limit: 0, filters: [{ memcmp: { offset: 0, bytes: "2" } }], dataSlice: { offset: 0, length: 2 } })).toEqual([]);
+    expect(
+      p("getCompressedAccountsByOwner", { owner, limit: 0, filters: [{ memcmp: { offset: 0, bytes: "2" } }], dataSlice: { offset: 0, length: 2 } }),
+    ).toEqual([]);
   });
 
   it("rejects limit 1001 and a huge bigint limit at /limit", () => {
@@ -93,6 +151,8 @@ describe("generated params validators", () => {
     expect(validate(envelopeValidators.request, { jsonrpc: "1.0", id: 1, method: "x" })[0]).toMatchObject({ pointer: "/jsonrpc" });
     expect(validate(envelopeValidators.response, { jsonrpc: "2.0", id: 1, result: 1, error: { code: 1, message: "m" } }).length).toBeGreaterThan(0);
     expect(validate(envelopeValidators.response, { jsonrpc: "2.0", id: 1 }).length).toBeGreaterThan(0);
-    expect(validate(envelopeValidators.response, { jsonrpc: "2.0", id: 1, error: { code: "-32000", message: "m" } })[0]).toMatchObject({ pointer: "/error/code" });
+    expect(validate(envelopeValidators.response, { jsonrpc: "2.0", id: 1, error: { code: "-32000", message: "m" } })[0]).toMatchObject({
+      pointer: "/error/code",
+    });
   });
 });

@@ -1,29 +1,19 @@
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../generator/cli.js";
-import { ourSpec, root, scratch } from "../helpers/paths.js";
+import { captured } from "../helpers/capture.js";
+import { ourSpec, root } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "cli");
+const dir = useScratch("cli");
 const out = join(dir, "generated");
 
 function snapshot(folder: string): Record<string, string> {
   return Object.fromEntries(readdirSync(folder).map((f) => [f, readFileSync(join(folder, f), "utf8")]));
 }
 
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const run = (...args: string[]) => captured(main, args);
 
 function badSpec(name: string, text: string): string {
   const file = join(dir, name);
@@ -34,8 +24,6 @@ function badSpec(name: string, text: string): string {
 const spec = readFileSync(ourSpec, "utf8");
 
 beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   cpSync(join(root, "generated"), out, { recursive: true });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,10 +54,14 @@ describe("photon-gen generate with a bad spec", () => {
   const cases: [string, string, RegExp][] = [
     ["invalid YAML", "openapi: 3.0.3\ninfo: [unclosed\n", /invalid YAML at line \d+/],
     ["not OpenAPI 3.0", "swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n", /#\/openapi: expected `openapi: 3\.0\.x`/],
-    ["an unknown $ref", spec.replace("$ref: '#/components/schemas/Hash'", "$ref: '#/components/schemas/Nope'"), /#\/.+\/\$ref: \$ref "#\/components\/schemas\/Nope" does not resolve/],
+    [
+      "an unknown $ref",
+      spec.replace("$ref: '#/components/schemas/Hash'", "$ref: '#/components/schemas/Nope'"),
+      /#\/.+\/\$ref: \$ref "#\/components\/schemas\/Nope" does not resolve/,
+    ],
     [
       "a cyclic $ref",
-      spec.replace(/(\n    Hash:\n)/, "\n    Loop:\n      $ref: '#/components/schemas/Loop'$1"),
+      spec.replace(/(\n {4}Hash:\n)/, "\n    Loop:\n      $ref: '#/components/schemas/Loop'$1"),
       /#\/components\/schemas\/Loop\/\$ref: \$ref "#\/components\/schemas\/Loop" is a cycle/,
     ],
     [

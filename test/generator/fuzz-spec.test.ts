@@ -9,40 +9,33 @@
 import fc from "fast-check";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isMap, isScalar, LineCounter, parse as parseYaml, parseDocument, Scalar, visit } from "yaml";
+import type { Json, JsonObject } from "@photon-indexer-kit/runtime";
 import { main } from "../../generator/cli.js";
-import { ourSpec, root, scratch } from "../helpers/paths.js";
+import { captured } from "../helpers/capture.js";
+import { ourSpec, root } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 
 const SEED = 20_251_122;
-const dir = join(scratch, "fuzz-spec");
+const dir = useScratch("fuzz-spec");
 const out = join(dir, "generated");
 const specs = join(dir, "specs");
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
 type Path = (string | number)[];
 
 // ---------------------------------------------------------------------------------------
 // Running the CLI and watching the output folder.
 
-async function generate(spec: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    // A throw here (an unhandled error) fails the test: main must always return a code.
-    const code = await main(["generate", "--spec", spec, "--out", out]);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+/** Runs `generate` in-process; a throw (an unhandled error) fails the test: main must always return a code. */
+const generate = (spec: string) => captured(main, ["generate", "--spec", spec, "--out", out]);
 
 function snapshot(): Map<string, Buffer> {
-  return new Map(readdirSync(out).sort().map((f) => [f, readFileSync(join(out, f))]));
+  return new Map(
+    readdirSync(out)
+      .sort()
+      .map((f) => [f, readFileSync(join(out, f))]),
+  );
 }
 
 let before: Map<string, Buffer>;
@@ -56,7 +49,7 @@ function expectUntouched(): void {
 }
 
 const shown = (file: string): string => relative(process.cwd(), file) || file;
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const pointerOf = (path: Path): string => path.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 
 function resolve(doc: Json, pointer: string): Json | undefined {
@@ -64,7 +57,7 @@ function resolve(doc: Json, pointer: string): Json | undefined {
   for (const raw of pointer.split("/").slice(1)) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(node)) node = node[Number(key)];
-    else if (node !== null && typeof node === "object") node = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+    else if (node !== null && typeof node === "object") node = Object.hasOwn(node, key) ? node[key] : undefined;
     else return undefined;
     if (node === undefined) return undefined;
   }
@@ -86,7 +79,10 @@ const requiredSites: Path[] = [];
 const allOfSites: Path[] = [];
 const referenced = new Set<string>();
 (function walk(node: Json, path: Path): void {
-  if (Array.isArray(node)) return node.forEach((child, i) => walk(child, [...path, i]));
+  if (Array.isArray(node)) {
+    node.forEach((child, i) => walk(child, [...path, i]));
+    return;
+  }
   if (node === null || typeof node !== "object") return;
   if (typeof node.$ref === "string") {
     refSites.push(path);
@@ -111,7 +107,18 @@ const required: Path[] = [
     const op = ["paths", r, "post"];
     const req = [...op, "requestBody", "content", "application/json", "schema"];
     const res = [...op, "responses", "200", "content", "application/json", "schema"];
-    return [op, [...op, "requestBody"], [...op, "requestBody", "content"], req, [...req, "properties"], [...req, "properties", "jsonrpc"], [...req, "properties", "method"], [...op, "responses"], [...op, "responses", "200"], res];
+    return [
+      op,
+      [...op, "requestBody"],
+      [...op, "requestBody", "content"],
+      req,
+      [...req, "properties"],
+      [...req, "properties", "jsonrpc"],
+      [...req, "properties", "method"],
+      [...op, "responses"],
+      [...op, "responses", "200"],
+      res,
+    ];
   }),
   ...[...referenced].map((name): Path => ["components", "schemas", name]),
 ];
@@ -121,17 +128,31 @@ const OBJECTS: Json[] = [[], "x", 5, null];
 const typed: [Path, Json[]][] = [
   [["openapi"], [3, "2.0", null, [], {}]],
   [["info"], ["x", 5, [], null]],
-  [["info", "title"], [5, [], {}, null, true]],
-  [["info", "version"], [5.1, [], {}, null]],
+  [
+    ["info", "title"],
+    [5, [], {}, null, true],
+  ],
+  [
+    ["info", "version"],
+    [5.1, [], {}, null],
+  ],
   [["paths"], OBJECTS],
   [["components", "schemas"], OBJECTS],
   ...routes.map((r): [Path, Json[]] => [["paths", r], OBJECTS]),
   ...routes.map((r): [Path, Json[]] => [["paths", r, "post"], OBJECTS]),
-  ...Object.keys(schemas).map((name): [Path, Json[]] => [["components", "schemas", name], [[], "x", 5, null]]), // true/false are valid schemas
+  ...Object.keys(schemas).map((name): [Path, Json[]] => [
+    ["components", "schemas", name],
+    [[], "x", 5, null],
+  ]), // true/false are valid schemas
   ...propertiesSites.map((p): [Path, Json[]] => [p, ["x", 5, [], null]]),
   ...requiredSites.map((p): [Path, Json[]] => [p, ["x", 5, {}, null, [5]]]),
   ...allOfSites.map((p): [Path, Json[]] => [p, ["x", 5, {}, null]]),
-  ...routes.filter((r) => "x-pagination" in (((base.paths as JsonObject)[r] as JsonObject).post as JsonObject)).map((r): [Path, Json[]] => [["paths", r, "post", "x-pagination"], ["x", 5, [], {}]]),
+  ...routes
+    .filter((r) => "x-pagination" in (((base.paths as JsonObject)[r] as JsonObject).post as JsonObject))
+    .map((r): [Path, Json[]] => [
+      ["paths", r, "post", "x-pagination"],
+      ["x", 5, [], {}],
+    ]),
 ];
 
 /** YAML sites: keys of block mappings that begin their line, and those with a plain value on it. */
@@ -218,7 +239,13 @@ function apply(m: Mutation): { doc: JsonObject | null; text: string } {
       break;
     case "ref": {
       const target =
-        m.how === "broken" ? `#/components/schemas/Missing${m.n}` : m.how === "self" ? `#${pointerOf(m.path)}` : m.how === "external" ? `other-${m.n}.yaml#/components/schemas/Hash` : null;
+        m.how === "broken"
+          ? `#/components/schemas/Missing${m.n}`
+          : m.how === "self"
+            ? `#${pointerOf(m.path)}`
+            : m.how === "external"
+              ? `other-${m.n}.yaml#/components/schemas/Hash`
+              : null;
       setAt(doc, [...m.path, "$ref"], target ?? clone(MISTYPED[m.n % MISTYPED.length]!));
       break;
     }
@@ -244,9 +271,7 @@ const mutation: fc.Arbitrary<Mutation> = fc
   .tuple(
     fc.oneof(
       fc.constantFrom(...required).map((path): Structural => ({ kind: "remove", path })),
-      fc
-        .tuple(fc.constantFrom(...typed), fc.nat())
-        .map(([[path, values], n]): Structural => ({ kind: "set", path, value: values[n % values.length]! })),
+      fc.tuple(fc.constantFrom(...typed), fc.nat()).map(([[path, values], n]): Structural => ({ kind: "set", path, value: values[n % values.length]! })),
       fc
         .tuple(fc.constantFrom(...refSites), fc.constantFrom("broken", "self", "mistyped", "external" as const), fc.nat(999))
         .map(([path, how, n]): Structural => ({ kind: "ref", path, how, n })),
@@ -272,7 +297,6 @@ function describeMutation(m: Mutation): string {
 // ---------------------------------------------------------------------------------------
 
 beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(specs, { recursive: true });
   cpSync(join(root, "generated"), out, { recursive: true });
   before = snapshot();
@@ -294,11 +318,13 @@ describe("photon-gen generate with a mutated spec", () => {
         expect(r.stdout, what).toBe("");
         expect(r.stderr, what).not.toMatch(/unexpected error|\n\s+at /);
         if (m.kind === "yaml") {
-          const match = new RegExp(`^photon-gen: ${escape(shown(file))}: invalid YAML at line (\\d+), column \\d+: .+ \\[PHOTON_GEN_ERR_YAML\\]\\n$`).exec(r.stderr);
+          const match = new RegExp(
+            `^photon-gen: ${escapeRegExp(shown(file))}: invalid YAML at line (\\d+), column \\d+: .+ \\[PHOTON_GEN_ERR_YAML\\]\\n$`,
+          ).exec(r.stderr);
           expect(match, `${what}\n${r.stderr}`).not.toBeNull();
           expect(Number(match![1])).toBeLessThanOrEqual(mutated.split("\n").length);
         } else {
-          const match = new RegExp(`^photon-gen: ${escape(shown(file))}#((?:/[^\\s/]*)*): .+ \\[PHOTON_GEN_ERR_[A-Z_]+\\]\\n$`).exec(r.stderr);
+          const match = new RegExp(`^photon-gen: ${escapeRegExp(shown(file))}#((?:/[^\\s/]*)*): .+ \\[PHOTON_GEN_ERR_[A-Z_]+\\]\\n$`).exec(r.stderr);
           expect(match, `${what}\n${r.stderr}`).not.toBeNull();
           // The pointer names a node of the mutated document, or a missing key of one.
           const pointer = match![1]!;
@@ -320,7 +346,9 @@ describe("photon-gen generate with a mutated spec", () => {
     truncateSync(file, 51 * 1024 * 1024); // sparse: no 51 MiB written or read
     const r = await generate(file);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^photon-gen: (${escape(file)}|${escape(shown(file))}): spec is larger than 50 MiB \\[PHOTON_GEN_ERR_READ\\]\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^photon-gen: (${escapeRegExp(file)}|${escapeRegExp(shown(file))}): spec is larger than 50 MiB \\[PHOTON_GEN_ERR_READ\\]\n$`),
+    );
     expectUntouched();
   });
 
@@ -346,7 +374,7 @@ describe("photon-gen generate with a mutated spec", () => {
         expect([0, 2], what).toContain(r.code);
         expect(r.stderr, what).not.toMatch(/unexpected error|\n\s+at /);
         if (r.code === 2) {
-          expect(r.stderr, what).toMatch(new RegExp(`^photon-gen: ${escape(shown(file))}: |^photon-gen: [^\\n]*${escape(shown(file))}#`));
+          expect(r.stderr, what).toMatch(new RegExp(`^photon-gen: ${escapeRegExp(shown(file))}: |^photon-gen: [^\\n]*${escapeRegExp(shown(file))}#`));
           expectUntouched();
         } else {
           // Still a valid spec: generated anew. Put the original output back for the next run.
@@ -361,16 +389,26 @@ describe("photon-gen generate with a mutated spec", () => {
   // Schema faults only ajv notices (a `required` name with no property, a `type` that is not a
   // type name, an empty `allOf`) are mapped back to the component's place in the spec.
   it.each<[string, (doc: JsonObject) => void]>([
-    ["a required property that is not defined", (doc) => delete ((((doc.components as JsonObject).schemas as JsonObject).Context as JsonObject).properties as JsonObject).slot],
-    ["a type that is not a type name", (doc) => ((((((doc.components as JsonObject).schemas as JsonObject).RpcError as JsonObject).properties as JsonObject).message as JsonObject).type = {})],
-  ])("%s is reported with a JSON pointer", async (name, edit) => {
-    const doc = clone(base);
-    edit(doc);
-    const file = join(specs, `${name.replace(/\W+/g, "-")}.yaml`);
-    writeFileSync(file, JSON.stringify(doc, null, 1));
-    const r = await generate(file);
-    expect(r.code).toBe(2);
-    expectUntouched();
-    expect(r.stderr).toMatch(new RegExp(`^photon-gen: ${escape(shown(file))}#/components/schemas/`));
-  }, 20_000);
+    [
+      "a required property that is not defined",
+      (doc) => delete ((((doc.components as JsonObject).schemas as JsonObject).Context as JsonObject).properties as JsonObject).slot,
+    ],
+    [
+      "a type that is not a type name",
+      (doc) => ((((((doc.components as JsonObject).schemas as JsonObject).RpcError as JsonObject).properties as JsonObject).message as JsonObject).type = {}),
+    ],
+  ])(
+    "%s is reported with a JSON pointer",
+    async (name, edit) => {
+      const doc = clone(base);
+      edit(doc);
+      const file = join(specs, `${name.replace(/\W+/g, "-")}.yaml`);
+      writeFileSync(file, JSON.stringify(doc, null, 1));
+      const r = await generate(file);
+      expect(r.code).toBe(2);
+      expectUntouched();
+      expect(r.stderr).toMatch(new RegExp(`^photon-gen: ${escapeRegExp(shown(file))}#/components/schemas/`));
+    },
+    20_000,
+  );
 });

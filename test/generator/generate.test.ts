@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/generate.js";
 import { writeOutput } from "../../generator/write.js";
 import { extendedSpec, ourSpec, root, scratch, upstream } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "generate");
+const dir = useScratch("generate");
 const targets = {
   ours: ourSpec,
   upstream050: join(upstream, "0.50.0", "api.yaml"),
@@ -16,7 +17,6 @@ const targets = {
 };
 
 beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
   for (const [name, spec] of Object.entries(targets)) {
     const { files } = await generate(spec, root);
     await writeOutput(join(dir, name), files);
@@ -54,7 +54,8 @@ describe("generate", () => {
   it("imports the runtime by package name only, never by a path out of its folder", async () => {
     const { files } = await generate(ourSpec, root);
     for (const [name, text] of files) {
-      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^"]+)"/gm)) expect(m[1], name).toMatch(/^(@photon-indexer-kit\/runtime|\.\/[\w.-]+\.js|node:\w+)$/);
+      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^"]+)"/gm))
+        expect(m[1], name).toMatch(/^(@photon-indexer-kit\/runtime|\.\/[\w.-]+\.js|node:\w+)$/);
     }
   });
 
@@ -83,7 +84,7 @@ describe("generate", () => {
     );
     writeFileSync(
       join(dir, "tsconfig.json"),
-      JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../.." }, include: ["."] }),
+      JSON.stringify({ extends: "../../tsconfig.test.json", compilerOptions: { noEmit: true, rootDir: "../.." }, include: ["."] }),
     );
     const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
     const result = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
@@ -101,7 +102,10 @@ describe("generate into another project", () => {
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", type: "module", private: true }));
     const { files } = await generate(extendedSpec, root);
     await writeOutput(join(project, "src", "ledger"), files);
-    writeFileSync(join(project, "src", "main.ts"), `import { createClient } from "./ledger/index.js";\nexport const health = () => createClient({ url: "http://127.0.0.1:1/" }).getHealth();\n`);
+    writeFileSync(
+      join(project, "src", "main.ts"),
+      `import { createClient } from "./ledger/index.js";\nexport const health = () => createClient({ url: "http://127.0.0.1:1/" }).getHealth();\n`,
+    );
     writeFileSync(
       join(project, "tsconfig.json"),
       JSON.stringify({
@@ -126,7 +130,6 @@ describe("generate into another project", () => {
     expect(result.stdout + result.stderr).toBe("");
     expect(result.status).toBe(0);
   }, 120_000);
-
 
   it("refuses to replace a folder holding files it did not write", async () => {
     const target = join(dir, "foreign");

@@ -13,15 +13,16 @@ import { createServer, type Server } from "node:http";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Json } from "@photon-indexer-kit/runtime";
 import { main } from "../../generator/cli.js";
-import { root, scratch } from "../helpers/paths.js";
+import { captured } from "../helpers/capture.js";
+import { root } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 
 const SEED = 20_261_124;
-const dir = join(scratch, "injection");
+const dir = useScratch("injection");
 const marker = globalThis as { __pwned?: unknown };
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 // ---------------------------------------------------------------------------------------
 // Hostile strings: each would set the marker if it reached code as it stands.
@@ -64,11 +65,25 @@ const HOSTILE = [
 
 const hostile: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...HOSTILE), fc.string({ unit: "binary", maxLength: 12 }), fc.constantFrom(...HOSTILE)).map(([a, b, c]) => a + b + c) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom(...HOSTILE), fc.string({ unit: "binary", maxLength: 12 }), fc.constantFrom(...HOSTILE)).map(([a, b, c]) => a + b + c),
+  },
 );
 
 /** Text positions: generation must escape them. */
-const TEXT = ["title", "version", "summary", "description", "componentTitle", "componentDescription", "propertyDescription", "enumValue", "extension", "example"] as const;
+const TEXT = [
+  "title",
+  "version",
+  "summary",
+  "description",
+  "componentTitle",
+  "componentDescription",
+  "propertyDescription",
+  "enumValue",
+  "extension",
+  "example",
+] as const;
 /** Name positions: a hostile value is either escaped or refused with a pointer. */
 const NAMES = ["method", "paginatedMethod", "component", "property", "paramName", "pattern"] as const;
 
@@ -94,7 +109,12 @@ function envelope(method: string, params: Json): Json {
 }
 
 function response(result: Json): Json {
-  return { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { jsonrpc: { type: "string" }, id: { type: "string" }, result } } } } } };
+  return {
+    "200": {
+      description: "ok",
+      content: { "application/json": { schema: { type: "object", properties: { jsonrpc: { type: "string" }, id: { type: "string" }, result } } } },
+    },
+  };
 }
 
 const LONG = "x".repeat(20_000) + `*/ ${PWN}; /*`;
@@ -122,7 +142,9 @@ function specOf(c: Case): Json {
           summary: t.summary,
           description: t.description,
           "x-note": { [t.extension]: t.extension },
-          requestBody: { content: { "application/json": { schema: envelope(method, { type: "object", properties: { [named("paramName", "id")]: { type: "string" } } }) } } },
+          requestBody: {
+            content: { "application/json": { schema: envelope(method, { type: "object", properties: { [named("paramName", "id")]: { type: "string" } } }) } },
+          },
           responses: response(ref),
         },
       },
@@ -133,11 +155,19 @@ function specOf(c: Case): Json {
           requestBody: {
             content: {
               "application/json": {
-                schema: envelope(paginated, { type: "object", properties: { cursor: { type: "string", nullable: true }, limit: { type: "integer" } }, additionalProperties: false }),
+                schema: envelope(paginated, {
+                  type: "object",
+                  properties: { cursor: { type: "string", nullable: true }, limit: { type: "integer" } },
+                  additionalProperties: false,
+                }),
               },
             },
           },
-          responses: response({ type: "object", required: ["items", "cursor"], properties: { items: { type: "array", items: ref }, cursor: { type: "string", nullable: true } } }),
+          responses: response({
+            type: "object",
+            required: ["items", "cursor"],
+            properties: { items: { type: "array", items: ref }, cursor: { type: "string", nullable: true } },
+          }),
         },
       },
     },
@@ -151,25 +181,14 @@ function specOf(c: Case): Json {
 
 // ---------------------------------------------------------------------------------------
 
-async function generate(spec: string, out: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    return { code: await main(["generate", "--spec", spec, "--out", out]), stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const generate = (spec: string, out: string) => captured(main, ["generate", "--spec", spec, "--out", out]);
 
 function resolve(doc: Json, pointer: string): Json | undefined {
   let node: Json | undefined = doc;
   for (const raw of pointer.split("/").slice(1)) {
     const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(node)) node = node[Number(key)];
-    else if (node !== null && typeof node === "object") node = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+    else if (node !== null && typeof node === "object") node = Object.hasOwn(node, key) ? node[key] : undefined;
     else return undefined;
     if (node === undefined) return undefined;
   }
@@ -212,7 +231,10 @@ function typeCheck(folders: string[]): string[] {
     noEmit: true,
   });
   const ours = program.getSourceFiles().filter((sf) => sf.fileName.startsWith(dir));
-  const diagnostics = [...program.getOptionsDiagnostics(), ...ours.flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)])];
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...ours.flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]),
+  ];
   return diagnostics.map((d) => `${d.file ? relative(dir, d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
@@ -244,7 +266,11 @@ async function exercise({ out, what }: Generated): Promise<void> {
       mod.methodValidators[name]!.params({});
       mod.methodValidators[name]!.result(resultOf(name));
       await Promise.resolve(client[name]!({})).catch(() => undefined);
-      await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: "1", method: name, params: { id: "abc" } }) }).then((r) => r.text());
+      await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: "1", method: name, params: { id: "abc" } }),
+      }).then((r) => r.text());
     }
     for (const [key, fn] of Object.entries(client)) {
       if (!key.startsWith("iterate")) continue;
@@ -262,8 +288,6 @@ async function exercise({ out, what }: Generated): Promise<void> {
 }
 
 beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   delete marker.__pwned;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

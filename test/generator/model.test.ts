@@ -48,7 +48,13 @@ describe("model of our spec", async () => {
     expect(byName.getCompressedTokenAccountsByOwner!.identity).toBe("account.hash");
     expect(byName.getCompressedTokenBalancesByOwner!.identity).toBeNull();
     expect(byName.getCompressedTokenAccountsByOwner!.filters).toEqual({ owner: "tokenData.owner", mint: "tokenData.mint" });
-    expect(byName.getCompressedAccount!.lookup).toEqual({ items: null, by: [{ param: "address", field: "address" }, { param: "hash", field: "hash" }] });
+    expect(byName.getCompressedAccount!.lookup).toEqual({
+      items: null,
+      by: [
+        { param: "address", field: "address" },
+        { param: "hash", field: "hash" },
+      ],
+    });
     expect(byName.getMultipleCompressedAccounts!.lookup!.items).toBe("items");
     expect(byName.getCompressedTokenBalancesByOwner!.sums).toEqual({
       method: "getCompressedTokenAccountsByOwner",

@@ -3,19 +3,18 @@
  * are refused with exit 2 and a pointer; spec text that is accepted reaches each sink escaped
  * (the ajv `sourceURL` comment, JSDoc, the banner, the README, object keys).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Json } from "@photon-indexer-kit/runtime";
 import { commentLine, commentText, compileTemplate, literal, mdCode, mdText, objectKey, schemaId } from "../../generator/emit/escape.js";
 import { generate } from "../../generator/generate.js";
 import { captured } from "../helpers/capture.js";
 import { main } from "../../generator/cli.js";
-import { scratch } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "names");
+const dir = useScratch("names");
 const PWN = "globalThis.__pwned = 1";
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 interface MethodSpec {
   name: string;
@@ -34,8 +33,12 @@ function spec(methods: MethodSpec[], extra: { title?: string; schemas?: Record<s
     paths[`/m${i}`] = {
       post: {
         ...(m.summary !== undefined ? { summary: m.summary } : {}),
-        requestBody: { content: { "application/json": { schema: object({ jsonrpc: { type: "string" }, method: { type: "string", enum: [m.name] }, params }) } } },
-        responses: { "200": { description: "ok", content: { "application/json": { schema: object({ jsonrpc: { type: "string" }, id: { type: "string" }, result }) } } } },
+        requestBody: {
+          content: { "application/json": { schema: object({ jsonrpc: { type: "string" }, method: { type: "string", enum: [m.name] }, params }) } },
+        },
+        responses: {
+          "200": { description: "ok", content: { "application/json": { schema: object({ jsonrpc: { type: "string" }, id: { type: "string" }, result }) } } },
+        },
       },
     };
   });
@@ -55,10 +58,7 @@ async function run(doc: Json): Promise<{ code: number; stderr: string }> {
   return { code: r.code, stderr: r.out };
 }
 
-beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-});
+beforeAll(() => {});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const enumPointer = (i: number) => `#/paths/~1m${i}/post/requestBody/content/application~1json/schema/properties/method/enum/0`;
@@ -86,7 +86,11 @@ describe("method names", () => {
   it("refuses two names equal but for case, and a method that meets another's iterator", async () => {
     const cased = await run(spec([{ name: "getAccount" }, { name: "getaccount" }]));
     expect(cased.code).toBe(2);
-    expect(cased.stderr).toMatch(new RegExp(`${enumPointer(1).replace(/[~$]/g, "\\$&")}: method getaccount: its name, ignoring case, collides with method getAccount at .*spec-\\d+\\.json${enumPointer(0).replace(/[~$]/g, "\\$&")}`));
+    expect(cased.stderr).toMatch(
+      new RegExp(
+        `${enumPointer(1).replace(/[~$]/g, "\\$&")}: method getaccount: its name, ignoring case, collides with method getAccount at .*spec-\\d+\\.json${enumPointer(0).replace(/[~$]/g, "\\$&")}`,
+      ),
+    );
     const iterator = await run(spec([{ name: "iterateItems" }, { name: "getItems", paginated: true }]));
     expect(iterator.code).toBe(2);
     expect(iterator.stderr).toContain("its iterator iterateItems collides with method iterateItems");
@@ -109,12 +113,24 @@ describe("component, property and schema names", () => {
     ["a component named __proto__", `{"__proto__": {"type": "string"}}`, "#/components/schemas/__proto__: component name"],
     ["a component named constructor", `{"constructor": {"type": "string"}}`, "#/components/schemas/constructor: component name"],
     ["a component name with */", `{"A*/B": {"type": "string"}}`, "#/components/schemas/A*~1B: component name"],
-    ["a property named __proto__", `{"A": {"type": "object", "properties": {"__proto__": {"type": "string"}}}}`, `#/components/schemas/A/properties/__proto__: "__proto__" is reserved`],
+    [
+      "a property named __proto__",
+      `{"A": {"type": "object", "properties": {"__proto__": {"type": "string"}}}}`,
+      `#/components/schemas/A/properties/__proto__: "__proto__" is reserved`,
+    ],
     ["a required constructor", `{"A": {"type": "object", "required": ["constructor"]}}`, `#/components/schemas/A/required/0: "constructor" is reserved`],
-    ["a nested $id", `{"A": {"type": "object", "properties": {"b": {"$id": "x*/ ${PWN}; /*", "type": "string"}}}}`, "#/components/schemas/A/properties/b/$id: `$id` is not an OpenAPI 3.0 schema keyword"],
+    [
+      "a nested $id",
+      `{"A": {"type": "object", "properties": {"b": {"$id": "x*/ ${PWN}; /*", "type": "string"}}}}`,
+      "#/components/schemas/A/properties/b/$id: `$id` is not an OpenAPI 3.0 schema keyword",
+    ],
     ["an invalid pattern", `{"A": {"type": "string", "pattern": "("}}`, "#/components/schemas/A/pattern: not a valid regular expression"],
     ["a duplicate enum value", `{"A": {"type": "string", "enum": ["a", "b", "a"]}}`, "#/components/schemas/A/enum/2: `enum` values must be unique"],
-    ["a property name with a lone surrogate", `{"A": {"type": "object", "properties": {"\\ud800": {"type": "string"}}}}`, "#/components/schemas/A/properties/%EF%BF%BD: a name must be well-formed Unicode"],
+    [
+      "a property name with a lone surrogate",
+      `{"A": {"type": "object", "properties": {"\\ud800": {"type": "string"}}}}`,
+      "#/components/schemas/A/properties/%EF%BF%BD: a name must be well-formed Unicode",
+    ],
   ])("%s is refused with exit 2 and its pointer", async (_name, schemas, message) => {
     const r = await run(spec([{ name: "getA" }], { schemas: JSON.parse(schemas) as Record<string, Json> }));
     expect(r.code).toBe(2);
@@ -124,7 +140,12 @@ describe("component, property and schema names", () => {
 
   it("quotes property names that are not identifiers, and keeps hostile text inside string literals", async () => {
     const { files } = await generate(
-      write(spec([{ name: "getA" }], { schemas: { A: { type: "object", properties: { [`a*/ ${PWN}; /*`]: { type: "string" }, "b-c": { type: "string" } } } }, result: { $ref: "#/components/schemas/A" } })),
+      write(
+        spec([{ name: "getA" }], {
+          schemas: { A: { type: "object", properties: { [`a*/ ${PWN}; /*`]: { type: "string" }, "b-c": { type: "string" } } } },
+          result: { $ref: "#/components/schemas/A" },
+        }),
+      ),
     );
     const types = files.get("types.ts")!;
     expect(types).toContain(`"a*/ ${PWN}; /*"?: string;`);

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
-import { loadSpec, type Json, type JsonObject } from "../../generator/load.js";
+import type { Json, JsonObject } from "@photon-indexer-kit/runtime";
+import { loadSpec } from "../../generator/load.js";
 import { buildModel, type SpecModel } from "../../generator/model.js";
 
 export interface MethodSpec {
@@ -29,7 +30,10 @@ export function paginated(name: string, item: Json = { type: "string" }): Method
   return {
     name,
     params: object({ owner: { type: "string" }, cursor: { type: "string", nullable: true }, limit: { type: "integer", nullable: true } }, ["owner"]),
-    result: object({ context: object({ slot: { type: "integer" } }), value: object({ items: { type: "array", items: item }, cursor: { type: "string", nullable: true } }) }, ["context", "value"]),
+    result: object(
+      { context: object({ slot: { type: "integer" } }), value: object({ items: { type: "array", items: item }, cursor: { type: "string", nullable: true } }) },
+      ["context", "value"],
+    ),
   };
 }
 
@@ -49,7 +53,9 @@ export function specOf(methods: readonly MethodSpec[], extra: { title?: string; 
         responses: {
           "200": {
             description: "ok",
-            content: { "application/json": { schema: object({ jsonrpc: { type: "string" }, id: { type: "string" }, result: m.result ?? { type: "string" } }) } },
+            content: {
+              "application/json": { schema: object({ jsonrpc: { type: "string" }, id: { type: "string" }, result: m.result ?? { type: "string" } }) },
+            },
           },
         },
       },
@@ -81,7 +87,12 @@ export function emptySourceFile(name: string, text = ""): SourceFile {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
-    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double, newLineKind: NewLineKind.LineFeed, useTrailingCommas: true },
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Double,
+      newLineKind: NewLineKind.LineFeed,
+      useTrailingCommas: true,
+    },
   });
   return project.createSourceFile(name, text);
 }

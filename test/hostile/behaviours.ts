@@ -112,14 +112,18 @@ export const behaviours = catalogue({
 
   /** The same with a 20-digit number inside (the lossless parser's path). */
   "sends JSON nested 100,000 deep with a u64 inside": {
-    behaviour: withBody(200, JSON_TYPE, (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${"[".repeat(DEEP)}18446744073709551615${"]".repeat(DEEP)}}`),
+    behaviour: withBody(
+      200,
+      JSON_TYPE,
+      (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${"[".repeat(DEEP)}18446744073709551615${"]".repeat(DEEP)}}`,
+    ),
   },
 
   /** The right answer with its slot (context.slot, or the bare slot) 10,000 digits long. */
   "sends a number with 10,000 digits": {
     behaviour: edited((b) => {
       const big = BigInt("9".repeat(DIGITS));
-      if (b && typeof b.result === "object" && b.result !== null && b.result.context) b.result.context.slot = big;
+      if (b && typeof b.result === "object" && b.result?.context) b.result.context.slot = big;
       else if (b && "result" in b) b.result = big;
       return b;
     }),
@@ -186,7 +190,10 @@ export const behaviours = catalogue({
   "sends content-length and chunked together": {
     behaviour: async (x) => {
       const body = (await x.answer()).body;
-      x.socket.write(head(200, "OK", { "content-type": JSON_TYPE, "content-length": 5, "transfer-encoding": "chunked" }) + `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`);
+      x.socket.write(
+        head(200, "OK", { "content-type": JSON_TYPE, "content-length": 5, "transfer-encoding": "chunked" }) +
+          `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      );
     },
   },
 

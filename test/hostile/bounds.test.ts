@@ -5,26 +5,21 @@
  * answering every page just under --timeout is cut by --case-time and --max-time, and the
  * reports are still written. Once a case's deadline has passed it sends no more requests.
  */
-import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WALK_BOUNDS } from "../../conformance/checks/pagination.js";
-import { scratch } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 import { failures, rssSampler, runAgainst, TIMEOUT_MS } from "./harness.js";
 import { closeAll, idOf, respond, startRaw, using, type Behaviour } from "./servers.js";
 
 const MiB = 1024 * 1024;
-const dir = join(scratch, "hostile-bounds");
+const dir = useScratch("hostile-bounds");
 let reportNo = 0;
 const report = () => join(dir, `b${++reportNo}.json`);
 
-beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-});
+beforeAll(() => {});
 afterAll(async () => {
   await closeAll();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Paginated signature cases without a `limit` param: the server picks the page size. */
@@ -58,7 +53,10 @@ describe.sequential("a walk that never ends stops at a bound, naming it", () => 
       expect(r.report).not.toBeNull();
       const c = r.report!.cases.find((x) => x.id === WALK)!;
       expect(c.status).toBe("fail");
-      expect(failures(c).some((f) => /^pagination \| walking at the default page size: page \d+ passes the bound of 64 MiB of items per walk/.test(f)), failures(c).join("\n")).toBe(true);
+      expect(
+        failures(c).some((f) => /^pagination \| walking at the default page size: page \d+ passes the bound of 64 MiB of items per walk/.test(f)),
+        failures(c).join("\n"),
+      ).toBe(true);
       // 8 MiB pages: the bound is passed on page 9, not after 5000 pages (40 GB).
       expect(server.requests.length).toBeLessThan(20);
       expect(growth).toBeLessThan(600 * MiB);
@@ -70,7 +68,10 @@ describe.sequential("a walk that never ends stops at a bound, naming it", () => 
       const r = await runAgainst(server.url, report(), [ONE]);
       expect(r.code).toBe(1);
       const c = r.report!.cases.find((x) => x.id === ONE)!;
-      expect(failures(c).some((f) => /walking at the default page size: page 101 passes the bound of 100000 items per walk/.test(f)), failures(c).join("\n")).toBe(true);
+      expect(
+        failures(c).some((f) => /walking at the default page size: page 101 passes the bound of 100000 items per walk/.test(f)),
+        failures(c).join("\n"),
+      ).toBe(true);
       expect(server.requests.length).toBeLessThan(110);
     });
   }, 60_000);
@@ -92,7 +93,10 @@ describe.sequential("deadlines: a server answering each page just under --timeou
       for (const id of [WALK, ONE]) {
         const c = r.report!.cases.find((x) => x.id === id)!;
         expect(c.status).toBe("fail");
-        expect(failures(c).some((f) => /the case's deadline of 2\.5 s \(--case-time\) was reached/.test(f)), failures(c).join("\n")).toBe(true);
+        expect(
+          failures(c).some((f) => /the case's deadline of 2\.5 s \(--case-time\) was reached/.test(f)),
+          failures(c).join("\n"),
+        ).toBe(true);
       }
       const sent = server.requests.length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -112,8 +116,13 @@ describe.sequential("deadlines: a server answering each page just under --timeou
       expect(r.stdout).toContain("VERDICT: NOT CONFORMANT");
       expect(r.report!.cases.map((c) => c.id).sort()).toEqual([...cases].sort());
       const all = r.report!.cases.flatMap((c) => failures(c));
-      expect(all.some((f) => /the run's deadline of 3 s \(--max-time\) was reached; request not sent or given up/.test(f)), all.join("\n")).toBe(true);
-      const notRun = r.report!.cases.filter((c) => failures(c).some((f) => /^deadline \| not run: the run's deadline of 3 s \(--max-time\) was reached/.test(f)));
+      expect(
+        all.some((f) => /the run's deadline of 3 s \(--max-time\) was reached; request not sent or given up/.test(f)),
+        all.join("\n"),
+      ).toBe(true);
+      const notRun = r.report!.cases.filter((c) =>
+        failures(c).some((f) => /^deadline \| not run: the run's deadline of 3 s \(--max-time\) was reached/.test(f)),
+      );
       expect(notRun.length).toBeGreaterThanOrEqual(3);
       for (const c of r.report!.cases) expect(c.status).toBe("fail");
       const sent = server.requests.length;

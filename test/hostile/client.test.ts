@@ -5,27 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type PhotonClient } from "../../generated/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { ClientErrorCode, PhotonClientError, RpcError, type ClientErrorCodeValue } from "../../runtime/index.js";
 import { rateLimitedOnce, redirectTo, startBehaviour, type BehaviourName } from "./behaviours.js";
 import { TIMEOUT_MS } from "./harness.js";
 import { askUpstream, closeAll, closeUpstreamAgent, idOf, respond, startRaw, using, type RawServer } from "./servers.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
 
 const ADDRESS = "3B5wEYuxHq6JYsaGiWrHAkmQDinJVaog3ZCYxeen5ii7";
 /** Slack over the timeout for one call: scheduling, parsing, validation. */
 const MARGIN_MS = 1000;
 
-let reference: ReferenceIndexer;
+const reference = useReferenceIndexer();
 let slot: number;
 
 beforeAll(async () => {
-  reference = await startReferenceIndexer({ port: 0 });
-  slot = (await createClient({ url: reference.url }).getIndexerSlot()) as number;
+  slot = (await createClient({ url: reference().url }).getIndexerSlot()) as number;
 });
 afterAll(async () => {
   await closeAll();
   await closeUpstreamAgent();
-  await reference.close();
 });
 
 /** The generated client as an application would build it: default retries, a 1 s timeout. */
@@ -75,15 +73,30 @@ const failing: [BehaviourName, Failure][] = [
   ["never answers", { code: ClientErrorCode.TIMEOUT, message: /timed out after 1000 ms waiting for the response/, requests: 0 }],
   ["accepts and never sends headers", { code: ClientErrorCode.TIMEOUT, message: /timed out after 1000 ms waiting for the response/ }],
   ["drips one byte per second", { code: ClientErrorCode.TIMEOUT, status: 200, message: /timed out after 1000 ms reading the HTTP 200 response body/ }],
-  ["resets mid-body", { code: ClientErrorCode.NETWORK, status: 200, message: /connection closed while reading the HTTP 200 response body: (ECONNRESET|UND_ERR_SOCKET)/ }],
-  ["closes before the body ends", { code: ClientErrorCode.NETWORK, status: 200, message: /connection closed while reading the HTTP 200 response body: UND_ERR_SOCKET/ }],
+  [
+    "resets mid-body",
+    { code: ClientErrorCode.NETWORK, status: 200, message: /connection closed while reading the HTTP 200 response body: (ECONNRESET|UND_ERR_SOCKET)/ },
+  ],
+  [
+    "closes before the body ends",
+    { code: ClientErrorCode.NETWORK, status: 200, message: /connection closed while reading the HTTP 200 response body: UND_ERR_SOCKET/ },
+  ],
   ["sends non-JSON", { code: ClientErrorCode.BAD_JSON, status: 200, message: /HTTP 200, body is not JSON \(Unexpected token.*\): this is not JSON \{$/ }],
   ["sends HTML", { code: ClientErrorCode.BAD_JSON, status: 200, message: /body is not JSON .*<!DOCTYPE html>/ }],
   ["sends an empty body", { code: ClientErrorCode.BAD_JSON, status: 200, message: /HTTP 200, body is not JSON: \(empty\)$/ }],
   ["sends JSON nested 100,000 deep", { code: ClientErrorCode.BAD_JSON, status: 200, message: /body is not JSON \(JSON is nested more than 512 levels deep\)/ }],
-  ["sends JSON nested 100,000 deep in the id", { code: ClientErrorCode.BAD_JSON, status: 200, message: /body is not JSON \(JSON is nested more than 512 levels deep\)/ }],
-  ["sends JSON nested 100,000 deep with a u64 inside", { code: ClientErrorCode.BAD_JSON, status: 200, message: /body is not JSON \(JSON is nested more than 512 levels deep\)/ }],
-  ["sends a number with 10,000 digits", { code: ClientErrorCode.INVALID_RESULT, message: /result does not match the spec: \/result(\/context\/slot)? must be an unsigned 64-bit integer/ }],
+  [
+    "sends JSON nested 100,000 deep in the id",
+    { code: ClientErrorCode.BAD_JSON, status: 200, message: /body is not JSON \(JSON is nested more than 512 levels deep\)/ },
+  ],
+  [
+    "sends JSON nested 100,000 deep with a u64 inside",
+    { code: ClientErrorCode.BAD_JSON, status: 200, message: /body is not JSON \(JSON is nested more than 512 levels deep\)/ },
+  ],
+  [
+    "sends a number with 10,000 digits",
+    { code: ClientErrorCode.INVALID_RESULT, message: /result does not match the spec: \/result(\/context\/slot)? must be an unsigned 64-bit integer/ },
+  ],
   ["redirects in a loop", { code: ClientErrorCode.REDIRECT, status: 302, message: /HTTP 302 redirect not followed/ }],
   ["answers 500 with an HTML page", { code: ClientErrorCode.HTTP_STATUS, status: 500, message: /HTTP 500, body is not JSON .*500 Internal Server Error/ }],
   ["sends a valid envelope for a different id", { code: ClientErrorCode.BAD_ENVELOPE, message: /response id \d{4} does not match request id \d$/ }],
@@ -92,19 +105,28 @@ const failing: [BehaviourName, Failure][] = [
 ];
 
 describe.concurrent("the generated client against a hostile server throws a typed error naming the cause", () => {
-  it.each(failing)("%s", async (name, want) => {
-    await using(startBehaviour(name, reference.url), (server) => expectFailure(server, want));
-  }, 15_000);
+  it.each(failing)(
+    "%s",
+    async (name, want) => {
+      await using(startBehaviour(name, reference().url), (server) => expectFailure(server, want));
+    },
+    15_000,
+  );
 
   it("redirects to another host: REDIRECT, the other host gets no connection", async () => {
-    await using(startRaw(() => "close", { host: "127.0.0.2" }), async (other) => {
-      await using(startRaw(redirectTo(other)), (server) => expectFailure(server, { code: ClientErrorCode.REDIRECT, status: 307, message: /HTTP 307 redirect not followed/ }));
-      expect(other.connections()).toBe(0);
-    });
+    await using(
+      startRaw(() => "close", { host: "127.0.0.2" }),
+      async (other) => {
+        await using(startRaw(redirectTo(other)), (server) =>
+          expectFailure(server, { code: ClientErrorCode.REDIRECT, status: 307, message: /HTTP 307 redirect not followed/ }),
+        );
+        expect(other.connections()).toBe(0);
+      },
+    );
   }, 15_000);
 
   it("answers 429 with Retry-After: 3600 every time: the gateway's RpcError at once, not retried", async () => {
-    await using(startBehaviour("answers 429 with Retry-After: 3600 every time", reference.url), async (server) => {
+    await using(startBehaviour("answers 429 with Retry-After: 3600 every time", reference().url), async (server) => {
       const client = clientOf(server);
       for (const [, call] of calls) {
         const r = await outcome(() => call(client));
@@ -118,10 +140,12 @@ describe.concurrent("the generated client against a hostile server throws a type
 
   it("answers a single call with a batch, its own reply not first: BAD_ENVELOPE", async () => {
     const batch = startRaw(async (x) => {
-      const right = JSON.parse((await askUpstream(reference.url, x.request.body)).body) as unknown;
+      const right = JSON.parse((await askUpstream(reference().url, x.request.body)).body) as unknown;
       respond(x.socket, 200, JSON.stringify([{ jsonrpc: "2.0", id: 999, result: 1 }, right]));
     });
-    await using(batch, (server) => expectFailure(server, { code: ClientErrorCode.BAD_ENVELOPE, message: /not a JSON-RPC 2\.0 response: \[\{"jsonrpc":"2\.0","id":999/ }));
+    await using(batch, (server) =>
+      expectFailure(server, { code: ClientErrorCode.BAD_ENVELOPE, message: /not a JSON-RPC 2\.0 response: \[\{"jsonrpc":"2\.0","id":999/ }),
+    );
   }, 15_000);
 });
 
@@ -135,7 +159,7 @@ describe.concurrent("the generated client gets the right answer where the server
   }
 
   it("answers 429 with Retry-After: 1, then succeeds: one wait of a second per call, one retry", async () => {
-    await using(startRaw(rateLimitedOnce(), { upstream: reference.url }), async (server) => {
+    await using(startRaw(rateLimitedOnce(), { upstream: reference().url }), async (server) => {
       const started = performance.now();
       await expectRightAnswers(server);
       const ms = performance.now() - started;
@@ -146,18 +170,22 @@ describe.concurrent("the generated client gets the right answer where the server
   }, 15_000);
 
   it("sends Content-Type: text/plain with a right body: accepted (the client reads JSON by content; the runner flags the header)", async () => {
-    await using(startBehaviour("sends Content-Type: text/plain", reference.url), expectRightAnswers);
+    await using(startBehaviour("sends Content-Type: text/plain", reference().url), expectRightAnswers);
   }, 15_000);
 
-  it.each<BehaviourName>(["answers in HTTP/1.0", "answers Connection: close without content-length", "breaks its keep-alive promise"])("%s", async (name) => {
-    await using(startBehaviour(name, reference.url), async (server) => {
-      await expectRightAnswers(server);
-      await expectRightAnswers(server); // again, over whatever connections are left
-    });
-  }, 15_000);
+  it.each<BehaviourName>(["answers in HTTP/1.0", "answers Connection: close without content-length", "breaks its keep-alive promise"])(
+    "%s",
+    async (name) => {
+      await using(startBehaviour(name, reference().url), async (server) => {
+        await expectRightAnswers(server);
+        await expectRightAnswers(server); // again, over whatever connections are left
+      });
+    },
+    15_000,
+  );
 
   it("breaks its keep-alive promise on every reused connection: retried on a fresh one, within the retry bound", async () => {
-    await using(startBehaviour("breaks its keep-alive promise", reference.url), async (server) => {
+    await using(startBehaviour("breaks its keep-alive promise", reference().url), async (server) => {
       const client = clientOf(server);
       for (let i = 0; i < 5; i++) expect(await client.getIndexerSlot()).toBe(slot);
       // At most one reset (and so one retry) per call.

@@ -83,8 +83,29 @@ export async function cli(args: string[]): Promise<CliOutcome> {
 }
 
 /** `run --url URL --timeout 1000 --case …` with a console report on stdout and a JSON report in `json`. */
-export async function runAgainst(url: string, json: string, cases: readonly string[] = CASES, extra: string[] = []): Promise<CliOutcome & { report: Report | null }> {
-  const args = ["run", "--url", url, "--timeout", String(TIMEOUT_MS), "--concurrency", String(CONCURRENCY), ...cases.flatMap((c) => ["--case", c]), "--reporter", "console", "--reporter", "json", "--output", json, ...extra];
+export async function runAgainst(
+  url: string,
+  json: string,
+  cases: readonly string[] = CASES,
+  extra: string[] = [],
+): Promise<CliOutcome & { report: Report | null }> {
+  const args = [
+    "run",
+    "--url",
+    url,
+    "--timeout",
+    String(TIMEOUT_MS),
+    "--concurrency",
+    String(CONCURRENCY),
+    ...cases.flatMap((c) => ["--case", c]),
+    "--reporter",
+    "console",
+    "--reporter",
+    "json",
+    "--output",
+    json,
+    ...extra,
+  ];
   const out = await cli(args);
   let report: Report | null = null;
   try {

@@ -4,23 +4,20 @@
  * (one per request in flight), far below 200 MB. The server streams lazily from one reused
  * 64 KiB chunk and counts what it got to send before the client hung up.
  */
-import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../generated/index.js";
 import { ClientErrorCode, PhotonClientError } from "../../runtime/index.js";
-import { scratch } from "../helpers/paths.js";
+import { useScratch } from "../helpers/scratch.js";
 import { HUGE_BYTES } from "./behaviours.js";
 import { CASES, CONCURRENCY, failures, rssSampler, runAgainst, wallBound } from "./harness.js";
 import { closeAll, startRaw, streamHuge, type RawServer } from "./servers.js";
 
 const MiB = 1024 * 1024;
 const CAP = 16 * MiB;
-const dir = join(scratch, "hostile-memory");
+const dir = useScratch("hostile-memory");
 
 beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   // Load the CLI, the case corpus and the validators once, so RSS growth measures bodies only.
   const warm = await startRaw((x) => void x.socket.end("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"));
   await runAgainst(warm.url, join(dir, "warm-up.json"));
@@ -29,7 +26,6 @@ beforeAll(async () => {
 afterEach(closeAll);
 afterAll(async () => {
   await closeAll();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A server answering every request with 200 MB; `sent` gets the bytes each answer got out. */
@@ -49,27 +45,42 @@ async function settled(sent: number[], answers: number): Promise<void> {
 
 describe("a 200 MB body is aborted at the cap, never buffered", () => {
   it.each([
-    ["streamed without content-length", false, /HTTP 200 response body exceeds the limit of 16777216 bytes \(16 MiB\) \(\d+ bytes received when it was aborted\); request aborted \[PHOTON_ERR_BODY_TOO_LARGE\]/],
-    ["declared in content-length", true, /HTTP 200 response body exceeds the limit of 16777216 bytes \(16 MiB\) \(content-length is 209715200\); request aborted \[PHOTON_ERR_BODY_TOO_LARGE\]/],
-  ] as const)("the runner, %s: cases fail naming the cap; RSS grows far less than 200 MB", async (_name, declareLength, cause) => {
-    const { server, sent } = await huge(declareLength);
-    const rss = rssSampler();
-    const r = await runAgainst(server.url, join(dir, `runner-${declareLength}.json`));
-    const growth = rss.stop();
-    expect(r.code).toBe(1);
-    expect(r.ms).toBeLessThan(wallBound(CASES.length));
-    for (const c of r.report!.cases) {
-      expect(c.status).toBe("fail");
-      expect(failures(c).some((f) => cause.test(f)), failures(c).join("\n")).toBe(true);
-    }
-    // At most one capped body per request in flight (uncollected garbage of earlier ones
-    // included), plus slack: bounded by the cap and the concurrency, not by the body.
-    expect(growth).toBeLessThan(CONCURRENCY * CAP + 48 * MiB);
-    await settled(sent, server.requests.length);
-    expect(sent).toHaveLength(server.requests.length);
-    // Each answer was cut off soon after the cap (socket buffers allow some more), not sent whole.
-    for (const n of sent) expect(n).toBeLessThan(CAP + 16 * MiB);
-  }, 20_000);
+    [
+      "streamed without content-length",
+      false,
+      /HTTP 200 response body exceeds the limit of 16777216 bytes \(16 MiB\) \(\d+ bytes received when it was aborted\); request aborted \[PHOTON_ERR_BODY_TOO_LARGE\]/,
+    ],
+    [
+      "declared in content-length",
+      true,
+      /HTTP 200 response body exceeds the limit of 16777216 bytes \(16 MiB\) \(content-length is 209715200\); request aborted \[PHOTON_ERR_BODY_TOO_LARGE\]/,
+    ],
+  ] as const)(
+    "the runner, %s: cases fail naming the cap; RSS grows far less than 200 MB",
+    async (_name, declareLength, cause) => {
+      const { server, sent } = await huge(declareLength);
+      const rss = rssSampler();
+      const r = await runAgainst(server.url, join(dir, `runner-${declareLength}.json`));
+      const growth = rss.stop();
+      expect(r.code).toBe(1);
+      expect(r.ms).toBeLessThan(wallBound(CASES.length));
+      for (const c of r.report!.cases) {
+        expect(c.status).toBe("fail");
+        expect(
+          failures(c).some((f) => cause.test(f)),
+          failures(c).join("\n"),
+        ).toBe(true);
+      }
+      // At most one capped body per request in flight (uncollected garbage of earlier ones
+      // included), plus slack: bounded by the cap and the concurrency, not by the body.
+      expect(growth).toBeLessThan(CONCURRENCY * CAP + 48 * MiB);
+      await settled(sent, server.requests.length);
+      expect(sent).toHaveLength(server.requests.length);
+      // Each answer was cut off soon after the cap (socket buffers allow some more), not sent whole.
+      for (const n of sent) expect(n).toBeLessThan(CAP + 16 * MiB);
+    },
+    20_000,
+  );
 
   it("the generated client: BODY_TOO_LARGE at the cap, and a smaller cap is honoured", async () => {
     const { server, sent } = await huge(false);

@@ -4,29 +4,20 @@
  * the cause; a recoverable 429 passes after waiting), within a bound of --timeout, without
  * crashing, and without following a redirect anywhere.
  */
-import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
-import { scratch } from "../helpers/paths.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 import { rateLimitedOnce, redirectTo, startBehaviour, type BehaviourName } from "./behaviours.js";
 import { CASES, failures, runAgainst, TIMEOUT_MS, wallBound } from "./harness.js";
 import { closeAll, closeUpstreamAgent, startRaw, using, type RawServer } from "./servers.js";
 
-const dir = join(scratch, "hostile-runner");
-let reference: ReferenceIndexer;
+const dir = useScratch("hostile-runner");
+const reference = useReferenceIndexer();
 let reportNo = 0;
-
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  reference = await startReferenceIndexer({ port: 0 });
-});
 afterAll(async () => {
   await closeAll();
   await closeUpstreamAgent();
-  await reference.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Verdict {
@@ -55,7 +46,11 @@ async function expectVerdict(server: RawServer, verdict: Verdict): Promise<void>
       continue;
     }
     expect(c.status, c.id).toBe("fail");
-    for (const cause of verdict.cause) expect(failures(c).some((f) => cause.test(f)), `${c.id}: ${cause} in\n${failures(c).join("\n")}`).toBe(true);
+    for (const cause of verdict.cause)
+      expect(
+        failures(c).some((f) => cause.test(f)),
+        `${c.id}: ${cause} in\n${failures(c).join("\n")}`,
+      ).toBe(true);
   }
 }
 
@@ -76,36 +71,50 @@ const failing: [BehaviourName, Verdict][] = [
   ["sends Content-Type: text/plain", { cause: [/Content-Type is not application\/json \| application\/json \| text\/plain/] }],
   ["sends a valid envelope for a different id", { cause: [/id does not echo the request's \| \d+ \| \d{4}/] }],
   // Replies are matched by id (JSON-RPC 2.0 §6); only a batch whose ids repeat must keep request order.
-  ["answers a batch out of order", { cases: ["batch/duplicate-ids", "slot/indexer-slot"], failed: ["batch/duplicate-ids"], cause: [/batch reply 0: result\.value\.hash differs \(replies must keep request order\)/] }],
+  [
+    "answers a batch out of order",
+    {
+      cases: ["batch/duplicate-ids", "slot/indexer-slot"],
+      failed: ["batch/duplicate-ids"],
+      cause: [/batch reply 0: result\.value\.hash differs \(replies must keep request order\)/],
+    },
+  ],
   ["sends content-length and chunked together", { cause: [/UND_ERR_RES_CONTENT_LENGTH_MISMATCH/] }],
   ["sends a body without a status line", { cause: [/does not match the HTTP\/1\.1 protocol/] }],
 ];
 
 // Runs are concurrent (each captures its own output); every test closes its servers.
 describe.concurrent("photon-conformance run against a hostile server fails the affected cases, naming the cause", () => {
-  it.each(failing)("%s", async (name, verdict) => {
-    await using(startBehaviour(name, reference.url), (server) => expectVerdict(server, verdict));
-  }, 15_000);
+  it.each(failing)(
+    "%s",
+    async (name, verdict) => {
+      await using(startBehaviour(name, reference().url), (server) => expectVerdict(server, verdict));
+    },
+    15_000,
+  );
 
   it("redirects in a loop: not followed, each request sent once", async () => {
-    await using(startBehaviour("redirects in a loop", reference.url), async (server) => {
+    await using(startBehaviour("redirects in a loop", reference().url), async (server) => {
       await expectVerdict(server, { cause: [/unexpected HTTP status \| 200 \| 302/] });
       expect(server.requests).toHaveLength(1 + CASES.length); // the probe and one per case
     });
   }, 15_000);
 
   it("redirects to another host: not followed, the other host gets no connection", async () => {
-    await using(startRaw(() => "close", { host: "127.0.0.2" }), async (other) => {
-      await using(startRaw(redirectTo(other)), async (server) => {
-        await expectVerdict(server, { cause: [/unexpected HTTP status \| 200 \| 307/] });
-        expect(server.requests).toHaveLength(1 + CASES.length);
-      });
-      expect(other.connections()).toBe(0);
-    });
+    await using(
+      startRaw(() => "close", { host: "127.0.0.2" }),
+      async (other) => {
+        await using(startRaw(redirectTo(other)), async (server) => {
+          await expectVerdict(server, { cause: [/unexpected HTTP status \| 200 \| 307/] });
+          expect(server.requests).toHaveLength(1 + CASES.length);
+        });
+        expect(other.connections()).toBe(0);
+      },
+    );
   }, 15_000);
 
   it("answers 429 with Retry-After: 3600 every time: fails at once rather than waiting an hour", async () => {
-    await using(startBehaviour("answers 429 with Retry-After: 3600 every time", reference.url), async (server) => {
+    await using(startBehaviour("answers 429 with Retry-After: 3600 every time", reference().url), async (server) => {
       const started = performance.now();
       await expectVerdict(server, { cause: [/unexpected HTTP status \| 200 \| 429/] });
       expect(performance.now() - started).toBeLessThan(3000 + TIMEOUT_MS);
@@ -116,7 +125,7 @@ describe.concurrent("photon-conformance run against a hostile server fails the a
 
 describe.concurrent("photon-conformance run passes what a hostile server gets right after all", () => {
   it("answers 429 with Retry-After: 1, then succeeds: passes after waiting within its budget", async () => {
-    await using(startRaw(rateLimitedOnce(), { upstream: reference.url }), async (server) => {
+    await using(startRaw(rateLimitedOnce(), { upstream: reference().url }), async (server) => {
       const r = await runAgainst(server.url, join(dir, `r${++reportNo}.json`));
       expect(r.code).toBe(0);
       expect(r.report!.cases.every((c) => c.status === "pass")).toBe(true);
@@ -132,15 +141,21 @@ describe.concurrent("photon-conformance run passes what a hostile server gets ri
   }, 15_000);
 
   it("answers a batch out of order, its ids distinct: conformant, with a note that Photon keeps request order", async () => {
-    await using(startBehaviour("answers a batch out of order", reference.url), async (server) => {
+    await using(startBehaviour("answers a batch out of order", reference().url), async (server) => {
       const cases = ["batch/lookups", "batch/mixed", "slot/indexer-slot"];
       await expectVerdict(server, { cases, failed: [], cause: [] });
       const r = await runAgainst(server.url, join(dir, `r${++reportNo}.json`), cases);
-      expect(r.stdout).toMatch(/^note: batch replies came in another order than the requests \(.*Photon answers in request order\): 2 cases \(batch\/lookups, batch\/mixed\)$/m);
+      expect(r.stdout).toMatch(
+        /^note: batch replies came in another order than the requests \(.*Photon answers in request order\): 2 cases \(batch\/lookups, batch\/mixed\)$/m,
+      );
     });
   }, 15_000);
 
-  it.each<BehaviourName>(["answers in HTTP/1.0", "answers Connection: close without content-length", "breaks its keep-alive promise"])("%s", async (name) => {
-    await using(startBehaviour(name, reference.url), (server) => expectVerdict(server, { cases: [...CASES, "batch/lookups"], failed: [], cause: [] }));
-  }, 15_000);
+  it.each<BehaviourName>(["answers in HTTP/1.0", "answers Connection: close without content-length", "breaks its keep-alive promise"])(
+    "%s",
+    async (name) => {
+      await using(startBehaviour(name, reference().url), (server) => expectVerdict(server, { cases: [...CASES, "batch/lookups"], failed: [], cause: [] }));
+    },
+    15_000,
+  );
 });

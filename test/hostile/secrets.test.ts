@@ -6,11 +6,11 @@
  * every reporter writing to a file (and the console one to stdout as well), no byte of
  * stdout, stderr or any report may hold any of them.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
-import { scratch } from "../helpers/paths.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 import { createClient } from "../../generated/index.js";
 import { parseJson, stringifyJson } from "../../runtime/index.js";
 import { behaviours, HUGE_BYTES, rateLimitedOnce } from "./behaviours.js";
@@ -22,19 +22,11 @@ const HEADER_KEY = "xk-9d8c7b6a5f4e3d2c1b0a";
 const TOKEN = "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.sig_0123456789";
 const SECRETS = [QUERY_KEY, HEADER_KEY, TOKEN];
 
-const dir = join(scratch, "hostile-secrets");
-let reference: ReferenceIndexer;
-
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  reference = await startReferenceIndexer({ port: 0 });
-});
+const dir = useScratch("hostile-secrets");
+const reference = useReferenceIndexer();
 afterAll(async () => {
   await closeAll();
   await closeUpstreamAgent();
-  await reference.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Behaviours that hand the request's credentials back. */
@@ -46,16 +38,36 @@ const echoes: Behaviour[] = [
     respond(
       x.socket,
       200,
-      JSON.stringify({ jsonrpc: "2.0", id: idOf(x.request.body), error: { code: -32000, message: `invalid api key ${x.request.path} ${x.request.headers["x-api-key"]} for ${x.request.headers.authorization}`, data: x.request.headers } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: idOf(x.request.body),
+        error: {
+          code: -32000,
+          message: `invalid api key ${x.request.path} ${x.request.headers["x-api-key"]} for ${x.request.headers.authorization}`,
+          data: x.request.headers,
+        },
+      }),
     ),
   // A result made of the request (fails the schema, and is shown as the actual value).
-  (x) => respond(x.socket, 200, JSON.stringify({ jsonrpc: "2.0", id: idOf(x.request.body), result: { context: { slot: 1 }, value: { echo: x.request.raw, headers: x.request.headers } } })),
+  (x) =>
+    respond(
+      x.socket,
+      200,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: idOf(x.request.body),
+        result: { context: { slot: 1 }, value: { echo: x.request.raw, headers: x.request.headers } },
+      }),
+    ),
   // The request as the response's id.
   (x) => respond(x.socket, 200, JSON.stringify({ jsonrpc: "2.0", id: `${x.request.path} ${x.request.headers.authorization}`, result: 1 })),
   // Credentials in response headers and a cookie, with a right answer.
   async (x) => {
     const a = await x.answer();
-    respond(x.socket, a.status, a.body, { "x-echo": `${x.request.headers["x-api-key"]} ${x.request.headers.authorization}`, "set-cookie": `session=${x.request.path}` });
+    respond(x.socket, a.status, a.body, {
+      "x-echo": `${x.request.headers["x-api-key"]} ${x.request.headers.authorization}`,
+      "set-cookie": `session=${x.request.path}`,
+    });
   },
   // A 429 quoting the key, with a Retry-After too long to wait.
   (x) => respond(x.socket, 429, `rate limited: ${x.request.path} ${x.request.headers["x-api-key"]}`, { "content-type": "text/plain", "retry-after": "3600" }),
@@ -81,11 +93,14 @@ function fill(value: unknown, text: string): unknown {
  * text. A credential cut in two is no longer recognised by a redactor matching whole values.
  */
 const cutEchoes: Behaviour[] = [
-  ...[150, 140, 130].map((pad): Behaviour => async (x) => {
-    const right = parseJson((await x.answer()).body) as { result?: unknown };
-    const secret = received(x)[pad % 3]!;
-    respond(x.socket, 200, stringifyJson({ ...right, result: fill(right.result, "p".repeat(pad) + secret) }));
-  }),
+  ...[150, 140, 130].map(
+    (pad): Behaviour =>
+      async (x) => {
+        const right = parseJson((await x.answer()).body) as { result?: unknown };
+        const secret = received(x)[pad % 3]!;
+        respond(x.socket, 200, stringifyJson({ ...right, result: fill(right.result, "p".repeat(pad) + secret) }));
+      },
+  ),
   (x) => respond(x.socket, 502, "p".repeat(4086) + received(x)[2], { "content-type": "text/plain" }),
   (x) => respond(x.socket, 502, "p".repeat(190) + received(x)[1], { "content-type": "text/plain" }),
   (x) => respond(x.socket, 200, `${received(x)[0]} is not a valid api key`),
@@ -102,7 +117,8 @@ function leak(text: string | Buffer): string | null {
 function rotation(): Behaviour[] {
   const all: Behaviour[] = [];
   for (const [name, entry] of Object.entries(behaviours)) {
-    if (name === "never answers") all.push(() => "close"); // read, then silence (pauseOnConnect is per server)
+    if (name === "never answers")
+      all.push(() => "close"); // read, then silence (pauseOnConnect is per server)
     else if (name === "sends a 200 MB body") all.push((x) => (streamHuge(x.socket, HUGE_BYTES, false), "close"));
     else all.push(entry.behaviour);
   }
@@ -113,7 +129,7 @@ function rotation(): Behaviour[] {
 describe("secrets", () => {
   it("no api key or token in any byte of stdout, stderr or any report, whatever the server does", async () => {
     const list = rotation();
-    const server = await startRaw((x) => list[(x.index - 1) % list.length]!(x), { upstream: reference.url, lifetimeMs: 40_000 });
+    const server = await startRaw((x) => list[(x.index - 1) % list.length]!(x), { upstream: reference().url, lifetimeMs: 40_000 });
     const files = {
       console: join(dir, "console.txt"),
       json: join(dir, "report.json"),
@@ -122,10 +138,23 @@ describe("secrets", () => {
       markdown: join(dir, "report.md"),
     };
     const r = await cli([
-      "run", "--url", `${server.url}?api-key=${QUERY_KEY}&cluster=mainnet`,
-      "--header", `x-api-key: ${HEADER_KEY}`, "--header", `Authorization: Bearer ${TOKEN}`,
-      "--timeout", String(TIMEOUT_MS), "--case", "account/*", "--case", "batch/*", "--case", "slot/*",
-      "--reporter", "console",
+      "run",
+      "--url",
+      `${server.url}?api-key=${QUERY_KEY}&cluster=mainnet`,
+      "--header",
+      `x-api-key: ${HEADER_KEY}`,
+      "--header",
+      `Authorization: Bearer ${TOKEN}`,
+      "--timeout",
+      String(TIMEOUT_MS),
+      "--case",
+      "account/*",
+      "--case",
+      "batch/*",
+      "--case",
+      "slot/*",
+      "--reporter",
+      "console",
       ...Object.entries(files).flatMap(([name, file]) => ["--reporter", name, "--output", file]),
     ]);
 
@@ -154,8 +183,13 @@ describe("secrets", () => {
 
   it("the generated client: no secret, nor a piece of one, in any error message", async () => {
     const list = [...echoes, ...cutEchoes];
-    const server = await startRaw((x) => list[(x.index - 1) % list.length]!(x), { upstream: reference.url });
-    const client = createClient({ url: `${server.url}?api-key=${QUERY_KEY}`, headers: { "x-api-key": HEADER_KEY, authorization: `Bearer ${TOKEN}` }, timeoutMs: TIMEOUT_MS, retry: false });
+    const server = await startRaw((x) => list[(x.index - 1) % list.length]!(x), { upstream: reference().url });
+    const client = createClient({
+      url: `${server.url}?api-key=${QUERY_KEY}`,
+      headers: { "x-api-key": HEADER_KEY, authorization: `Bearer ${TOKEN}` },
+      timeoutMs: TIMEOUT_MS,
+      retry: false,
+    });
     const messages: string[] = [];
     for (let i = 0; i < list.length; i++) {
       await client.getCompressedAccount({ address: "3B5wEYuxHq6JYsaGiWrHAkmQDinJVaog3ZCYxeen5ii7" }).then(

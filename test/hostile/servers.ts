@@ -104,7 +104,7 @@ export async function startRaw(behaviour: Behaviour, options: RawOptions = {}): 
     let onConnection = 0;
     const socketTimers = new Set<ReturnType<typeof setTimeout>>();
     socket.on("close", () => {
-      for (const t of socketTimers) (clearTimeout(t), clearInterval(t), timers.delete(t));
+      for (const t of socketTimers) clearTimeout(t), clearInterval(t), timers.delete(t);
     });
     const pump = async (): Promise<void> => {
       if (busy || stopped) return;
@@ -167,7 +167,7 @@ export async function startRaw(behaviour: Behaviour, options: RawOptions = {}): 
       closed = true;
       open.delete(handle);
       clearTimeout(lifetime);
-      for (const t of timers) (clearTimeout(t), clearInterval(t));
+      for (const t of timers) clearTimeout(t), clearInterval(t);
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -208,7 +208,16 @@ export function head(status: number, reason: string, headers: Record<string, str
 
 /** A complete response with a content-length. */
 export function respond(socket: Socket, status: number, body: string, headers: Record<string, string | number> = {}): void {
-  const reason = { 200: "OK", 301: "Moved Permanently", 302: "Found", 307: "Temporary Redirect", 308: "Permanent Redirect", 429: "Too Many Requests", 500: "Internal Server Error" }[status] ?? "Status";
+  const reason =
+    {
+      200: "OK",
+      301: "Moved Permanently",
+      302: "Found",
+      307: "Temporary Redirect",
+      308: "Permanent Redirect",
+      429: "Too Many Requests",
+      500: "Internal Server Error",
+    }[status] ?? "Status";
   socket.write(head(status, reason, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers }) + body);
 }
 

@@ -44,7 +44,11 @@ describe("README", () => {
     expect(found.length).toBeGreaterThanOrEqual(4);
     for (const [, names, entry] of found) {
       const module = (await import(entry!)) as Record<string, unknown>;
-      for (const name of names!.split(",").map((n) => n.trim()).filter((n) => n !== "" && !n.startsWith("type "))) expect(module[name], `${name} from ${entry}`).toBeDefined();
+      for (const name of names!
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== "" && !n.startsWith("type ")))
+        expect(module[name], `${name} from ${entry}`).toBeDefined();
     }
   });
 });

@@ -44,7 +44,9 @@ function pack(dir: string): { tarball: string; files: string[] } {
 function run(command: string, args: readonly string[], options: SpawnSyncOptions & { cwd: string }): string {
   const result = spawnSync(command, args, { encoding: "utf8", timeout: 60_000, ...options });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} (in ${options.cwd}) exited ${result.status ?? result.signal}:\n${String(result.stdout)}\n${String(result.stderr)}`);
+    throw new Error(
+      `${command} ${args.join(" ")} (in ${options.cwd}) exited ${result.status ?? result.signal}:\n${String(result.stdout)}\n${String(result.stderr)}`,
+    );
   }
   return String(result.stdout);
 }
@@ -108,7 +110,10 @@ beforeAll(() => {
   const typesNode = (JSON.parse(readFileSync(join(root, "node_modules", "@types", "node", "package.json"), "utf8")) as { version: string }).version;
   // Only the tarballs and @types/node (the runtime's tarball answers the main package's dependency on it, which
   // is not on the registry); their dependencies come from the npm cache our `npm ci` filled.
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", runtime.tarball, main.tarball, `@types/node@${typesNode}`], { cwd: consumer, timeout: 120_000 });
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", runtime.tarball, main.tarball, `@types/node@${typesNode}`], {
+    cwd: consumer,
+    timeout: 120_000,
+  });
   writeFileSync(join(consumer, "src", "main.ts"), MAIN);
   const tsconfig = (name: string, options: Record<string, unknown>) =>
     writeFileSync(join(consumer, name), JSON.stringify({ compilerOptions: { ...STRICT, ...options }, include: ["src", "gen"] }, null, 2));
@@ -121,13 +126,31 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("package: a consumer project installing the packed tarball", () => {
   it("ships dist, LICENSE and the README, and no tests, scratch files or bench results", () => {
-    expect(packed).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/generated/validators.js", "dist/conformance/index.js", "dist/reference/index.js", "spec/photon-indexer.yaml"]));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        "LICENSE",
+        "README.md",
+        "package.json",
+        "dist/generated/validators.js",
+        "dist/conformance/index.js",
+        "dist/reference/index.js",
+        "spec/photon-indexer.yaml",
+      ]),
+    );
     expect(packed.filter((p) => /^(test|\.scratch|bench|node_modules|scripts)\//.test(p) || /\.test\.[jt]s$/.test(p) || p.includes("RESULTS"))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
-    const targets = Object.values(manifest.exports).flatMap((t) => (typeof t === "string" ? [t] : Object.entries(t).filter(([c]) => c === "types" || c === "default").map(([, p]) => p)));
+    const targets = Object.values(manifest.exports).flatMap((t) =>
+      typeof t === "string"
+        ? [t]
+        : Object.entries(t)
+            .filter(([c]) => c === "types" || c === "default")
+            .map(([, p]) => p),
+    );
     for (const target of targets) expect(packed, target).toContain(target.replace(/^\.\//, ""));
     // The runtime is the dependency's: dist/runtime/ only re-exports it (one class per error, one listener).
-    expect(readFileSync(join(consumer, "node_modules", "photon-indexer-kit", "dist", "runtime", "index.js"), "utf8")).toContain(`export * from "${RUNTIME_PACKAGE}";`);
+    expect(readFileSync(join(consumer, "node_modules", "photon-indexer-kit", "dist", "runtime", "index.js"), "utf8")).toContain(
+      `export * from "${RUNTIME_PACKAGE}";`,
+    );
     expect(packed.filter((p) => p.startsWith("runtime/"))).toEqual([]);
   });
 
@@ -142,7 +165,14 @@ describe("package: a consumer project installing the packed tarball", () => {
     const tsc = join(consumer, "node_modules", "typescript", "bin", "tsc");
     run(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: consumer });
     const answer = JSON.parse(run(process.execPath, ["build/nodenext/src/main.js"], { cwd: consumer }).trim()) as Record<string, unknown>;
-    expect(answer).toEqual({ owner: "hcY3gaGGhe2azGPt2RqtjCQtW5uVs5QBCZ9Ymmjcxrp", items: 3, slot: "301002501", rpcError: "-32602", suitePassed: true, cases: expect.any(Number) });
+    expect(answer).toEqual({
+      owner: "hcY3gaGGhe2azGPt2RqtjCQtW5uVs5QBCZ9Ymmjcxrp",
+      items: 3,
+      slot: "301002501",
+      rpcError: "-32602",
+      suitePassed: true,
+      cases: expect.any(Number),
+    });
     expect(answer.cases).toBeGreaterThan(1);
   }, 90_000);
 
@@ -195,12 +225,21 @@ describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone
     cpSync(join(root, "generated"), join(light, "gen"), { recursive: true, filter: (f) => !f.endsWith(".md") });
     writeFileSync(join(light, "src", "main.ts"), CLIENT);
     // Compiled by this repository's tsc and @types/node: the project itself installs neither.
-    const compilerOptions = { ...STRICT, module: "nodenext", moduleResolution: "nodenext", outDir: "build", rootDir: ".", typeRoots: [join(root, "node_modules", "@types")] };
+    const compilerOptions = {
+      ...STRICT,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      outDir: "build",
+      rootDir: ".",
+      typeRoots: [join(root, "node_modules", "@types")],
+    };
     writeFileSync(join(light, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src", "gen"] }, null, 2));
   }, 120_000);
 
   it("ships dist, LICENSE and the README, and depends only on undici, lossless-json and bs58", () => {
-    expect(runtimePacked).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "dist/server.js"]));
+    expect(runtimePacked).toEqual(
+      expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "dist/server.js"]),
+    );
     expect(runtimePacked.filter((p) => !/^dist\//.test(p) && !["LICENSE", "README.md", "package.json"].includes(p))).toEqual([]);
     expect(runtimePacked.filter((p) => /\.ts$/.test(p) && !p.endsWith(".d.ts"))).toEqual([]);
     const installed = readdirSync(join(light, "node_modules"), { withFileTypes: true })
@@ -220,13 +259,15 @@ describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     expect(run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: light })).toBe("");
     const fixtures = await readFixtures();
-    const many = fixtures["ownerWith1000"];
-    const owner = typeof many === "object" && many !== null && !Array.isArray(many) ? String(many["owner"]) : "";
+    const many = fixtures.ownerWith1000;
+    const owner = typeof many === "object" && many !== null && !Array.isArray(many) ? String(many.owner) : "";
     const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
     try {
       // Asynchronous: the indexer answers from this process while the client runs.
       const stdout = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ["build/src/main.js", indexer.url, owner], { cwd: light, timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out))),
+        execFile(process.execPath, ["build/src/main.js", indexer.url, owner], { cwd: light, timeout: 60_000 }, (err, out, errOut) =>
+          err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out),
+        ),
       );
       expect(JSON.parse(stdout.trim())).toEqual({ items: 3, walked: 1000, slot: "301002501", rpcError: "-32602" });
     } finally {

@@ -6,7 +6,13 @@ import { root, upstream } from "../helpers/paths.js";
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? (["node_modules", ".results", "fixtures"].includes(e.name) ? [] : filesUnder(join(dir, e.name))) : /\.(ts|mts|mjs|js|json)$/.test(e.name) ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? ["node_modules", ".results", "fixtures"].includes(e.name)
+        ? []
+        : filesUnder(join(dir, e.name))
+      : /\.(ts|mts|mjs|js|json)$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
@@ -22,9 +28,17 @@ describe("tests that stand alone", () => {
 
   it("no test, script, bench or config file points outside the repository", () => {
     const outside = [["..", "shared"].join("/"), ["", "work", "shared"].join("/"), 'join(root, "..")', '"..", "shared"', '"..", "..", "shared"'];
-    const files = [...filesUnder(join(root, "test")), ...filesUnder(join(root, "scripts")), ...filesUnder(join(root, "bench")), join(root, "vitest.config.ts"), join(root, "package.json")];
+    const files = [
+      ...filesUnder(join(root, "test")),
+      ...filesUnder(join(root, "scripts")),
+      ...filesUnder(join(root, "bench")),
+      join(root, "vitest.config.ts"),
+      join(root, "package.json"),
+    ];
     expect(files.length).toBeGreaterThan(50);
-    const hits = files.filter((f) => existsSync(f) && f !== import.meta.filename).flatMap((f) => outside.filter((s) => readFileSync(f, "utf8").includes(s)).map((s) => `${relative(root, f)}: ${s}`));
+    const hits = files
+      .filter((f) => existsSync(f) && f !== import.meta.filename)
+      .flatMap((f) => outside.filter((s) => readFileSync(f, "utf8").includes(s)).map((s) => `${relative(root, f)}: ${s}`));
     expect(hits).toEqual([]);
   });
 

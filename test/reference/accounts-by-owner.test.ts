@@ -87,7 +87,8 @@ describe("getCompressedAccountsByOwner order and pages", () => {
 
 describe("getCompressedAccountsByOwner filters", () => {
   const owner = () => profile.memcmpOwner.owner;
-  const count = (filters: { offset: number; bytes: string }[]) => walk("getCompressedAccountsByOwner", { owner: owner(), filters: filters.map((memcmp) => ({ memcmp })) }, 7).items.length;
+  const count = (filters: { offset: number; bytes: string }[]) =>
+    walk("getCompressedAccountsByOwner", { owner: owner(), filters: filters.map((memcmp) => ({ memcmp })) }, 7).items.length;
 
   it("matches memcmp against the data bytes with the profile's counts", () => {
     for (const f of profile.memcmpOwner.filters) expect(count([{ offset: f.offset, bytes: f.bytes }])).toBe(f.count);
@@ -97,7 +98,13 @@ describe("getCompressedAccountsByOwner filters", () => {
   it("returns matching accounts in list order, whose data really starts with the bytes", () => {
     const { offset, bytes } = profile.memcmpOwner.matching;
     const items = page({ owner: owner(), filters: [{ memcmp: { offset, bytes } }] }).items;
-    const expected = expectedOwnerAccounts(owner()).filter((a) => a.data !== null && Buffer.from(a.data.data, "base64").subarray(0, 4).equals(Buffer.from([1, 2, 3, 4])));
+    const expected = expectedOwnerAccounts(owner()).filter(
+      (a) =>
+        a.data !== null &&
+        Buffer.from(a.data.data, "base64")
+          .subarray(0, 4)
+          .equals(Buffer.from([1, 2, 3, 4])),
+    );
     expect(items).toEqual(expected.map(wire));
   });
 

@@ -94,7 +94,11 @@ describe("reference indexer bounds", () => {
       await held[0]!.closed;
       let answered = false;
       for (let i = 0; i < 50 && !answered; i++) {
-        answered = await fetch(ix.url, { method: "POST", headers: { "content-type": "application/json" }, body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}` }).then(
+        answered = await fetch(ix.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}`,
+        }).then(
           (r) => r.ok,
           () => false,
         );

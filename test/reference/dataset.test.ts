@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { datasetProfile, generateDataset, MIN_ACCOUNTS } from "../../reference/dataset.js";
-import { datasetLines } from "../../reference/format.js";
+import { datasetLines } from "../../reference/dataset-file.js";
 import { TOKEN_PROGRAM, U64_MAX } from "../../reference/records.js";
 import type { Dataset } from "../../reference/records.js";
 import { formats, stringifyJson } from "../../runtime/index.js";
@@ -120,10 +120,21 @@ describe("datasetProfile", () => {
 
   it("names valid, distinct keys", () => {
     const keys = [
-      profile.ownerWithManyAccounts.owner, profile.ownerWith1000.owner, profile.ownerWith1001.owner, profile.ownerWithOneAccount.owner,
-      profile.ownerWithOnlySpentAccounts.owner, profile.ownerWithNoAccounts, profile.memcmpOwner.owner, profile.tokenOwnerWithManyMints.owner,
-      profile.tokenOwnerWith1000TokenAccounts.owner, profile.tokenOwnerWith1001TokenAccounts.owner, profile.tokenOwnerWithOneAccount.owner,
-      profile.ownerWithZeroBalance.owner, profile.tokenOwnerWithBigAmounts.owner, profile.tokenOwnerWithNoAccounts, profile.unknownAddress,
+      profile.ownerWithManyAccounts.owner,
+      profile.ownerWith1000.owner,
+      profile.ownerWith1001.owner,
+      profile.ownerWithOneAccount.owner,
+      profile.ownerWithOnlySpentAccounts.owner,
+      profile.ownerWithNoAccounts,
+      profile.memcmpOwner.owner,
+      profile.tokenOwnerWithManyMints.owner,
+      profile.tokenOwnerWith1000TokenAccounts.owner,
+      profile.tokenOwnerWith1001TokenAccounts.owner,
+      profile.tokenOwnerWithOneAccount.owner,
+      profile.ownerWithZeroBalance.owner,
+      profile.tokenOwnerWithBigAmounts.owner,
+      profile.tokenOwnerWithNoAccounts,
+      profile.unknownAddress,
     ];
     expect(new Set(keys).size).toBe(keys.length);
     for (const k of keys) expect(formats.pubkey(k)).toBe(true);
@@ -149,11 +160,9 @@ describe("datasetProfile", () => {
   });
 
   it("names absent entities that really are absent", () => {
-    const everything = new Set([
-      ...dataset.accounts.flatMap((a) => [a.hash, a.owner, a.address]),
-      ...dataset.tokens.flatMap((t) => [t.owner, t.mint]),
-    ]);
-    for (const k of [profile.unknownHash, profile.unknownAddress, profile.ownerWithNoAccounts, profile.tokenOwnerWithNoAccounts]) expect(everything.has(k)).toBe(false);
+    const everything = new Set([...dataset.accounts.flatMap((a) => [a.hash, a.owner, a.address]), ...dataset.tokens.flatMap((t) => [t.owner, t.mint])]);
+    for (const k of [profile.unknownHash, profile.unknownAddress, profile.ownerWithNoAccounts, profile.tokenOwnerWithNoAccounts])
+      expect(everything.has(k)).toBe(false);
   });
 
   it("refuses a dataset that is not generator output", () => {

@@ -41,7 +41,11 @@ export function callError<M extends MethodName>(method: M, params: Params<M>): R
   throw new Error(`${method} did not fail`);
 }
 
-type Paged = "getCompressedAccountsByOwner" | "getCompressedTokenAccountsByOwner" | "getCompressedTokenBalancesByOwner" | "getCompressionSignaturesForTokenOwner";
+type Paged =
+  | "getCompressedAccountsByOwner"
+  | "getCompressedTokenAccountsByOwner"
+  | "getCompressedTokenBalancesByOwner"
+  | "getCompressionSignaturesForTokenOwner";
 
 /** Pages through a list method with `limit`, returning every item and the number of calls. */
 export function walk<M extends Paged>(method: M, params: Params<M>, limit?: number): { items: unknown[]; pages: number } {

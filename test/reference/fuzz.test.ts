@@ -214,19 +214,22 @@ function checkEnvelope(env: unknown, want: Answer, where: string, slot: number):
   }
   const { method, params } = want;
   if (!CALLABLE.has(method)) {
-    if (e.error?.code !== -32601) problems.push(`${where}: unknown method ${excerpt(method, 60)} answered ${e.error === undefined ? "with a result" : e.error.code}, expected -32601`);
+    if (e.error?.code !== -32601)
+      problems.push(`${where}: unknown method ${excerpt(method, 60)} answered ${e.error === undefined ? "with a result" : e.error.code}, expected -32601`);
     return problems;
   }
   if (method === "getIndexerSlot" || method === "liveness" || method === "readiness") {
     // Methods without params ignore whatever `params` holds.
     const value = method === "getIndexerSlot" ? slot : null;
-    if (e.error !== undefined || e.result !== value) problems.push(`${where}: ${method} answered ${excerpt(JSON.stringify(e.error ?? e.result) ?? "")}, expected result ${value}`);
+    if (e.error !== undefined || e.result !== value)
+      problems.push(`${where}: ${method} answered ${excerpt(JSON.stringify(e.error ?? e.result) ?? "")}, expected result ${value}`);
     return problems;
   }
   const paramsObject = params !== null && typeof params === "object" && !Array.isArray(params);
   if (e.error !== undefined) {
     const allowed = paramsObject ? [-32602, -32000, -32702] : [-32602];
-    if (!allowed.includes(e.error.code as number)) problems.push(`${where}: ${method} answered error ${String(e.error.code)} (${String(e.error.message)}), expected one of ${allowed.join(", ")}`);
+    if (!allowed.includes(e.error.code as number))
+      problems.push(`${where}: ${method} answered error ${String(e.error.code)} (${String(e.error.message)}), expected one of ${allowed.join(", ")}`);
     return problems;
   }
   if (!paramsObject) {
@@ -234,7 +237,13 @@ function checkEnvelope(env: unknown, want: Answer, where: string, slot: number):
     return problems;
   }
   const resultIssues = validate(methodValidators[method as MethodName].result, e.result);
-  if (resultIssues.length > 0) problems.push(`${where}: ${method} result fails its schema: ${resultIssues.slice(0, 3).map((x) => `${x.pointer || "/"} ${x.message}`).join("; ")}`);
+  if (resultIssues.length > 0)
+    problems.push(
+      `${where}: ${method} result fails its schema: ${resultIssues
+        .slice(0, 3)
+        .map((x) => `${x.pointer || "/"} ${x.message}`)
+        .join("; ")}`,
+    );
   const context = (e.result as { context?: { slot?: unknown } } | null)?.context;
   if (context !== undefined && context.slot !== slot) problems.push(`${where}: context.slot ${String(context.slot)}, expected ${slot}`);
   return problems;
@@ -276,7 +285,15 @@ function checkReply(r: Req, reply: Reply, slot: number): string[] {
     return [`expected an array of ${want.answers.length} envelopes, got ${excerpt(reply.text)}`];
   }
   if (body.length !== want.answers.length) {
-    return [`batch answered ${body.length} envelopes, expected ${want.answers.length} (ids ${body.map((x) => showId((x as { id?: unknown }).id)).slice(0, 10).join(", ")} vs ${want.answers.map((a) => showId(a.id)).slice(0, 10).join(", ")})`];
+    return [
+      `batch answered ${body.length} envelopes, expected ${want.answers.length} (ids ${body
+        .map((x) => showId((x as { id?: unknown }).id))
+        .slice(0, 10)
+        .join(", ")} vs ${want.answers
+        .map((a) => showId(a.id))
+        .slice(0, 10)
+        .join(", ")})`,
+    ];
   }
   return body.flatMap((env, k) => checkEnvelope(env, want.answers[k]!, `batch answer ${k}`, slot));
 }
@@ -331,10 +348,36 @@ const realCursors: string[] = [];
 
 /** Numbers that JavaScript, serde and u64 disagree on. A few are not JSON at all. */
 const ODD_NUMBERS = [
-  "1e400", "-1e400", "1E400", "99999999999999999999999", "-99999999999999999999999", "18446744073709551615",
-  "18446744073709551616", "9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740993",
-  "1.5", "-1", "-0", "0.0", "-0.0", "1e-400", "1E+2", "1e2", "4294967296", "1000", "1001", "1000.0", "1e3",
-  "123456789012345678901234567890.123", "0.1e1", "1.7976931348623157e308", "5e-324", "0", "1",
+  "1e400",
+  "-1e400",
+  "1E400",
+  "99999999999999999999999",
+  "-99999999999999999999999",
+  "18446744073709551615",
+  "18446744073709551616",
+  "9007199254740991",
+  "9007199254740992",
+  "9007199254740993",
+  "-9007199254740993",
+  "1.5",
+  "-1",
+  "-0",
+  "0.0",
+  "-0.0",
+  "1e-400",
+  "1E+2",
+  "1e2",
+  "4294967296",
+  "1000",
+  "1001",
+  "1000.0",
+  "1e3",
+  "123456789012345678901234567890.123",
+  "0.1e1",
+  "1.7976931348623157e308",
+  "5e-324",
+  "0",
+  "1",
   "100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
 ];
 const NOT_JSON_NUMBERS = ["00", "+1", ".5", "1.", "NaN", "Infinity", "-Infinity", "0x10", "1e", "--1", "1_000"];
@@ -343,14 +386,59 @@ const oddNumber = fc.constantFrom(...ODD_NUMBERS).map(raw);
 const notJsonNumber = fc.constantFrom(...NOT_JSON_NUMBERS).map(raw);
 
 const INTERESTING_KEYS = [
-  "__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "then", "toJSON",
-  "__defineGetter__", "isPrototypeOf", "jsonrpc", "id", "method", "params", "owner", "limit", "cursor",
-  "hash", "hashes", "address", "addresses", "mint", "filters", "dataSlice", "memcmp", "offset", "bytes",
-  "length", "", "\u0000", "é", "𝒳", "a".repeat(300),
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "then",
+  "toJSON",
+  "__defineGetter__",
+  "isPrototypeOf",
+  "jsonrpc",
+  "id",
+  "method",
+  "params",
+  "owner",
+  "limit",
+  "cursor",
+  "hash",
+  "hashes",
+  "address",
+  "addresses",
+  "mint",
+  "filters",
+  "dataSlice",
+  "memcmp",
+  "offset",
+  "bytes",
+  "length",
+  "",
+  "\u0000",
+  "é",
+  "𝒳",
+  "a".repeat(300),
 ];
 const keyArb = fc.oneof(fc.constantFrom(...INTERESTING_KEYS), fc.string({ maxLength: 8 }));
 
-const INTERESTING_STRINGS = ["", " ", "2.0", "2.00", "2", "1.0", "null", "\u0000", "\ud800", "\udfff", "💥", "\u2028", "a".repeat(1000), "getIndexerSlot ", "GETINDEXERSLOT"];
+const INTERESTING_STRINGS = [
+  "",
+  " ",
+  "2.0",
+  "2.00",
+  "2",
+  "1.0",
+  "null",
+  "\u0000",
+  "\ud800",
+  "\udfff",
+  "💥",
+  "\u2028",
+  "a".repeat(1000),
+  "getIndexerSlot ",
+  "GETINDEXERSLOT",
+];
 
 const random32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => encodeBase58(b));
 const knownKey = fc.constantFrom(...ALL_KEYS);
@@ -358,7 +446,9 @@ const knownKey = fc.constantFrom(...ALL_KEYS);
 /** Invalid base58, wrong-length keys and other strings that are not a 32-byte key. */
 const badBase58: fc.Arbitrary<string> = fc.oneof(
   // Characters outside the alphabet, anywhere.
-  fc.tuple(knownKey, fc.nat(43), fc.constantFrom("0", "O", "I", "l", "+", "/", "=", "-", "_", " ", "\t", "é", "💥", "\u0000", "\ud800")).map(([k, at, c]) => k.slice(0, at) + c + k.slice(at + 1)),
+  fc
+    .tuple(knownKey, fc.nat(43), fc.constantFrom("0", "O", "I", "l", "+", "/", "=", "-", "_", " ", "\t", "é", "💥", "\u0000", "\ud800"))
+    .map(([k, at, c]) => k.slice(0, at) + c + k.slice(at + 1)),
   fc.string({ unit: fc.constantFrom(...`${B58}0OIl+/= -_é`.split("")), maxLength: 80 }),
   // Valid base58 of the wrong length (0..31 and 33..100 bytes).
   fc.oneof(fc.uint8Array({ maxLength: 31 }), fc.uint8Array({ minLength: 33, maxLength: 100 })).map((b) => encodeBase58(b)),
@@ -366,13 +456,20 @@ const badBase58: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(31, 33, 44, 45).map((n) => "1".repeat(n)),
   fc.tuple(knownKey, fc.constantFrom("pad", "trim", "twice", "lower", "upper", "chop", "space")).map(([k, how]) => {
     switch (how) {
-      case "pad": return `${k}1`;
-      case "trim": return k.slice(1);
-      case "twice": return k + k;
-      case "lower": return k.toLowerCase();
-      case "upper": return k.toUpperCase();
-      case "chop": return k.slice(0, 16);
-      default: return ` ${k} `;
+      case "pad":
+        return `${k}1`;
+      case "trim":
+        return k.slice(1);
+      case "twice":
+        return k + k;
+      case "lower":
+        return k.toLowerCase();
+      case "upper":
+        return k.toUpperCase();
+      case "chop":
+        return k.slice(0, 16);
+      default:
+        return ` ${k} `;
     }
   }),
   fc.string({ unit: b58char, minLength: 45, maxLength: 300 }),
@@ -426,7 +523,13 @@ const filterArb: fc.Arbitrary<J> = fc.oneof(
 
 const cursorArb: fc.Arbitrary<J> = fc.oneof(
   { arbitrary: fc.nat().map((i) => realCursors[i % Math.max(1, realCursors.length)] ?? ""), weight: 3 },
-  { arbitrary: fc.constantFrom(32, 64, 72, 0, 1, 71, 73).chain((n) => fc.uint8Array({ minLength: n, maxLength: n })).map((b) => encodeBase58(b)), weight: 3 },
+  {
+    arbitrary: fc
+      .constantFrom(32, 64, 72, 0, 1, 71, 73)
+      .chain((n) => fc.uint8Array({ minLength: n, maxLength: n }))
+      .map((b) => encodeBase58(b)),
+    weight: 3,
+  },
   { arbitrary: knownKey, weight: 2 },
   { arbitrary: badBase58, weight: 2 },
   { arbitrary: fc.constant(null), weight: 1 },
@@ -463,7 +566,11 @@ function goodValue(field: string): fc.Arbitrary<J> {
     case "filters":
       return fc.array(filterArb, { maxLength: 7 });
     case "dataSlice":
-      return fc.oneof(fc.constant(null), fc.tuple(offsetArb, offsetArb).map(([offset, length]) => obj(["offset", offset], ["length", length])), hostile);
+      return fc.oneof(
+        fc.constant(null),
+        fc.tuple(offsetArb, offsetArb).map(([offset, length]) => obj(["offset", offset], ["length", length])),
+        hostile,
+      );
     default:
       return hostile;
   }
@@ -526,7 +633,19 @@ function envelope(odd: number): fc.Arbitrary<J> {
   const call = methodArb.chain((m) => fc.tuple(fc.constant<J>(m), paramsFor(m)));
   const other = fc.tuple(
     fc.oneof(
-      fc.constantFrom<J>("liveness", "readiness", "getIndexerHealth", "getCompressedBalance", "__proto__", "constructor", "toString", "hasOwnProperty", "", "getindexerslot", "getIndexerSlot\u0000"),
+      fc.constantFrom<J>(
+        "liveness",
+        "readiness",
+        "getIndexerHealth",
+        "getCompressedBalance",
+        "__proto__",
+        "constructor",
+        "toString",
+        "hasOwnProperty",
+        "",
+        "getindexerslot",
+        "getIndexerSlot\u0000",
+      ),
       fc.string({ maxLength: 20 }),
       hostile,
     ),
@@ -555,12 +674,14 @@ const jsonBody = (v: J) => emit(v);
 const garbageReq: fc.Arbitrary<Req> = fc.oneof(
   fc.string({ unit: "binary", maxLength: 200 }).map((s) => req("bad JSON", s)),
   fc.uint8Array({ maxLength: 300 }).map((b) => req("bad JSON", b)),
-  fc.tuple(fc.constantFrom("{", "[", " {", "\n[", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\""), fc.uint8Array({ maxLength: 100 })).map(([p, b]) => req("bad JSON", Buffer.concat([Buffer.from(p), b]))),
+  fc
+    .tuple(fc.constantFrom("{", "[", " {", "\n[", '{"jsonrpc":"2.0","id":1,"method":"'), fc.uint8Array({ maxLength: 100 }))
+    .map(([p, b]) => req("bad JSON", Buffer.concat([Buffer.from(p), b]))),
   fc.tuple(envelope(1), fc.nat()).map(([e, cut]) => {
     const text = jsonBody(e);
     return req("bad JSON", text.slice(0, cut % Math.max(1, text.length)));
   }),
-  fc.tuple(envelope(1), fc.nat(), fc.constantFrom(",", "}", "]", "{", "[", "\"", ":", "\\", "'", "\u0000", "/*x*/", "\n", "x")).map(([e, at, c]) => {
+  fc.tuple(envelope(1), fc.nat(), fc.constantFrom(",", "}", "]", "{", "[", '"', ":", "\\", "'", "\u0000", "/*x*/", "\n", "x")).map(([e, at, c]) => {
     const text = jsonBody(e);
     const i = at % (text.length + 1);
     return req("bad JSON", text.slice(0, i) + c + text.slice(i));
@@ -573,11 +694,40 @@ const garbageReq: fc.Arbitrary<Req> = fc.oneof(
   }),
   fc
     .constantFrom(
-      "", " ", "\r\n\t", "\f{}", "\f[]", "\u000b{}", "\ufeff{}", "\ufeff[]", "1", "-1", "\"x\"", "null", "true", "false", "{}", "[]", "[[]]", "[1,2,3]",
-      "{}{}", "[]]", "{\"jsonrpc\":\"2.0\",}", "{'jsonrpc':'2.0'}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getIndexerSlot\"} x",
-      "{\"jsonrpc\":\"2.0\",\"id\":NaN,\"method\":\"getIndexerSlot\"}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getIndexerSlot\",\"id\":2}",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":12345678901234567890,\"method\":\"getIndexerSlot\"}", "\u0000{}", "{\u0000}", "[,]", "[1,]",
-      "{\"a\":\"\\ud800\"}", "{\"a\":\"\\u12\"}", "{\"a\":\"\\x41\"}", "{\"a\":\"\t\"}",
+      "",
+      " ",
+      "\r\n\t",
+      "\f{}",
+      "\f[]",
+      "\u000b{}",
+      "\ufeff{}",
+      "\ufeff[]",
+      "1",
+      "-1",
+      '"x"',
+      "null",
+      "true",
+      "false",
+      "{}",
+      "[]",
+      "[[]]",
+      "[1,2,3]",
+      "{}{}",
+      "[]]",
+      '{"jsonrpc":"2.0",}',
+      "{'jsonrpc':'2.0'}",
+      '{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"} x',
+      '{"jsonrpc":"2.0","id":NaN,"method":"getIndexerSlot"}',
+      '{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","id":2}',
+      '{"jsonrpc":"2.0","id":1,"id":12345678901234567890,"method":"getIndexerSlot"}',
+      "\u0000{}",
+      "{\u0000}",
+      "[,]",
+      "[1,]",
+      '{"a":"\\ud800"}',
+      '{"a":"\\u12"}',
+      '{"a":"\\x41"}',
+      '{"a":"\t"}',
     )
     .map((s) => req("bad JSON", s)),
   fc.tuple(envelope(1), notJsonNumber).map(([e, n]) => req("bad JSON", jsonBody(e).replace(/"id":[^,}]*/, `"id":${n.$raw}`))),
@@ -587,7 +737,14 @@ const garbageReq: fc.Arbitrary<Req> = fc.oneof(
 const numbersReq: fc.Arbitrary<Req> = fc
   .tuple(
     fc.oneof(oddNumber, fc.nat(), fc.constant(undefined)),
-    fc.constantFrom("getCompressedAccountsByOwner", "getCompressedTokenAccountsByOwner", "getCompressedTokenBalancesByOwner", "getCompressionSignaturesForTokenOwner", "getIndexerSlot", "getMultipleCompressedAccounts"),
+    fc.constantFrom(
+      "getCompressedAccountsByOwner",
+      "getCompressedTokenAccountsByOwner",
+      "getCompressedTokenBalancesByOwner",
+      "getCompressionSignaturesForTokenOwner",
+      "getIndexerSlot",
+      "getMultipleCompressedAccounts",
+    ),
     ownerArb,
     fc.oneof(oddNumber, limitArb),
     offsetArb,
@@ -598,7 +755,12 @@ const numbersReq: fc.Arbitrary<Req> = fc
   .map(([id, method, owner, limit, offset, length, memOffset, odd]) => {
     let params: J;
     if (method === "getCompressedAccountsByOwner") {
-      params = obj(["owner", owner], ["limit", limit], ["dataSlice", obj(["offset", offset], ["length", length])], ["filters", [obj(["memcmp", obj(["offset", memOffset], ["bytes", profile.memcmpOwner.matching.bytes])])]]);
+      params = obj(
+        ["owner", owner],
+        ["limit", limit],
+        ["dataSlice", obj(["offset", offset], ["length", length])],
+        ["filters", [obj(["memcmp", obj(["offset", memOffset], ["bytes", profile.memcmpOwner.matching.bytes])])]],
+      );
     } else if (method === "getMultipleCompressedAccounts") {
       params = obj(["hashes", [limit, offset, profile.knownHash]]);
     } else if (method === "getIndexerSlot") {
@@ -628,7 +790,13 @@ const protoReq: fc.Arbitrary<Req> = fc
         e = obj([key, inner]);
         break;
       case "envelope-outer":
-        e = obj(["jsonrpc", "2.0"], ["id", id], ["method", method], ["params", obj(["owner", owner])], [key, obj(["jsonrpc", "1.0"], ["method", 5], ["id", obj()], ["polluted", true])]);
+        e = obj(
+          ["jsonrpc", "2.0"],
+          ["id", id],
+          ["method", method],
+          ["params", obj(["owner", owner])],
+          [key, obj(["jsonrpc", "1.0"], ["method", 5], ["id", obj()], ["polluted", true])],
+        );
         break;
       case "params":
         e = obj(["jsonrpc", "2.0"], ["id", id], ["method", method], ["params", obj([key, obj(["owner", owner], ["limit", 5000], ["polluted", true])])]);
@@ -640,14 +808,22 @@ const protoReq: fc.Arbitrary<Req> = fc
         e = obj(["jsonrpc", "2.0"], ["id", id], ["method", key], ["params", obj([key, obj(["polluted", true])])]);
         break;
       case "filter":
-        e = obj(["jsonrpc", "2.0"], ["id", id], ["method", "getCompressedAccountsByOwner"], ["params", obj(["owner", owner], ["filters", [obj([key, obj(["memcmp", null])], ["memcmp", obj(["offset", 0], ["bytes", "2VfUX"])])]])]);
+        e = obj(
+          ["jsonrpc", "2.0"],
+          ["id", id],
+          ["method", "getCompressedAccountsByOwner"],
+          ["params", obj(["owner", owner], ["filters", [obj([key, obj(["memcmp", null])], ["memcmp", obj(["offset", 0], ["bytes", "2VfUX"])])]])],
+        );
         break;
       default:
         e = [obj([key, inner]), inner, obj(["jsonrpc", "2.0"], ["method", key], ["id", id])];
     }
     // A 16-digit run anywhere sends the whole body through lossless-json instead of JSON.parse.
     const text = jsonBody(e);
-    return req("__proto__ keys", lossless ? text.replace(/^(\s*[[{])/, '$1"pad":12345678901234567890,').replace(/^\["pad":12345678901234567890,/, "[12345678901234567890,") : text);
+    return req(
+      "__proto__ keys",
+      lossless ? text.replace(/^(\s*[[{])/, '$1"pad":12345678901234567890,').replace(/^\["pad":12345678901234567890,/, "[12345678901234567890,") : text,
+    );
   });
 
 /** Deep nesting (up to 50,000 levels) at the root and inside every part of a request. */
@@ -671,7 +847,8 @@ const deepReq: fc.Arbitrary<Req> = fc
     const levels = shape === "mixed" ? Math.floor(depth / 2) : depth;
     const inner = bigNumber ? "12345678901234567890" : "1";
     const nest = open.repeat(levels) + inner + (closed ? close.repeat(levels) : "");
-    const call = (k: string) => `{"jsonrpc":"2.0","id":7,"method":"getCompressedAccountsByOwner","params":{"owner":"${profile.memcmpOwner.owner}","${k}":${nest}}}`;
+    const call = (k: string) =>
+      `{"jsonrpc":"2.0","id":7,"method":"getCompressedAccountsByOwner","params":{"owner":"${profile.memcmpOwner.owner}","${k}":${nest}}}`;
     let body: string;
     switch (where) {
       case "root":
@@ -708,11 +885,21 @@ const deepReq: fc.Arbitrary<Req> = fc
 const base58Req: fc.Arbitrary<Req> = fc
   .tuple(
     fc.constantFrom(
-      "getCompressedAccount.hash", "getCompressedAccount.address", "getMultipleCompressedAccounts.hashes", "getMultipleCompressedAccounts.addresses",
-      "getCompressedAccountsByOwner.owner", "getCompressedAccountsByOwner.cursor", "getCompressedAccountsByOwner.memcmp",
-      "getCompressedTokenAccountsByOwner.owner", "getCompressedTokenAccountsByOwner.mint", "getCompressedTokenAccountsByOwner.cursor",
-      "getCompressedTokenBalancesByOwner.owner", "getCompressedTokenBalancesByOwner.mint", "getCompressedTokenBalancesByOwner.cursor",
-      "getCompressionSignaturesForTokenOwner.owner", "getCompressionSignaturesForTokenOwner.cursor",
+      "getCompressedAccount.hash",
+      "getCompressedAccount.address",
+      "getMultipleCompressedAccounts.hashes",
+      "getMultipleCompressedAccounts.addresses",
+      "getCompressedAccountsByOwner.owner",
+      "getCompressedAccountsByOwner.cursor",
+      "getCompressedAccountsByOwner.memcmp",
+      "getCompressedTokenAccountsByOwner.owner",
+      "getCompressedTokenAccountsByOwner.mint",
+      "getCompressedTokenAccountsByOwner.cursor",
+      "getCompressedTokenBalancesByOwner.owner",
+      "getCompressedTokenBalancesByOwner.mint",
+      "getCompressedTokenBalancesByOwner.cursor",
+      "getCompressionSignaturesForTokenOwner.owner",
+      "getCompressionSignaturesForTokenOwner.cursor",
     ),
     badBase58,
     fc.nat(1000),
@@ -753,11 +940,22 @@ const oversizedReq: fc.Arbitrary<Req> = fc
         e = call("getMultipleCompressedAccounts", obj(["hashes", keys], ["addresses", keys.slice(0, 1001)]));
         break;
       case "filters":
-        e = call("getCompressedAccountsByOwner", obj(["owner", profile.memcmpOwner.owner], ["filters", keys.slice(0, 6 + (seed % 2000)).map((_, k) => obj(["memcmp", obj(["offset", k % 8], ["bytes", "2VfUX"])]))]));
+        e = call(
+          "getCompressedAccountsByOwner",
+          obj(
+            ["owner", profile.memcmpOwner.owner],
+            ["filters", keys.slice(0, 6 + (seed % 2000)).map((_, k) => obj(["memcmp", obj(["offset", k % 8], ["bytes", "2VfUX"])]))],
+          ),
+        );
         break;
       case "batch":
-        e = keys.map((_, k): J =>
-          k % 7 === 0 ? obj(["jsonrpc", "2.0"], ["method", "getIndexerSlot"]) : k % 11 === 0 ? k : obj(["jsonrpc", "2.0"], ["id", k], ["method", k % 5 === 0 ? "nope" : "getIndexerSlot"]),
+        e = keys.map(
+          (_, k): J =>
+            k % 7 === 0
+              ? obj(["jsonrpc", "2.0"], ["method", "getIndexerSlot"])
+              : k % 11 === 0
+                ? k
+                : obj(["jsonrpc", "2.0"], ["id", k], ["method", k % 5 === 0 ? "nope" : "getIndexerSlot"]),
         );
         break;
       case "keys":
@@ -778,7 +976,9 @@ const oversizedReq: fc.Arbitrary<Req> = fc
 /** Random params for every method of the method table. */
 const paramsReq: fc.Arbitrary<Req> = methodArb
   .chain((m) => fc.tuple(fc.constant(m), paramsFor(m), fc.nat()))
-  .map(([method, params, id]) => req("random params", jsonBody(obj(["jsonrpc", "2.0"], ["id", id], ["method", method], params === undefined ? undefined : ["params", params]))));
+  .map(([method, params, id]) =>
+    req("random params", jsonBody(obj(["jsonrpc", "2.0"], ["id", id], ["method", method], params === undefined ? undefined : ["params", params]))),
+  );
 
 /** Odd ids, versions and methods, notifications. */
 const envelopeReq: fc.Arbitrary<Req> = envelope(4).map((e) => req("odd envelopes and ids", jsonBody(e)));
@@ -791,13 +991,36 @@ const httpReq: fc.Arbitrary<Req> = fc
       { arbitrary: fc.mixedCase(fc.constantFrom(...JSON_CONTENT_TYPES)), weight: 2 },
       {
         arbitrary: fc.constantFrom<string | undefined>(
-          undefined, "", "text/plain", "application/json-rpc", "application/jsonx", "application/json; charset=latin1", "application/json;charset=UTF-16",
-          "application/json; charset=utf-8; x=1", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "json", "*/*", "application/*",
+          undefined,
+          "",
+          "text/plain",
+          "application/json-rpc",
+          "application/jsonx",
+          "application/json; charset=latin1",
+          "application/json;charset=UTF-16",
+          "application/json; charset=utf-8; x=1",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=x",
+          "json",
+          "*/*",
+          "application/*",
         ),
         weight: 3,
       },
     ),
-    fc.constantFrom("/", "/getIndexerSlot", "/getCompressedAccount", "/anything?api-key=x", "/liveness", "/readiness", "/a/b/c", "//", "/%00", "/?", "/" + "p".repeat(2000)),
+    fc.constantFrom(
+      "/",
+      "/getIndexerSlot",
+      "/getCompressedAccount",
+      "/anything?api-key=x",
+      "/liveness",
+      "/readiness",
+      "/a/b/c",
+      "//",
+      "/%00",
+      "/?",
+      "/" + "p".repeat(2000),
+    ),
     fc.oneof(envelope(1).map(jsonBody), fc.string({ maxLength: 40 })),
   )
   .map(([contentType, path, body]) => req("content types and paths", body, { contentType, path }));
@@ -806,12 +1029,16 @@ const httpReq: fc.Arbitrary<Req> = fc
 const batchElement: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: envelope(2).map(jsonBody), weight: 8 },
   { arbitrary: hostile.map(jsonBody), weight: 2 },
-  { arbitrary: fc.constantFrom("[]", "{}", "null", "1", "\"x\"", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getIndexerSlot\"}]"), weight: 1 },
+  { arbitrary: fc.constantFrom("[]", "{}", "null", "1", '"x"', '[{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}]'), weight: 1 },
   { arbitrary: fc.integer({ min: 10, max: 2000 }).map((d) => "[".repeat(d) + "]".repeat(d)), weight: 1 },
   { arbitrary: fc.oneof(numbersReq, protoReq, base58Req).map((r) => r.body.toString("utf8")), weight: 3 },
 );
 const batchReq: fc.Arbitrary<Req> = fc
-  .tuple(fc.array(batchElement, { maxLength: 40 }), fc.constantFrom("", " ", "\n\t"), fc.oneof({ arbitrary: fc.constant<string | null>(null), weight: 9 }, { arbitrary: fc.constantFrom<string | null>(",", "]", "x"), weight: 1 }))
+  .tuple(
+    fc.array(batchElement, { maxLength: 40 }),
+    fc.constantFrom("", " ", "\n\t"),
+    fc.oneof({ arbitrary: fc.constant<string | null>(null), weight: 9 }, { arbitrary: fc.constantFrom<string | null>(",", "]", "x"), weight: 1 }),
+  )
   .map(([elements, ws, junk]) => req("mixed batches", `${ws}[${elements.join(",")}${junk ?? ""}]`));
 
 // -------------------------------------------------------------------------------------------
@@ -884,7 +1111,14 @@ async function exchange(group: readonly Req[]): Promise<void> {
 }
 
 async function rpc(body: unknown): Promise<any> {
-  const res = await pool.request({ path: "/", method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  const res = await pool.request({
+    path: "/",
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    headersTimeout: REQUEST_TIMEOUT_MS,
+    bodyTimeout: REQUEST_TIMEOUT_MS,
+  });
   expect(res.statusCode).toBe(200);
   return parseJson(await res.body.text());
 }
@@ -932,7 +1166,9 @@ afterAll(async () => {
   const total = [...sent.values()].reduce((a, b) => a + b, 0);
   const lines = [...sent].map(([c, n]) => `  ${c.padEnd(26)} ${n}`);
   const answers = [...outcomes].sort((a, b) => b[1] - a[1]).map(([o, n]) => `  ${o.padEnd(30)} ${n}`);
-  console.log(`fuzz: ${total} requests in ${(fuzzMs / 1000).toFixed(1)} s (seeds ${FUZZ_SEED} + category index)\n${lines.join("\n")}\nanswers (batch elements counted one by one):\n${answers.join("\n")}`);
+  console.log(
+    `fuzz: ${total} requests in ${(fuzzMs / 1000).toFixed(1)} s (seeds ${FUZZ_SEED} + category index)\n${lines.join("\n")}\nanswers (batch elements counted one by one):\n${answers.join("\n")}`,
+  );
 });
 
 // -------------------------------------------------------------------------------------------
@@ -973,7 +1209,14 @@ describe("reference indexer under fuzzing", () => {
 
   it("answers 413 (-32701) to a body over 10 MiB, declared or streamed, and 400 to exactly 10 MiB of whitespace", async () => {
     const post = async (body: Buffer | Readable) => {
-      const res = await pool.request({ path: "/", method: "POST", headers: { "content-type": "application/json" }, body, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+      const res = await pool.request({
+        path: "/",
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        headersTimeout: REQUEST_TIMEOUT_MS,
+        bodyTimeout: REQUEST_TIMEOUT_MS,
+      });
       return { status: res.statusCode, json: parseJson(await res.body.text()) as any };
     };
     function* chunks(total: number) {
@@ -997,7 +1240,12 @@ describe("reference indexer under fuzzing", () => {
     const answer = await rpc({ jsonrpc: "2.0", id: "after", method: "getIndexerSlot" });
     expect(answer).toEqual({ jsonrpc: "2.0", result: slotBefore, id: "after" });
     expect(answer.result).toBe(indexer.store.slot);
-    const page = await rpc({ jsonrpc: "2.0", id: 2, method: "getCompressedTokenBalancesByOwner", params: { owner: profile.tokenOwnerWithManyMints.owner, limit: 1 } });
+    const page = await rpc({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "getCompressedTokenBalancesByOwner",
+      params: { owner: profile.tokenOwnerWithManyMints.owner, limit: 1 },
+    });
     expect(page.result.value.token_balances).toHaveLength(1);
     expect(unhandled).toEqual([]);
     expect(handlerReports).toEqual([]);
@@ -1022,7 +1270,14 @@ describe("regressions found by fuzzing", () => {
   });
 
   async function post(body: string): Promise<{ status: number; json: any }> {
-    const res = await pool.request({ path: "/", method: "POST", headers: { "content-type": "application/json" }, body, headersTimeout: 20_000, bodyTimeout: 20_000 });
+    const res = await pool.request({
+      path: "/",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      headersTimeout: 20_000,
+      bodyTimeout: 20_000,
+    });
     const text = await res.body.text();
     return { status: res.statusCode, json: parseJson(text) };
   }
@@ -1031,12 +1286,23 @@ describe("regressions found by fuzzing", () => {
   // timeout below (20 s, far above a normal answer) is the bound that would be hit.
   it("answers 1 MB base58 cursors with an error instead of decoding them", async () => {
     const cursor = "z".repeat(1_000_000);
-    const signatures = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getCompressionSignaturesForTokenOwner", params: { owner: profile.ownerWithNoAccounts, cursor } }));
+    const signatures = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getCompressionSignaturesForTokenOwner", params: { owner: profile.ownerWithNoAccounts, cursor } }),
+    );
     expect(signatures.status).toBe(200);
     expect(signatures.json.error).toMatchObject({ code: -32000, message: "Validation Error: Invalid cursor length. Expected 72. Received more than 72." });
-    const tokens = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "getCompressedTokenAccountsByOwner", params: { owner: profile.ownerWithNoAccounts, cursor } }));
+    const tokens = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "getCompressedTokenAccountsByOwner", params: { owner: profile.ownerWithNoAccounts, cursor } }),
+    );
     expect(tokens.json.error.code).toBe(-32602);
-    const memcmp = await post(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "getCompressedAccountsByOwner", params: { owner: profile.ownerWithNoAccounts, filters: [{ memcmp: { offset: 0, bytes: cursor } }] } }));
+    const memcmp = await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "getCompressedAccountsByOwner",
+        params: { owner: profile.ownerWithNoAccounts, filters: [{ memcmp: { offset: 0, bytes: cursor } }] },
+      }),
+    );
     expect(memcmp.json.error.code).toBe(-32602);
   }, 60_000);
 
@@ -1046,6 +1312,10 @@ describe("regressions found by fuzzing", () => {
     const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getCompressedAccountsByOwner", params: { owner: profile.ownerWithManyAccounts.owner } });
     const answer = await post(`[${Array(1400).fill(call).join(",")}]`);
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ jsonrpc: "2.0", error: { code: -32702, message: "Response is too big", data: `Exceeded max limit of ${MAX_REQUEST_BYTES}` }, id: null });
+    expect(answer.json).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32702, message: "Response is too big", data: `Exceeded max limit of ${MAX_REQUEST_BYTES}` },
+      id: null,
+    });
   }, 60_000);
 });

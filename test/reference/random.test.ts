@@ -51,7 +51,8 @@ describe("base58 helpers", () => {
   });
 
   it("compareBase58 orders equal-length values like their bytes", () => {
-    const value = (len: number) => fc.tuple(fc.nat({ max: 3 }), fc.uint8Array({ minLength: len, maxLength: len })).map(([z, b]) => b.fill(0, 0, Math.min(z, len)));
+    const value = (len: number) =>
+      fc.tuple(fc.nat({ max: 3 }), fc.uint8Array({ minLength: len, maxLength: len })).map(([z, b]) => b.fill(0, 0, Math.min(z, len)));
     for (const len of [32, 64]) {
       fc.assert(
         fc.property(value(len), value(len), (a, b) => {

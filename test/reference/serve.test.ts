@@ -16,10 +16,25 @@ const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
 
 describe("photon-conformance serve", () => {
   it("prints `listening on URL` first, serves, and exits 0 on SIGTERM", async () => {
-    const child = spawn(process.execPath, [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "0", "--seed", "3", "--accounts", "12000"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        tsx,
+        "--conditions=photon-indexer-kit-source",
+        join(root, "scripts", "dev-conformance.mts"),
+        "serve",
+        "--port",
+        "0",
+        "--seed",
+        "3",
+        "--accounts",
+        "12000",
+      ],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     try {
       const lines = createInterface({ input: child.stdout! });
       const [first] = (await once(lines, "line")) as [string];
@@ -37,7 +52,11 @@ describe("photon-conformance serve", () => {
   }, 30_000);
 
   it("refuses a bad option with exit 2", async () => {
-    const child = spawn(process.execPath, [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "-1"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "-1"],
+      { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     const [code] = (await once(child, "exit")) as [number | null];

@@ -12,7 +12,10 @@ function expectedTokenAccounts(owner: string, mint?: string): Schemas["TokenAcco
   return dataset.tokens
     .filter((t) => t.owner === owner && !spent.has(t.hash) && (mint === undefined || t.mint === mint))
     .sort((a, b) => byteOrder(a.mint, b.mint) || byteOrder(a.hash, b.hash))
-    .map((t) => ({ account: wire(accountByHash.get(t.hash)!), tokenData: { mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv } }));
+    .map((t) => ({
+      account: wire(accountByHash.get(t.hash)!),
+      tokenData: { mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv },
+    }));
 }
 
 /** Oracle: one balance per mint the owner ever held, summing unspent amounts, by mint bytes. */
@@ -90,7 +93,10 @@ describe("getCompressedTokenAccountsByOwner", () => {
   it("answers limit 0 with an empty page and rejects a cursor that is not 64 bytes", () => {
     const owner = profile.tokenOwnerWithManyMints.owner;
     expect(call("getCompressedTokenAccountsByOwner", { owner, limit: 0 }).value).toEqual({ items: [], cursor: null });
-    for (const [cursor, n] of [[profile.knownHash, 32], ["", 0]] as const) {
+    for (const [cursor, n] of [
+      [profile.knownHash, 32],
+      ["", 0],
+    ] as const) {
       const err = callError("getCompressedTokenAccountsByOwner", { owner, cursor });
       expect([err.code, err.message]).toEqual([-32000, `Validation Error: Invalid cursor length. Expected 64. Received ${n}.`]);
     }

@@ -22,11 +22,33 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const compile = (schema: object): StandaloneValidate => ajv.compile(schema) as unknown as StandaloneValidate;
 const nullableString = { type: ["string", "null"] };
 const page = { type: "object", required: ["items", "cursor"], properties: { items: { type: "array", items: { type: "integer" } }, cursor: nullableString } };
-const pageParams = { type: "object", required: ["owner"], additionalProperties: false, properties: { owner: { type: "string" }, cursor: nullableString, limit: { type: "integer" } } };
+const pageParams = {
+  type: "object",
+  required: ["owner"],
+  additionalProperties: false,
+  properties: { owner: { type: "string" }, cursor: nullableString, limit: { type: "integer" } },
+};
 const pagination: PaginationInfo = { items: "items", cursor: "cursor", limit: "limit", order: null, maxLimit: null, defaultLimit: null };
 
 function info(name: string, over: Partial<MethodInfo>): MethodInfo {
-  return { name, path: `/${name}`, summary: null, hasParams: true, requiredParams: [], optionalParams: [], hasContext: false, pagination: null, slot: null, identity: null, filters: {}, lookup: null, sums: null, maxItems: {}, extensions: {}, ...over } as MethodInfo;
+  return {
+    name,
+    path: `/${name}`,
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: false,
+    pagination: null,
+    slot: null,
+    identity: null,
+    filters: {},
+    lookup: null,
+    sums: null,
+    maxItems: {},
+    extensions: {},
+    ...over,
+  } as MethodInfo;
 }
 
 const methods: Record<string, MethodInfo> = {
@@ -294,12 +316,15 @@ describe("pages and items", () => {
     expect(got).toEqual([1, 2, 3]);
     expect(error).toBeInstanceOf(PhotonClientError);
     expect((error as PhotonClientError).code).toBe(ClientErrorCode.CURSOR_REPEATED);
-    expect((error as Error).message).toContain('cursor a twice');
+    expect((error as Error).message).toContain("cursor a twice");
     expect(received).toHaveLength(3);
   });
 
   it("stops after maxPages pages although the cursor goes on", async () => {
-    serveList(Array.from({ length: 50 }, (_, i) => i), 5);
+    serveList(
+      Array.from({ length: 50 }, (_, i) => i),
+      5,
+    );
     const { got, error } = await collect(client().pages("listThings", { owner: "o" }, { maxPages: 3 }));
     expect(error).toBeNull();
     expect(got).toHaveLength(3);

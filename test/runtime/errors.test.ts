@@ -87,7 +87,8 @@ describe("isCoded", () => {
 describe("the JSON-RPC catalogue", () => {
   it("has the codes the real indexer (jsonrpsee) sends", () => {
     // JSON-RPC 2.0's own codes, jsonrpsee's -32000 for application errors and its size codes.
-    const { PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, CALL_EXECUTION_FAILED, OVERSIZED_REQUEST, OVERSIZED_RESPONSE } = RpcCode;
+    const { PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, CALL_EXECUTION_FAILED, OVERSIZED_REQUEST, OVERSIZED_RESPONSE } =
+      RpcCode;
     expect([PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR]).toEqual([-32700, -32600, -32601, -32602, -32603]);
     expect([CALL_EXECUTION_FAILED, OVERSIZED_REQUEST, OVERSIZED_RESPONSE]).toEqual([-32000, -32701, -32702]);
     expect(Object.keys(RpcCode)).toHaveLength(8);
@@ -136,7 +137,22 @@ describe("the client catalogue", () => {
   });
 
   it("holds the codes callers branch on", () => {
-    for (const key of ["TIMEOUT", "ABORTED", "NETWORK", "HTTP_STATUS", "BODY_TOO_LARGE", "BAD_JSON", "BAD_ENVELOPE", "INVALID_PARAMS", "INVALID_RESULT", "REDIRECT", "RETRIES_EXHAUSTED", "CURSOR_REPEATED", "INVALID_OPTIONS", "INTERNAL"]) {
+    for (const key of [
+      "TIMEOUT",
+      "ABORTED",
+      "NETWORK",
+      "HTTP_STATUS",
+      "BODY_TOO_LARGE",
+      "BAD_JSON",
+      "BAD_ENVELOPE",
+      "INVALID_PARAMS",
+      "INVALID_RESULT",
+      "REDIRECT",
+      "RETRIES_EXHAUSTED",
+      "CURSOR_REPEATED",
+      "INVALID_OPTIONS",
+      "INTERNAL",
+    ]) {
       expect(ClientErrorCode, key).toHaveProperty(key);
     }
   });

@@ -17,7 +17,9 @@ const decodedLength = (text: string): number | undefined => bs58.decodeUnsafe(te
 
 const base58Text = (maxLength: number) => fc.string({ unit: fc.constantFrom(...ALPHABET), maxLength });
 /** Bytes of any length up to 66, with a run of leading zeros now and then (each becomes a leading '1'). */
-const bytes = fc.tuple(fc.nat({ max: 4 }), fc.uint8Array({ maxLength: 66 })).map(([zeros, rest]) => new Uint8Array([...new Array<number>(zeros).fill(0), ...rest]));
+const bytes = fc
+  .tuple(fc.nat({ max: 4 }), fc.uint8Array({ maxLength: 66 }))
+  .map(([zeros, rest]) => new Uint8Array([...new Array<number>(zeros).fill(0), ...rest]));
 
 describe("isBase58OfLength agrees with decoding", () => {
   it("on the encoding of any bytes, for every length asked", () => {
@@ -93,12 +95,19 @@ describe("formats", () => {
 
   it("pubkey, hash and signature agree with decoding on fuzzed input", () => {
     fc.assert(
-      fc.property(fc.oneof(base58Text(100), bytes.map((b) => bs58.encode(b)), fc.string({ maxLength: 50 })), (text) => {
-        const n = decodedLength(text);
-        expect(formats.pubkey(text)).toBe(n === 32 && text.length <= 44);
-        expect(formats.hash(text)).toBe(n === 32 && text.length <= 44);
-        expect(formats.signature(text)).toBe(n === 64 && text.length <= 88);
-      }),
+      fc.property(
+        fc.oneof(
+          base58Text(100),
+          bytes.map((b) => bs58.encode(b)),
+          fc.string({ maxLength: 50 }),
+        ),
+        (text) => {
+          const n = decodedLength(text);
+          expect(formats.pubkey(text)).toBe(n === 32 && text.length <= 44);
+          expect(formats.hash(text)).toBe(n === 32 && text.length <= 44);
+          expect(formats.signature(text)).toBe(n === 64 && text.length <= 88);
+        },
+      ),
       run,
     );
   });

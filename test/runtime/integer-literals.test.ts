@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSuite } from "../../conformance/run.js";
 import { createClient, methodValidators } from "../../generated/index.js";
 import { generateDataset, datasetProfile, type Dataset } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { duplicateKeyIn, nonIntegerLiteral, parseJson, PhotonClientError, validate } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
 import { startBroken, type BrokenServer } from "../conformance/broken-servers.js";
 
 describe("parseJson keeps how numbers were written", () => {
@@ -36,7 +36,9 @@ describe("parseJson keeps how numbers were written", () => {
   it("never marks an integer literal and always marks another (fast-check)", () => {
     const literal = fc.oneof(
       fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n) => ({ text: n.toString(), integer: n.toString() !== "-0" })),
-      fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(".0", ".5", "e0", "E2", "e-400", "e+1", ".25e1")).map(([n, tail]) => ({ text: `${n}${tail}`, integer: false })),
+      fc
+        .tuple(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(".0", ".5", "e0", "E2", "e-400", "e+1", ".25e1"))
+        .map(([n, tail]) => ({ text: `${n}${tail}`, integer: false })),
       fc.constant({ text: "-0", integer: false }),
     );
     fc.assert(
@@ -76,14 +78,15 @@ describe("parseJson keeps how numbers were written", () => {
 });
 
 describe("the reference indexer reads numbers as serde does", () => {
-  let indexer: ReferenceIndexer;
-  beforeAll(async () => {
-    indexer = await startReferenceIndexer({ port: 0 });
-  });
-  afterAll(() => indexer.close());
+  const indexer = useReferenceIndexer();
 
-  const post = async (body: string) => parseJson(await (await fetch(indexer.url, { method: "POST", headers: { "content-type": "application/json" }, body })).text()) as { result?: unknown; error?: { code: number; message: string } };
-  const owner = () => (datasetProfile(generateDataset({ seed: 1, accounts: 20_000 })) as unknown as { ownerWithManyAccounts: { owner: string } }).ownerWithManyAccounts.owner;
+  const post = async (body: string) =>
+    parseJson(await (await fetch(indexer().url, { method: "POST", headers: { "content-type": "application/json" }, body })).text()) as {
+      result?: unknown;
+      error?: { code: number; message: string };
+    };
+  const owner = () =>
+    (datasetProfile(generateDataset({ seed: 1, accounts: 20_000 })) as unknown as { ownerWithManyAccounts: { owner: string } }).ownerWithManyAccounts.owner;
 
   it.each(["1.0", "1e0", "-0", "1e-400", "1E400", "1000.0", "0.0"])("limit: %s → -32602 naming /limit", async (limit) => {
     const r = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${owner()}","limit":${limit}}}`);
@@ -96,7 +99,9 @@ describe("the reference indexer reads numbers as serde does", () => {
     const top = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","limit":1,"limit":2}}`);
     expect(top.error).toEqual(expect.objectContaining({ code: -32602 }));
     expect(top.error!.message).toContain("duplicate field `limit`");
-    const deep = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","dataSlice":{"offset":0,"offset":1,"length":2}}}`);
+    const deep = await post(
+      `{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","dataSlice":{"offset":0,"offset":1,"length":2}}}`,
+    );
     expect(deep.error?.code).toBe(-32602);
     expect(deep.error?.message).toContain("/dataSlice");
     const fine = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","limit":1}}`);
@@ -112,7 +117,13 @@ describe("the reference indexer reads numbers as serde does", () => {
       expect(huge.error?.code).toBe(-32602);
     }
     const batch = parseJson(
-      await (await fetch(indexer.url, { method: "POST", headers: { "content-type": "application/json" }, body: `[{"jsonrpc":"2.0","id":3,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","limit":1e400}}]` })).text(),
+      await (
+        await fetch(indexer().url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: `[{"jsonrpc":"2.0","id":3,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","limit":1e400}}]`,
+        })
+      ).text(),
     ) as { error?: { code: number } }[];
     expect(batch[0]!.error?.code).toBe(-32602);
   });
@@ -133,17 +144,21 @@ describe("results written with non-integer literals", () => {
     ["slot written as 301002501.0", (t: string) => t.replace(/"slot":(\d+)/g, '"slot":$1.0'), "slot/*"],
     ["lamports 0 written as 0.0", (t: string) => t.replace(/"lamports":0([,}])/g, '"lamports":0.0$1'), "account/*"],
     ["leafIndex written as 1e0-style exponent", (t: string) => t.replace(/"leafIndex":(\d+)/g, '"leafIndex":$1e0'), "account/*"],
-  ])("%s fails the schema check, with or without --strict", async (_name, text, glob) => {
-    const server = await startBroken(dataset, { text });
-    servers.push(server);
-    const fixtures = datasetProfile(dataset) as never;
-    for (const strict of [false, true]) {
-      const summary = await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, caseGlobs: [glob], strict });
-      expect(summary.passed).toBe(false);
-      const messages = summary.results.flatMap((r) => r.findings.filter((f) => f.status === "fail" && f.check === "schema").map((f) => f.message));
-      expect(messages.join("\n")).toMatch(/must be written as an integer/);
-    }
-  }, 60_000);
+  ])(
+    "%s fails the schema check, with or without --strict",
+    async (_name, text, glob) => {
+      const server = await startBroken(dataset, { text });
+      servers.push(server);
+      const fixtures = datasetProfile(dataset) as never;
+      for (const strict of [false, true]) {
+        const summary = await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, caseGlobs: [glob], strict });
+        expect(summary.passed).toBe(false);
+        const messages = summary.results.flatMap((r) => r.findings.filter((f) => f.status === "fail" && f.check === "schema").map((f) => f.message));
+        expect(messages.join("\n")).toMatch(/must be written as an integer/);
+      }
+    },
+    60_000,
+  );
 
   it("the client rejects 1000.0 and 1.5e3 where an integer belongs", async () => {
     for (const slot of ["1000.0", "1.5e3"]) {

@@ -26,7 +26,8 @@ describe("lossless JSON", () => {
       }),
     );
     // Integers written without an exponent (|n| < 1e21) beyond ±(2^53 - 1) come back as bigint.
-    const asParsed = (_k: string, x: unknown) => (typeof x === "number" && Number.isInteger(x) && !Number.isSafeInteger(x) && Math.abs(x) < 1e21 ? BigInt(String(x)) : x);
+    const asParsed = (_k: string, x: unknown) =>
+      typeof x === "number" && Number.isInteger(x) && !Number.isSafeInteger(x) && Math.abs(x) < 1e21 ? BigInt(String(x)) : x;
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
         expect(parseJson(stringifyJson(v))).toEqual(JSON.parse(JSON.stringify(v), asParsed));

@@ -31,10 +31,19 @@ describe("redactUrl", { timeout: 5_000 }, () => {
 });
 
 describe("isSensitiveHeader", { timeout: 5_000 }, () => {
-  it.each(["authorization", "Proxy-Authorization", "Cookie", "set-cookie", "X-API-Key", "api-key", "x-auth-token", "X-Client-Secret", "x-password", "helius_key", "x-access-token"])(
-    "%s is sensitive",
-    (name) => expect(isSensitiveHeader(name)).toBe(true),
-  );
+  it.each([
+    "authorization",
+    "Proxy-Authorization",
+    "Cookie",
+    "set-cookie",
+    "X-API-Key",
+    "api-key",
+    "x-auth-token",
+    "X-Client-Secret",
+    "x-password",
+    "helius_key",
+    "x-access-token",
+  ])("%s is sensitive", (name) => expect(isSensitiveHeader(name)).toBe(true));
 
   it.each(["content-type", "accept", "user-agent", "x-request-id", "content-length", "keep-alive"])("%s is not sensitive", (name) => {
     expect(isSensitiveHeader(name)).toBe(false);
@@ -97,9 +106,12 @@ describe("secretsOf", { timeout: 5_000 }, () => {
 });
 
 describe("isCredentialQueryKey and secretsFromEnv", { timeout: 5_000 }, () => {
-  it.each(["api-key", "API-KEY", "apikey", "api_key", "key", "token", "access_token", "auth", "secret", "password", "client_secret", "x-session"])("%s names a credential", (name) => {
-    expect(isCredentialQueryKey(name)).toBe(true);
-  });
+  it.each(["api-key", "API-KEY", "apikey", "api_key", "key", "token", "access_token", "auth", "secret", "password", "client_secret", "x-session"])(
+    "%s names a credential",
+    (name) => {
+      expect(isCredentialQueryKey(name)).toBe(true);
+    },
+  );
   it.each(["format", "cluster", "limit", "verbose", "mode", "commitment"])("%s does not", (name) => expect(isCredentialQueryKey(name)).toBe(false));
 
   it("reads PHOTON_SECRETS one value per line", () => {

@@ -48,16 +48,34 @@ const thingParams = fakeValidator((data) => {
   const d = data as Record<string, unknown>;
   const errs: AjvErrorObject[] = [];
   if (!("owner" in d)) {
-    errs.push({ instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" });
+    errs.push({
+      instancePath: "",
+      schemaPath: "#/required",
+      keyword: "required",
+      params: { missingProperty: "owner" },
+      message: "must have required property 'owner'",
+    });
   } else if (typeof d.owner !== "string") {
     errs.push({ instancePath: "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" });
   }
   if ("limit" in d && typeof d.limit === "number" && d.limit > 1000) {
-    errs.push({ instancePath: "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1000 }, message: "must be <= 1000" });
+    errs.push({
+      instancePath: "/limit",
+      schemaPath: "#/properties/limit/maximum",
+      keyword: "maximum",
+      params: { comparison: "<=", limit: 1000 },
+      message: "must be <= 1000",
+    });
   }
   for (const k of Object.keys(d)) {
     if (k !== "owner" && k !== "limit") {
-      errs.push({ instancePath: "", schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: k }, message: "must NOT have additional properties" });
+      errs.push({
+        instancePath: "",
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: { additionalProperty: k },
+        message: "must NOT have additional properties",
+      });
     }
   }
   return errs;
@@ -68,7 +86,15 @@ const thingResult = fakeValidator((data) => {
   const v = (data as { value?: { owner?: unknown } } | null)?.value;
   return typeof v?.owner === "string"
     ? []
-    : [{ instancePath: "/value/owner", schemaPath: "#/properties/value/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+    : [
+        {
+          instancePath: "/value/owner",
+          schemaPath: "#/properties/value/properties/owner/type",
+          keyword: "type",
+          params: { type: "string" },
+          message: "must be string",
+        },
+      ];
 });
 
 const methods: Record<string, MethodInfo> = {
@@ -181,7 +207,12 @@ function raw(base: string, opts: { method?: string; path?: string; headers?: Rec
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /** POST a JSON text (exact bytes) and return the answer. */
-function post(base: string, body: string | Buffer, headers: Record<string, string | number> = { "content-type": "application/json" }, path = "/"): Promise<Answer> {
+function post(
+  base: string,
+  body: string | Buffer,
+  headers: Record<string, string | number> = { "content-type": "application/json" },
+  path = "/",
+): Promise<Answer> {
   return raw(base, { method: "POST", path, headers, body });
 }
 
@@ -301,7 +332,13 @@ describe("errors from methods and params", () => {
       200,
       err(-32602, "Invalid params: missing params (an object is required)", "1", `{"issues":[{"pointer":"","message":"is required"}]}`),
     );
-    for (const [params, kind] of [[null, "null"], [[], "array"], [["alice"], "array"], ["alice", "string"], [3, "number"]] as const) {
+    for (const [params, kind] of [
+      [null, "null"],
+      [[], "array"],
+      [["alice"], "array"],
+      ["alice", "string"],
+      [3, "number"],
+    ] as const) {
       expectJson(
         await post(base, rpc("getThing", params)),
         200,
@@ -444,11 +481,7 @@ describe("batches", () => {
   it("a batch mixing async crashes and successes stays in order", async () => {
     errors.length = 0;
     const body = `[${rpc("crashAsync", undefined, "1")},${rpc("slow", { ms: 20, tag: "t" }, "2")},${rpc("crash", undefined, "3")}]`;
-    expectJson(
-      await post(base, body),
-      200,
-      `[${err(-32000, "Internal server error", "1")},${ok('"t"', "2")},${err(-32000, "Internal server error", "3")}]`,
-    );
+    expectJson(await post(base, body), 200, `[${err(-32000, "Internal server error", "1")},${ok('"t"', "2")},${err(-32000, "Internal server error", "3")}]`);
     expect(errors.map((e) => e.method).sort()).toEqual(["crash", "crashAsync"]);
   });
 });
@@ -516,7 +549,12 @@ describe("HTTP surface", () => {
   });
 
   it("POST with a non-JSON content type is 415 text/plain", async () => {
-    const variants: Record<string, string>[] = [{}, { "content-type": "text/plain" }, { "content-type": "application/json; charset=utf8" }, { "content-type": "application/jsonx" }];
+    const variants: Record<string, string>[] = [
+      {},
+      { "content-type": "text/plain" },
+      { "content-type": "application/json; charset=utf8" },
+      { "content-type": "application/jsonx" },
+    ];
     for (const headers of variants) {
       const a = await post(base, rpc("nothing"), headers);
       expect(a.status).toBe(415);
@@ -530,7 +568,14 @@ describe("size limits", () => {
   it("a declared content-length over the default 10 MiB is 413 before the body is read", async () => {
     const a = await new Promise<Answer>((resolve, reject) => {
       const req = httpRequest(
-        { host: "127.0.0.1", port: new URL(base).port, method: "POST", path: "/", agent: false, headers: { "content-type": "application/json", "content-length": 10485761 } },
+        {
+          host: "127.0.0.1",
+          port: new URL(base).port,
+          method: "POST",
+          path: "/",
+          agent: false,
+          headers: { "content-type": "application/json", "content-length": 10485761 },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
@@ -595,7 +640,12 @@ describe("validateResults", () => {
     expectJson(
       await post(strict, rpc("getThing", { owner: "wrong-shape" })),
       200,
-      err(-32603, "Internal error: result does not match its schema: /value/owner must be string", "1", `{"issues":[{"pointer":"/value/owner","message":"must be string"}]}`),
+      err(
+        -32603,
+        "Internal error: result does not match its schema: /value/owner must be string",
+        "1",
+        `{"issues":[{"pointer":"/value/owner","message":"must be string"}]}`,
+      ),
     );
     // Off by default.
     expectJson(await post(base, rpc("getThing", { owner: "wrong-shape" })), 200, ok(`{"value":{"owner":42}}`));
@@ -607,7 +657,7 @@ describe("robustness", () => {
     const port = Number(new URL(base).port);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(port, "127.0.0.1", () => {
-        socket.write("POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\":");
+        socket.write('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"jsonrpc":');
         setTimeout(() => {
           socket.destroy();
           resolve();
@@ -741,7 +791,9 @@ describe("listener bounds", () => {
   });
 
   it("refuses maxBufferedBytes below maxRequestBytes", () => {
-    expect(() => createRequestListener({ methods, validators, handlers, maxRequestBytes: 2048, maxBufferedBytes: 1024 })).toThrow(expect.objectContaining({ code: "PHOTON_ERR_LISTENER_OPTIONS" }));
+    expect(() => createRequestListener({ methods, validators, handlers, maxRequestBytes: 2048, maxBufferedBytes: 1024 })).toThrow(
+      expect.objectContaining({ code: "PHOTON_ERR_LISTENER_OPTIONS" }),
+    );
   });
 
   it("serves other connections while a heavy batch runs (the batch yields to the event loop)", async () => {
@@ -785,7 +837,10 @@ describe("listener bounds", () => {
     expectJson(await post(base, rpc("getThing", { owner: digits })), 200, ok(`{"value":{"owner":"${digits}","amount":18446744073709551615,"limit":null}}`));
     // A 40-character literal is still read.
     const forty = `1${"0".repeat(39)}`;
-    const b = await post(base, `[{"jsonrpc":"2.0","id":1,"method":"getThing","params":{"owner":"o","limit":${forty}}},{"jsonrpc":"2.0","id":2,"method":"getThing","params":{"owner":"o","limit":-${long}.5e7}}]`);
+    const b = await post(
+      base,
+      `[{"jsonrpc":"2.0","id":1,"method":"getThing","params":{"owner":"o","limit":${forty}}},{"jsonrpc":"2.0","id":2,"method":"getThing","params":{"owner":"o","limit":-${long}.5e7}}]`,
+    );
     expect(b.body).toContain(`"limit":${forty}`);
     expect(b.body).toContain(`"limit":-18446744073709551616`);
   });

@@ -515,7 +515,10 @@ afterEach(async () => {
 
 const RESULT = '{"jsonrpc":"2.0","id":1,"result":"ok"}';
 const final200 = (body: string | Buffer, extra = ""): Buffer =>
-  Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n`, "latin1"), Buffer.from(body)]);
+  Buffer.concat([
+    Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n`, "latin1"),
+    Buffer.from(body),
+  ]);
 
 describe("postJson: unusual HTTP framing", { timeout: 5_000 }, () => {
   it("accepts an unsolicited 100 Continue and uses the final response", async () => {

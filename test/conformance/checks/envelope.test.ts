@@ -33,7 +33,9 @@ describe("one reply", () => {
 
   it("compares ids by value (a bigint id equals its number) and ignores the id when the request had none", () => {
     expect(failures(run(single, exchangeOf({ json: { jsonrpc: "2.0", id: "a", result: 5 } }), { requestId: "a" }))).toEqual([]);
-    expect(failures(run(single, exchangeOf({ text: '{"jsonrpc":"2.0","id":18446744073709551615,"result":1}' }), { requestId: 18446744073709551615n }))).toEqual([]);
+    expect(failures(run(single, exchangeOf({ text: '{"jsonrpc":"2.0","id":18446744073709551615,"result":1}' }), { requestId: 18446744073709551615n }))).toEqual(
+      [],
+    );
     expect(failures(run(single, exchangeOf({ json: { jsonrpc: "2.0", id: 99, result: 5 } }), { requestId: undefined }))).toEqual([]);
   });
 
@@ -68,7 +70,9 @@ describe("batches", () => {
   const reply = (id: unknown, result: unknown = 1) => ({ jsonrpc: "2.0", id, result });
 
   it("an answer that is not an array fails at once", () => {
-    expect(failures(run(batchOf("{id: 1, result: 1}"), exchangeOf({ json: reply(1) })))).toEqual([["a batch must be answered with an array", "array", '{"jsonrpc":"2.0","id":1,"result":1}']]);
+    expect(failures(run(batchOf("{id: 1, result: 1}"), exchangeOf({ json: reply(1) })))).toEqual([
+      ["a batch must be answered with an array", "array", '{"jsonrpc":"2.0","id":1,"result":1}'],
+    ]);
   });
 
   it("checks every reply's envelope and each expectation, matched by id", () => {

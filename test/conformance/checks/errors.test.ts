@@ -9,7 +9,10 @@ import type { Finding } from "../../../conformance/model.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 
 const invalidParams = caseOf("method: getCompressedAccount", "expect: { error: -32602 }");
-const pinned = caseOf("method: getCompressedAccount", "expect: { error: { code: -32000, message: 'Validation Error: Either address or hash must be provided' } }");
+const pinned = caseOf(
+  "method: getCompressedAccount",
+  "expect: { error: { code: -32000, message: 'Validation Error: Either address or hash must be provided' } }",
+);
 const pattern = caseOf("method: getCompressedAccount", "expect: { error: { code: -32000, messageMatches: '^Validation Error: ' } }");
 const errorReply = (error: unknown, status = 200) => exchangeOf({ status, json: { jsonrpc: "2.0", id: 1, error } });
 const run = (...args: Parameters<typeof contextOf>) => errorsCheck.run(contextOf(...args)) as Finding[];
@@ -28,7 +31,9 @@ describe("errors check", () => {
   });
 
   it("fails another code, naming both", () => {
-    expect(summary(run(invalidParams, errorReply({ code: -32000, message: "Validation Error: x" })))).toEqual([["fail", "wrong error code", "-32602", "-32000"]]);
+    expect(summary(run(invalidParams, errorReply({ code: -32000, message: "Validation Error: x" })))).toEqual([
+      ["fail", "wrong error code", "-32602", "-32000"],
+    ]);
   });
 
   it("fails a code that is not an integer, and a message that is not a string, each on its own", () => {
@@ -40,7 +45,9 @@ describe("errors check", () => {
   });
 
   it("checks a pinned message exactly", () => {
-    expect(summary(run(pinned, errorReply({ code: -32000, message: "Validation Error: Either address or hash must be provided" })))).toEqual([["pass", "error -32000", undefined, undefined]]);
+    expect(summary(run(pinned, errorReply({ code: -32000, message: "Validation Error: Either address or hash must be provided" })))).toEqual([
+      ["pass", "error -32000", undefined, undefined],
+    ]);
     expect(summary(run(pinned, errorReply({ code: -32000, message: "Validation Error: other" })))).toEqual([
       ["pass", "error -32000", undefined, undefined],
       ["fail", "wrong error message", "Validation Error: Either address or hash must be provided", "Validation Error: other"],
@@ -49,7 +56,12 @@ describe("errors check", () => {
 
   it("checks a message pattern", () => {
     expect(summary(run(pattern, errorReply({ code: -32000, message: "Validation Error: limit" })))).toHaveLength(1);
-    expect(summary(run(pattern, errorReply({ code: -32000, message: "Internal server error" })))[1]).toEqual(["fail", "error message does not match", "/^Validation Error: /", "Internal server error"]);
+    expect(summary(run(pattern, errorReply({ code: -32000, message: "Internal server error" })))[1]).toEqual([
+      "fail",
+      "error message does not match",
+      "/^Validation Error: /",
+      "Internal server error",
+    ]);
   });
 
   it("without a pinned message, any string message passes", () => {
@@ -61,7 +73,9 @@ describe("errors check", () => {
       ["fail", 'expected JSON-RPC error -32602, got a result {"value":null}', "-32602", undefined],
     ]);
     expect(summary(run(invalidParams, exchangeOf({ status: 502, text: "Bad Gateway" })))[0]![1]).toBe("expected JSON-RPC error -32602, got a non-JSON body");
-    expect(summary(run(invalidParams, exchangeOf({ json: { jsonrpc: "2.0", id: 1, error: "bad" } })))[0]![1]).toBe('expected JSON-RPC error -32602, got {"jsonrpc":"2.0","id":1,"error":"bad"}');
+    expect(summary(run(invalidParams, exchangeOf({ json: { jsonrpc: "2.0", id: 1, error: "bad" } })))[0]![1]).toBe(
+      'expected JSON-RPC error -32602, got {"jsonrpc":"2.0","id":1,"error":"bad"}',
+    );
     expect(summary(run(invalidParams, exchangeOf({ json: [1] })))[0]![1]).toBe("expected JSON-RPC error -32602, got [1]");
   });
 

@@ -41,7 +41,9 @@ describe("http check", () => {
   });
 
   it("fails another media type, or none, naming what came", () => {
-    expect(failures(run(slotCase, exchangeOf({ headers: { "content-type": "text/html" }, json: {} })))).toEqual([["Content-Type is not application/json", "application/json", "text/html"]]);
+    expect(failures(run(slotCase, exchangeOf({ headers: { "content-type": "text/html" }, json: {} })))).toEqual([
+      ["Content-Type is not application/json", "application/json", "text/html"],
+    ]);
     expect(failures(run(slotCase, exchangeOf({ headers: {}, json: {} })))).toEqual([["Content-Type is not application/json", "application/json", "(none)"]]);
   });
 
@@ -52,7 +54,11 @@ describe("http check", () => {
   });
 
   it("a case expecting another media type skips the JSON check and matches the text", () => {
-    const probe = caseOf("method: liveness", "http: { method: GET, path: /liveness, origin: true }", "expect: { contentType: text/plain, envelope: false, body: ok }");
+    const probe = caseOf(
+      "method: liveness",
+      "http: { method: GET, path: /liveness, origin: true }",
+      "expect: { contentType: text/plain, envelope: false, body: ok }",
+    );
     const good = run(probe, exchangeOf({ headers: { "content-type": "text/plain; charset=utf-8" }, text: "ok" }));
     expect(good.map((f) => f.message)).toEqual(["HTTP 200", "Content-Type text/plain", "body as expected"]);
     expect(failures(run(probe, exchangeOf({ headers: { "content-type": "text/plain" }, text: "degraded" })))).toEqual([["body differs", '"ok"', '"degraded"']]);
@@ -71,7 +77,9 @@ describe("http check", () => {
       ["pass", "HTTP 200"],
       ["pass", "empty body (notification)"],
     ]);
-    expect(failures(run(note, exchangeOf({ json: { jsonrpc: "2.0", id: null, result: 1 } })))).toEqual([["a notification must get an empty body", "empty", "38 bytes"]]);
+    expect(failures(run(note, exchangeOf({ json: { jsonrpc: "2.0", id: null, result: 1 } })))).toEqual([
+      ["a notification must get an empty body", "empty", "38 bytes"],
+    ]);
   });
 
   it("a transport failure is one failing finding naming the error", () => {

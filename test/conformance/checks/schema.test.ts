@@ -10,7 +10,18 @@ import { methods } from "../../../generated/index.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 
 const KEY = "11111111111111111111111111111111";
-const account = (extra: Record<string, unknown> = {}) => ({ hash: KEY, address: null, data: null, owner: KEY, lamports: 1, tree: KEY, leafIndex: 0, seq: null, slotCreated: 1, ...extra });
+const account = (extra: Record<string, unknown> = {}) => ({
+  hash: KEY,
+  address: null,
+  data: null,
+  owner: KEY,
+  lamports: 1,
+  tree: KEY,
+  leafIndex: 0,
+  seq: null,
+  slotCreated: 1,
+  ...extra,
+});
 
 const byHash = caseOf("method: getCompressedAccount", `params: { hash: "${KEY}" }`);
 const byOwner = caseOf("method: getCompressedAccountsByOwner", `params: { owner: "${KEY}" }`);
@@ -23,7 +34,13 @@ describe("applies", () => {
     expect(schemaCheck.name).toBe("schema");
     expect(schemaCheck.applies(byHash, methods)).toBe(true);
     expect(schemaCheck.applies(caseOf("method: getNoSuchMethod"), methods)).toBe(false);
-    for (const other of ["expect: { error: -32602 }", "expect: { status: 405 }", "expect: { emptyBody: true }", "expect: { batch: [] }", "http: { method: GET }"]) {
+    for (const other of [
+      "expect: { error: -32602 }",
+      "expect: { status: 405 }",
+      "expect: { emptyBody: true }",
+      "expect: { batch: [] }",
+      "http: { method: GET }",
+    ]) {
       expect(schemaCheck.applies(caseOf("method: getCompressedAccount", other), methods), other).toBe(false);
     }
   });
@@ -31,7 +48,9 @@ describe("applies", () => {
 
 describe("judging the result", () => {
   it("passes a result matching the spec, big integers included", () => {
-    expect(run(byHash, answered({ context: { slot: 5 }, value: account() }))).toEqual([{ check: "schema", status: "pass", message: "result matches the spec" }]);
+    expect(run(byHash, answered({ context: { slot: 5 }, value: account() }))).toEqual([
+      { check: "schema", status: "pass", message: "result matches the spec" },
+    ]);
     const big = exchangeOf({ text: `{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":18446744073709551615},"value":null}}` });
     expect(summary(run(byHash, big))).toEqual([["pass", "result matches the spec"]]);
   });
@@ -44,11 +63,15 @@ describe("judging the result", () => {
   });
 
   it("an unknown field warns, and the result is then judged without it", () => {
-    expect(summary(run(byHash, answered({ context: { slot: 5 }, value: account({ extra: 1 }) })))).toEqual([["warn", "field /result/value/extra is not in the spec"]]);
+    expect(summary(run(byHash, answered({ context: { slot: 5 }, value: account({ extra: 1 }) })))).toEqual([
+      ["warn", "field /result/value/extra is not in the spec"],
+    ]);
   });
 
   it("under --strict an unknown field fails", () => {
-    expect(summary(run(byHash, answered({ context: { slot: 5 }, value: account({ extra: 1 }) }), { strict: true }))).toEqual([["fail", "field /result/value/extra is not in the spec (--strict)"]]);
+    expect(summary(run(byHash, answered({ context: { slot: 5 }, value: account({ extra: 1 }) }), { strict: true }))).toEqual([
+      ["fail", "field /result/value/extra is not in the spec (--strict)"],
+    ]);
   });
 
   it("an unknown field in every item is reported once, its array index generalised", () => {

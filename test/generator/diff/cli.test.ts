@@ -1,41 +1,33 @@
 /** `photon-gen diff`: formats, --fail-on exit codes, and exit 2 (with file and pointer) on unreadable input. */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../generator/cli.js";
 import { diffSpecs, render } from "../../../generator/diff/index.js";
-import { ourSpec, scratch } from "../../helpers/paths.js";
+import { captured } from "../../helpers/capture.js";
+import { ourSpec } from "../../helpers/paths.js";
+import { useScratch } from "../../helpers/scratch.js";
 import { bumps } from "./support.js";
 
-const dir = join(scratch, "diff-cli");
+const dir = useScratch("diff-cli");
 let server: Server;
 let base = "";
 
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const run = (...args: string[]) => captured(main, args);
 
 /** v1 plus one new optional param: a bump that breaks servers only. */
 const serversOnly = join(dir, "servers-only.yaml");
 const badRef = join(dir, "bad-ref.yaml");
 
 beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   const v1 = readFileSync(bumps(1), "utf8");
   writeFileSync(serversOnly, v1.replace("        verbose: { type: boolean }\n", "        verbose: { type: boolean }\n        at: { type: integer }\n"));
-  writeFileSync(badRef, v1.replace('owner: { $ref: "#/components/schemas/Key" }\n        amount', 'owner: { $ref: "#/components/schemas/Nope" }\n        amount'));
+  writeFileSync(
+    badRef,
+    v1.replace('owner: { $ref: "#/components/schemas/Key" }\n        amount', 'owner: { $ref: "#/components/schemas/Nope" }\n        amount'),
+  );
   server = createServer((req, res) => {
     if (req.url === "/v2.yaml") res.end(readFileSync(bumps(2)));
     else res.writeHead(404).end("no");
@@ -45,7 +37,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
   await new Promise((resolve) => server.close(resolve));
 });
 
@@ -94,7 +85,11 @@ describe("photon-gen diff", () => {
 
   it.each([
     ["a missing file", () => join(dir, "missing.yaml"), /diff-cli\/missing\.yaml: cannot read the spec: ENOENT \[PHOTON_GEN_ERR_READ\]/],
-    ["an unresolvable $ref", () => badRef, /bad-ref\.yaml#\/components\/schemas\/Item\/properties\/owner\/\$ref: \$ref "#\/components\/schemas\/Nope" does not resolve/],
+    [
+      "an unresolvable $ref",
+      () => badRef,
+      /bad-ref\.yaml#\/components\/schemas\/Item\/properties\/owner\/\$ref: \$ref "#\/components\/schemas\/Nope" does not resolve/,
+    ],
     ["a URL answering 404", () => `${base}/nope.yaml`, /nope\.yaml: HTTP 404 fetching the spec \[PHOTON_GEN_ERR_READ\]/],
   ])("exits 2 on %s, naming the file and pointer", async (_name, spec, message) => {
     const r = await run("diff", bumps(1), spec(), "--fail-on", "any");

@@ -52,11 +52,26 @@ describe("params (request: client → server)", () => {
     ["made required", obj({ a: { type: "string" } }), obj({ a: { type: "string" } }, { required: ["a"] }), "params.a field-required breaking-clients"],
     ["made optional", obj({ a: { type: "string" } }, { required: ["a"] }), obj({ a: { type: "string" } }), "params.a field-optional breaking-servers"],
     ["no longer nullable", obj({ a: { type: "string", nullable: true } }), obj({ a: { type: "string" } }), "params.a nullable-removed breaking-clients"],
-    ["enum value removed", obj({ a: { type: "string", enum: ["x", "y"] } }), obj({ a: { type: "string", enum: ["x"] } }), "params.a enum-values-removed breaking-clients"],
-    ["enum value added", obj({ a: { type: "string", enum: ["x"] } }), obj({ a: { type: "string", enum: ["x", "y"] } }), "params.a enum-values-added breaking-servers"],
+    [
+      "enum value removed",
+      obj({ a: { type: "string", enum: ["x", "y"] } }),
+      obj({ a: { type: "string", enum: ["x"] } }),
+      "params.a enum-values-removed breaking-clients",
+    ],
+    [
+      "enum value added",
+      obj({ a: { type: "string", enum: ["x"] } }),
+      obj({ a: { type: "string", enum: ["x", "y"] } }),
+      "params.a enum-values-added breaking-servers",
+    ],
     ["closed", obj({}), obj({}, { additionalProperties: false }), "params additional-properties-changed breaking-clients"],
     ["lower maximum", obj({ a: { type: "integer", maximum: 100 } }), obj({ a: { type: "integer", maximum: 50 } }), "params.a format-changed breaking-clients"],
-    ["longer maxLength", obj({ a: { type: "string", maxLength: 8 } }), obj({ a: { type: "string", maxLength: 16 } }), "params.a constraint-changed breaking-servers"],
+    [
+      "longer maxLength",
+      obj({ a: { type: "string", maxLength: 8 } }),
+      obj({ a: { type: "string", maxLength: 16 } }),
+      "params.a constraint-changed breaking-servers",
+    ],
     ["integer → number", obj({ a: { type: "integer" } }), obj({ a: { type: "number" } }), "params.a type-changed breaking-servers"],
   ])("%s", (_name, before, after, expected) => {
     expect(lines(params(before, after))).toEqual([`probe ${expected}`]);
@@ -72,26 +87,54 @@ describe("params (request: client → server)", () => {
 describe("result (response: server → client)", () => {
   it.each([
     ["new required field, open object", obj({}), obj({ a: { type: "string" } }, { required: ["a"] }), "result.a field-added breaking-servers"],
-    ["new required field, closed object", obj({}, { additionalProperties: false }), obj({ a: { type: "string" } }, { required: ["a"], additionalProperties: false }), "result.a field-added breaking-both"],
+    [
+      "new required field, closed object",
+      obj({}, { additionalProperties: false }),
+      obj({ a: { type: "string" } }, { required: ["a"], additionalProperties: false }),
+      "result.a field-added breaking-both",
+    ],
     ["new optional field, open object", obj({}), obj({ a: { type: "string" } }), "result.a field-added compatible"],
     ["field removed, open object", obj({ a: { type: "string" } }), obj({}), "result.a field-removed breaking-clients"],
-    ["field removed, closed object", obj({ a: { type: "string" } }, { additionalProperties: false }), obj({}, { additionalProperties: false }), "result.a field-removed breaking-both"],
+    [
+      "field removed, closed object",
+      obj({ a: { type: "string" } }, { additionalProperties: false }),
+      obj({}, { additionalProperties: false }),
+      "result.a field-removed breaking-both",
+    ],
     ["made required", obj({ a: { type: "string" } }), obj({ a: { type: "string" } }, { required: ["a"] }), "result.a field-required breaking-servers"],
     ["made optional", obj({ a: { type: "string" } }, { required: ["a"] }), obj({ a: { type: "string" } }), "result.a field-optional breaking-clients"],
     ["made nullable", obj({ a: { type: "string" } }), obj({ a: { type: "string", nullable: true } }), "result.a nullable-added breaking-clients"],
     ["no longer nullable", obj({ a: { type: "string", nullable: true } }), obj({ a: { type: "string" } }), "result.a nullable-removed breaking-servers"],
-    ["enum value added", obj({ a: { type: "string", enum: ["x"] } }), obj({ a: { type: "string", enum: ["x", "y"] } }), "result.a enum-values-added breaking-clients"],
+    [
+      "enum value added",
+      obj({ a: { type: "string", enum: ["x"] } }),
+      obj({ a: { type: "string", enum: ["x", "y"] } }),
+      "result.a enum-values-added breaking-clients",
+    ],
     ["opened", obj({}, { additionalProperties: false }), obj({}), "result additional-properties-changed breaking-clients"],
-    ["map values changed", obj({}, { additionalProperties: { type: "string" } }), obj({}, { additionalProperties: { type: "string", nullable: true } }), "result{} nullable-added breaking-clients"],
+    [
+      "map values changed",
+      obj({}, { additionalProperties: { type: "string" } }),
+      obj({}, { additionalProperties: { type: "string", nullable: true } }),
+      "result{} nullable-added breaking-clients",
+    ],
     ["array items changed", { type: "array", items: { type: "string" } }, { type: "array", items: { type: "integer" } }, "result[] type-changed breaking-both"],
-    ["one more anyOf branch", { anyOf: [{ type: "string" }] }, { anyOf: [{ type: "string" }, { type: "integer" }] }, "result alternatives-changed breaking-clients"],
+    [
+      "one more anyOf branch",
+      { anyOf: [{ type: "string" }] },
+      { anyOf: [{ type: "string" }, { type: "integer" }] },
+      "result alternatives-changed breaking-clients",
+    ],
     ["a keyword without a rule", { type: "string" }, { type: "string", const: "x" }, "result schema-changed breaking-servers"],
   ])("%s", (_name, before, after, expected) => {
     expect(lines(result(before, after))).toEqual([`probe ${expected}`]);
   });
 
   it("pairs anyOf branches by position when their count is unchanged", () => {
-    const r = result({ anyOf: [{ type: "string" }, obj({ a: { type: "string" } })] }, { anyOf: [{ type: "string" }, obj({ a: { type: "string", nullable: true } })] });
+    const r = result(
+      { anyOf: [{ type: "string" }, obj({ a: { type: "string" } })] },
+      { anyOf: [{ type: "string" }, obj({ a: { type: "string", nullable: true } })] },
+    );
     expect(lines(r)).toEqual(["probe result<anyOf 1>.a nullable-added breaking-clients"]);
   });
 });
@@ -123,6 +166,10 @@ describe("recursion", () => {
     // Entered at A first (result.a), then at B directly (result.b): B's change appears under
     // both, and (A being complete on its own) once more through B → A → B. Never endlessly.
     const r = result(obj({ a: ref("A"), b: ref("B") }), obj({ a: ref("A"), b: ref("B") }), graph({}), graph({ n: { type: "string" } }));
-    expect(lines(r)).toEqual(["probe result.a.b.n field-added compatible", "probe result.b.a.b.n field-added compatible", "probe result.b.n field-added compatible"]);
+    expect(lines(r)).toEqual([
+      "probe result.a.b.n field-added compatible",
+      "probe result.b.a.b.n field-added compatible",
+      "probe result.b.n field-added compatible",
+    ]);
   });
 });

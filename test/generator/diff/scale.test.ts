@@ -1,22 +1,20 @@
 /**
- * The synthetic upstream-like spec of bench/spec-scale.ts, at a small size: it generates,
+ * The synthetic upstream-like spec of bench/spec-scale.ts (test/helpers/synthetic-spec.ts), at a small size: it generates,
  * its bumped version diffs as intended, and (cheaply) the bench's full size is upstream's.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { syntheticSpec } from "../../../bench/spec-scale.js";
 import { diffSpecs } from "../../../generator/diff/index.js";
 import { generate } from "../../../generator/generate.js";
-import { scratch } from "../../helpers/paths.js";
+import { syntheticSpec } from "../../helpers/synthetic-spec.js";
+import { useScratch } from "../../helpers/scratch.js";
 
-const dir = join(scratch, "diff-scale");
+const dir = useScratch("diff-scale");
 const before = join(dir, "before.yaml");
 const after = join(dir, "after.yaml");
 
 beforeAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   writeFileSync(before, syntheticSpec({ methods: 8 }));
   writeFileSync(after, syntheticSpec({ methods: 8, bumped: true }));
 });

@@ -37,12 +37,24 @@ export function tinyModel(parts: { params?: Schema; result: Schema; components?:
                 schema: {
                   type: "object",
                   required: ["jsonrpc", "id", "method", ...(parts.params ? ["params"] : [])],
-                  properties: { jsonrpc: { type: "string" }, id: { type: "string" }, method: { type: "string", enum: ["probe"] }, ...(parts.params ? { params: parts.params } : {}) },
+                  properties: {
+                    jsonrpc: { type: "string" },
+                    id: { type: "string" },
+                    method: { type: "string", enum: ["probe"] },
+                    ...(parts.params ? { params: parts.params } : {}),
+                  },
                 },
               },
             },
           },
-          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { jsonrpc: { type: "string" }, id: { type: "string" }, result: parts.result } } } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": { schema: { type: "object", properties: { jsonrpc: { type: "string" }, id: { type: "string" }, result: parts.result } } },
+              },
+            },
+          },
         },
       },
     },

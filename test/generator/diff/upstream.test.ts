@@ -38,7 +38,9 @@ describe("diff upstream 0.44.0 → 0.50.0", async () => {
   it("reports Account.seq made optional at every method returning an Account", () => {
     const seq = report.changes.filter((c) => c.kind === "field-optional" && c.path.endsWith(".seq"));
     expect(seq.every((c) => c.via === "Account" && c.class === "breaking-clients")).toBe(true);
-    expect(seq.map((c) => c.method)).toEqual(expect.arrayContaining(["getCompressedAccount", "getCompressedAccountsByOwner", "getMultipleCompressedAccounts", "getTransactionWithCompressionInfo"]));
+    expect(seq.map((c) => c.method)).toEqual(
+      expect.arrayContaining(["getCompressedAccount", "getCompressedAccountsByOwner", "getMultipleCompressedAccounts", "getTransactionWithCompressionInfo"]),
+    );
   });
 
   it("reports getValidityProof's dropped newAddresses param", () => {

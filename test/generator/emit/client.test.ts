@@ -19,7 +19,10 @@ function emit(model: SpecModel): SourceFile {
 
 const iface = (file: SourceFile): InterfaceDeclaration => file.getInterfaceOrThrow("PhotonClient");
 const create = (file: SourceFile): FunctionDeclaration => file.getFunctionOrThrow("createClient");
-const memberNames = (file: SourceFile) => iface(file).getProperties().map((p) => p.getName());
+const memberNames = (file: SourceFile) =>
+  iface(file)
+    .getProperties()
+    .map((p) => p.getName());
 
 /** The object literal `createClient` returns. */
 function returned(file: SourceFile): ObjectLiteralExpression {
@@ -73,7 +76,10 @@ describe("over the ledger spec (four methods, one paginated)", () => {
     const declared = statements.filter(Node.isVariableStatement).flatMap((s) => s.getDeclarations().map((d) => d.getName()));
     expect(declared).toEqual(["rpc", "call", "items"]);
     expect(statements).toHaveLength(4);
-    const casts = create(file).getDescendants().filter(Node.isAsExpression).map((a) => a.getTypeNodeOrThrow().getText());
+    const casts = create(file)
+      .getDescendants()
+      .filter(Node.isAsExpression)
+      .map((a) => a.getTypeNodeOrThrow().getText());
     expect(casts.sort()).toEqual(["AsyncGenerator<Item<M>>", "Promise<Result<M>>", "Record<string, unknown>"]);
     for (const text of Object.values(initializers(file))) expect(text).not.toContain(" as ");
   });
@@ -81,7 +87,11 @@ describe("over the ledger spec (four methods, one paginated)", () => {
   it("builds the runtime client from the method table and the validators", () => {
     const rpc = create(file).getVariableDeclarationOrThrow("rpc").getInitializerOrThrow().getText();
     expect(rpc).toBe("createRpcClient(options, { methods, validators: methodValidators })");
-    expect(create(file).getParameters().map((p) => p.getText())).toEqual(["options: ClientOptions"]);
+    expect(
+      create(file)
+        .getParameters()
+        .map((p) => p.getText()),
+    ).toEqual(["options: ClientOptions"]);
     expect(create(file).getReturnTypeNodeOrThrow().getText()).toBe("PhotonClient");
   });
 
@@ -105,7 +115,11 @@ describe("over the ledger spec (four methods, one paginated)", () => {
   });
 
   it("documents the iterator with its cursor param and the repeated-cursor error", () => {
-    const docs = iface(file).getPropertyOrThrow("iterateListEntries").getJsDocs().map((d) => d.getDescription()).join("");
+    const docs = iface(file)
+      .getPropertyOrThrow("iterateListEntries")
+      .getJsDocs()
+      .map((d) => d.getDescription())
+      .join("");
     expect(docs).toContain("following `after` page by page");
     expect(docs).toContain("PHOTON_ERR_CURSOR_REPEATED");
     expect(iface(file).getPropertyOrThrow("getEntry").getJsDocs()).toHaveLength(0); // no summary: no doc
@@ -117,7 +131,12 @@ describe("over tiny specs", () => {
     const file = emit(await modelOf(specOf([{ name: "getA", params: { type: "object" } }])));
     expect(memberNames(file)).toEqual(["rpc", "getA"]);
     expect(create(file).getVariableDeclaration("items")).toBeUndefined();
-    expect(file.getImportDeclarationOrThrow("./types.js").getNamedImports().map((n) => n.getName())).toEqual(["MethodName", "Params", "Result"]);
+    expect(
+      file
+        .getImportDeclarationOrThrow("./types.js")
+        .getNamedImports()
+        .map((n) => n.getName()),
+    ).toEqual(["MethodName", "Params", "Result"]);
   });
 
   it("an iterator per paginated method, none for the others", async () => {
@@ -127,7 +146,9 @@ describe("over tiny specs", () => {
 
   it("params the envelope does not require are optional", async () => {
     const file = emit(await modelOf(specOf([{ name: "getA", params: { type: "object" }, paramsRequired: false }])));
-    expect(iface(file).getPropertyOrThrow("getA").getTypeNodeOrThrow().getText()).toBe('(params?: Params<"getA">, options?: CallOptions) => Promise<Result<"getA">>');
+    expect(iface(file).getPropertyOrThrow("getA").getTypeNodeOrThrow().getText()).toBe(
+      '(params?: Params<"getA">, options?: CallOptions) => Promise<Result<"getA">>',
+    );
   });
 
   it("a long signature puts one parameter per line", async () => {
@@ -139,7 +160,9 @@ describe("over tiny specs", () => {
 
   it("writes the title, summaries and descriptions only inside escaped docs", async () => {
     const hostile = "*/ globalThis.__pwned = 1; /*";
-    const file = emit(await modelOf(specOf([{ name: "getA", summary: `S ${hostile}`, description: `D\u202e ${hostile}` }], { title: `T ${hostile}`, version: "9" })));
+    const file = emit(
+      await modelOf(specOf([{ name: "getA", summary: `S ${hostile}`, description: `D\u202e ${hostile}` }], { title: `T ${hostile}`, version: "9" })),
+    );
     const text = file.getFullText();
     expect(text).not.toContain(hostile);
     expect(iface(file).getJsDocs()[0]!.getDescription().trim()).toBe("A typed client for T *\\/ globalThis.__pwned = 1; /* 9.");
@@ -148,7 +171,12 @@ describe("over tiny specs", () => {
     expect(doc).toContain("D\\u202e *\\/");
     expect(text).not.toContain("\u202e");
     // The file still parses into the same declarations: nothing escaped a comment.
-    expect(file.getStatements().map((s) => s.getKindName()).filter((k) => k !== "ImportDeclaration")).toEqual(["InterfaceDeclaration", "FunctionDeclaration"]);
+    expect(
+      file
+        .getStatements()
+        .map((s) => s.getKindName())
+        .filter((k) => k !== "ImportDeclaration"),
+    ).toEqual(["InterfaceDeclaration", "FunctionDeclaration"]);
   });
 
   it("a summary equal to the method name is not repeated as its doc", async () => {

@@ -4,7 +4,20 @@
  * literals, keys, the literal layout, doc paragraphs, markdown fences and template refusal.
  */
 import { describe, expect, it } from "vitest";
-import { commentLine, commentText, compileTemplate, docLines, identifier, isIdentifier, literal, mdCode, mdText, schemaId, stringLiteral, typeKey } from "../../../generator/emit/escape.js";
+import {
+  commentLine,
+  commentText,
+  compileTemplate,
+  docLines,
+  identifier,
+  isIdentifier,
+  literal,
+  mdCode,
+  mdText,
+  schemaId,
+  stringLiteral,
+  typeKey,
+} from "../../../generator/emit/escape.js";
 import { GenError, GenErrorCode } from "../../../generator/errors.js";
 import { PhotonError } from "../../../runtime/errors.js";
 
@@ -31,10 +44,13 @@ describe("identifier", () => {
     expect(isIdentifier(name)).toBe(false);
   });
 
-  it.each(["class", "await", "yield", "null", "true", "enum", "interface", "let", "static"])("refuses the reserved word %j as a binding, though isIdentifier accepts it", (word) => {
-    expect(() => identifier(word)).toThrow(/is not a safe identifier/);
-    expect(isIdentifier(word)).toBe(true);
-  });
+  it.each(["class", "await", "yield", "null", "true", "enum", "interface", "let", "static"])(
+    "refuses the reserved word %j as a binding, though isIdentifier accepts it",
+    (word) => {
+      expect(() => identifier(word)).toThrow(/is not a safe identifier/);
+      expect(isIdentifier(word)).toBe(true);
+    },
+  );
 });
 
 describe("stringLiteral and typeKey", () => {
@@ -73,7 +89,9 @@ describe("literal", () => {
   });
 
   it("indents nested objects, drops undefined members and writes non-finite numbers as null", () => {
-    expect(literal({ a: { b: [1, 2] }, skipped: undefined, n: Number.NaN, i: Number.POSITIVE_INFINITY })).toBe("{\n  a: {\n    b: [1, 2],\n  },\n  n: null,\n  i: null,\n}");
+    expect(literal({ a: { b: [1, 2] }, skipped: undefined, n: Number.NaN, i: Number.POSITIVE_INFINITY })).toBe(
+      "{\n  a: {\n    b: [1, 2],\n  },\n  n: null,\n  i: null,\n}",
+    );
   });
 
   it("quotes keys that are not identifiers", () => {

@@ -3,7 +3,7 @@
  * (each answering `Answer<"name">`), `ServerOptions` and `createListener`, read back as a
  * syntax tree.
  */
-import { type InterfaceDeclaration, type SourceFile } from "ts-morph";
+import type { InterfaceDeclaration, SourceFile } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addServer } from "../../../generator/emit/server.js";
 import { loadSpec } from "../../../generator/load.js";
@@ -42,13 +42,21 @@ describe("over the ledger spec", () => {
   });
 
   it("types params by the method's Params, `undefined` for a method without params, and passes a CallContext", () => {
-    const params = (name: string) => handlers(file).getMethodOrThrow(name).getParameters().map((p) => p.getText());
+    const params = (name: string) =>
+      handlers(file)
+        .getMethodOrThrow(name)
+        .getParameters()
+        .map((p) => p.getText());
     expect(params("listEntries")).toEqual(['params: Params<"listEntries">', "context: CallContext"]);
     expect(params("getHealth")).toEqual(["params: undefined", "context: CallContext"]);
   });
 
   it("documents a handler with its summary only", () => {
-    const doc = (name: string) => handlers(file).getMethodOrThrow(name).getJsDocs().map((d) => d.getDescription().trim());
+    const doc = (name: string) =>
+      handlers(file)
+        .getMethodOrThrow(name)
+        .getJsDocs()
+        .map((d) => d.getDescription().trim());
     expect(doc("listEntries")).toEqual(["Lists ledger entries of an account, newest first."]);
     expect(doc("getEntry")).toEqual([]);
   });
@@ -68,7 +76,14 @@ describe("over the ledger spec", () => {
   it("imports node:http types and the runtime's types as types only", () => {
     // The runtime's package name is the generator's to choose: shown here as `runtime`.
     const from = (specifier: string) => (specifier.startsWith(".") || specifier.startsWith("node:") ? specifier : "runtime");
-    const imports = file.getImportDeclarations().map((d) => [from(d.getModuleSpecifierValue()), d.isTypeOnly(), d.getNamedImports().map((n) => n.getName()).join(",")]);
+    const imports = file.getImportDeclarations().map((d) => [
+      from(d.getModuleSpecifierValue()),
+      d.isTypeOnly(),
+      d
+        .getNamedImports()
+        .map((n) => n.getName())
+        .join(","),
+    ]);
     expect(imports).toEqual([
       ["node:http", true, "IncomingMessage,ServerResponse"],
       ["runtime", false, "createRequestListener"],
@@ -83,11 +98,22 @@ describe("over the ledger spec", () => {
 describe("over a tiny spec", () => {
   it("escapes a hostile summary in the handler's doc, and skips a summary equal to the name", async () => {
     const hostile = "*/ globalThis.__pwned = 1; /*";
-    const file = emit(await modelOf(specOf([{ name: "getA", summary: `a ${hostile}\u2066` }, { name: "getB", summary: "getB" }])));
+    const file = emit(
+      await modelOf(
+        specOf([
+          { name: "getA", summary: `a ${hostile}\u2066` },
+          { name: "getB", summary: "getB" },
+        ]),
+      ),
+    );
     expect(file.getFullText()).not.toContain(hostile);
     expect(file.getFullText()).not.toContain("\u2066");
     expect(handlers(file).getMethodOrThrow("getA").getJsDocs()[0]!.getDescription().trim()).toBe("a *\\/ globalThis.__pwned = 1; /*\\u2066");
     expect(handlers(file).getMethodOrThrow("getB").getJsDocs()).toEqual([]);
-    expect(handlers(file).getMethods().map((m) => m.getName())).toEqual(["getA", "getB"]);
+    expect(
+      handlers(file)
+        .getMethods()
+        .map((m) => m.getName()),
+    ).toEqual(["getA", "getB"]);
   });
 });

@@ -63,7 +63,18 @@ describe("over the ledger spec", () => {
   });
 
   it("declares the aliases the client, server and runner are typed by", () => {
-    const aliases = Object.fromEntries(file.getTypeAliases().map((a) => [a.getName(), [a.getTypeParameters().map((p) => p.getText()).join(","), a.getTypeNodeOrThrow().getText()]]));
+    const aliases = Object.fromEntries(
+      file.getTypeAliases().map((a) => [
+        a.getName(),
+        [
+          a
+            .getTypeParameters()
+            .map((p) => p.getText())
+            .join(","),
+          a.getTypeNodeOrThrow().getText(),
+        ],
+      ]),
+    );
     expect(aliases).toEqual({
       Schemas: ["", 'components["schemas"]'],
       MethodName: ["", "keyof MethodResults"],
@@ -93,7 +104,9 @@ describe("over tiny specs", () => {
 
   it("a nullable uint64 is (number | bigint) | null", async () => {
     const file = await emit(
-      await modelOf(specOf([{ name: "getA", result: { $ref: "#/components/schemas/N" } }], { schemas: { N: { type: "integer", format: "uint64", nullable: true } } })),
+      await modelOf(
+        specOf([{ name: "getA", result: { $ref: "#/components/schemas/N" } }], { schemas: { N: { type: "integer", format: "uint64", nullable: true } } }),
+      ),
     );
     expect(schemaType(file, "N")).toBe("(number | bigint) | null");
   });
@@ -103,7 +116,9 @@ describe("over tiny specs", () => {
     const file = await emit(
       await modelOf(
         specOf([{ name: "getA", result: { $ref: "#/components/schemas/A" } }], {
-          schemas: { A: { type: "object", title: `t\u202e${hostile}`, properties: { b: { type: "string", description: `d\0 ${hostile}`, example: `e ${hostile}` } } } },
+          schemas: {
+            A: { type: "object", title: `t\u202e${hostile}`, properties: { b: { type: "string", description: `d\0 ${hostile}`, example: `e ${hostile}` } } },
+          },
         }),
       ),
     );

@@ -4,7 +4,7 @@
  * and integer formats are left to the integer module.
  */
 import { describe, expect, it } from "vitest";
-import type { JsonObject } from "../../../generator/load.js";
+import type { JsonObject } from "@photon-indexer-kit/runtime";
 import { normalizeSchema } from "../../../generator/normalize/index.js";
 import { formats, STRING_FORMATS } from "../../../generator/normalize/formats.js";
 import { formats as runtimeFormats } from "../../../runtime/formats.js";
@@ -47,14 +47,21 @@ describe("the formats keyword module", () => {
   });
 
   it("applies at every depth of the pipeline", () => {
-    expect(normalizeSchema({ type: "object", properties: { a: { type: "array", items: { type: "string", format: "byte" } }, b: { type: "string", format: "hash" } } }, ctx)).toEqual({
+    expect(
+      normalizeSchema(
+        { type: "object", properties: { a: { type: "array", items: { type: "string", format: "byte" } }, b: { type: "string", format: "hash" } } },
+        ctx,
+      ),
+    ).toEqual({
       type: "object",
       properties: { a: { type: "array", items: { type: "string" } }, b: { type: "string", format: "hash" } },
     });
   });
 
   it("through the model: the normalised component drops the format, the OpenAPI source keeps it", async () => {
-    const model = await modelOf(specOf([{ name: "getA", result: { $ref: "#/components/schemas/Blob" } }], { schemas: { Blob: { type: "string", format: "binary" } } }));
+    const model = await modelOf(
+      specOf([{ name: "getA", result: { $ref: "#/components/schemas/Blob" } }], { schemas: { Blob: { type: "string", format: "binary" } } }),
+    );
     expect(model.components.Blob).toEqual({ type: "string" });
     expect(model.sourceComponents.Blob).toEqual({ type: "string", format: "binary" });
   });

@@ -15,7 +15,12 @@ describe("integer formats", () => {
 
   it("turns narrow formats into bounds, keeping tighter spec bounds", () => {
     expect(normalizeSchema({ type: "integer", format: "uint16" }, ctx)).toEqual({ type: "integer", integerLiteral: true, minimum: 0, maximum: 65535 });
-    expect(normalizeSchema({ type: "integer", format: "uint32", minimum: 1, maximum: 50 }, ctx)).toEqual({ type: "integer", integerLiteral: true, minimum: 1, maximum: 50 });
+    expect(normalizeSchema({ type: "integer", format: "uint32", minimum: 1, maximum: 50 }, ctx)).toEqual({
+      type: "integer",
+      integerLiteral: true,
+      minimum: 1,
+      maximum: 50,
+    });
   });
 
   it("marks every integer as one to be written as an integer literal (serde refuses 1.0)", () => {

@@ -22,7 +22,9 @@ describe("nullable", () => {
   });
 
   it("makes a nullable uint64 an anyOf, since the keyword has no type to extend", () => {
-    expect(normalizeSchema({ type: "integer", format: "uint64", nullable: true }, ctx)).toEqual({ anyOf: [{ integerLiteral: true, uint64: true }, { type: "null" }] });
+    expect(normalizeSchema({ type: "integer", format: "uint64", nullable: true }, ctx)).toEqual({
+      anyOf: [{ integerLiteral: true, uint64: true }, { type: "null" }],
+    });
   });
 
   it("drops nullable: false", () => {

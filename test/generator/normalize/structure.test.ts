@@ -4,8 +4,8 @@
  * dropped, and a `$ref` outside `#/components/schemas` refused with the file and pointer.
  */
 import { describe, expect, it } from "vitest";
+import type { JsonObject } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode } from "../../../generator/errors.js";
-import type { JsonObject } from "../../../generator/load.js";
 import type { NormalizeContext } from "../../../generator/normalize/context.js";
 import { structure } from "../../../generator/normalize/structure.js";
 import { modelOf, specOf } from "../../helpers/spec.js";

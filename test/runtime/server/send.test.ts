@@ -35,7 +35,7 @@ function fakeResponse() {
 describe("sending answers", () => {
   it("sends JSON with CORS and an exact content-length, once", () => {
     const { res, out } = fakeResponse();
-    sendJson(res, 200, "{\"é\":1}");
+    sendJson(res, 200, '{"é":1}');
     expect(out.headers).toMatchObject({ "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*", "content-length": 8 });
     sendJson(res, 500, "{}");
     expect(out.status).toBe(200);

@@ -9,10 +9,14 @@ describe("Collector", () => {
     let got: HttpExchange | undefined;
     const state = newCallState({});
     state.attempts = 2;
-    const c = new Collector(state, (x) => (got = x), () => {});
+    const c = new Collector(
+      state,
+      (x) => (got = x),
+      () => {},
+    );
     c.onResponseStart(controller, 100, {});
     c.onResponseStart(controller, 200, { "set-cookie": ["a=1", "b=2"], "x-one": "1" });
-    const text = Buffer.from("\ufeff{\"z\":\"żółć\"}");
+    const text = Buffer.from('\ufeff{"z":"żółć"}');
     c.onResponseData(controller, text.subarray(0, 6));
     c.onResponseData(controller, text.subarray(6));
     c.onResponseEnd();
@@ -21,7 +25,11 @@ describe("Collector", () => {
 
   it("rejects with the error it is given", () => {
     let failed: unknown;
-    const c = new Collector(newCallState({}), () => {}, (err) => (failed = err));
+    const c = new Collector(
+      newCallState({}),
+      () => {},
+      (err) => (failed = err),
+    );
     const error = new Error("boom");
     c.onResponseError(controller, error);
     expect(failed).toBe(error);

@@ -6,7 +6,12 @@ describe("transport options", () => {
   it("resolves retry options to a policy, ignoring unusable numbers", () => {
     expect(policyOf(undefined)).toBe(DEFAULT_POLICY);
     expect(policyOf(false)).toBe(NO_RETRY);
-    expect(policyOf({ retries: 2.7, minDelayMs: -1, maxDelayMs: Number.NaN, budgetMs: -5 })).toMatchObject({ retries: 2, minDelayMs: 200, maxDelayMs: 5000, budgetMs: Infinity });
+    expect(policyOf({ retries: 2.7, minDelayMs: -1, maxDelayMs: Number.NaN, budgetMs: -5 })).toMatchObject({
+      retries: 2,
+      minDelayMs: 200,
+      maxDelayMs: 5000,
+      budgetMs: Infinity,
+    });
   });
 
   it("turns URL userinfo into Basic auth and leaves other URLs alone", () => {

@@ -15,8 +15,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { finished } from "node:stream/promises";
-import { formats, isUint64 } from "../runtime/formats.js";
-import { parseJson, stringifyJson } from "../runtime/json.js";
+import { formats, isUint64, parseJson, stringifyJson } from "@photon-indexer-kit/runtime";
 import { DatasetFormatError, RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { AccountRecord, Dataset, SignatureRecord, TokenRecord, U64 } from "./records.js";
 
@@ -30,7 +29,19 @@ export function* datasetLines(dataset: Dataset): Generator<string> {
   yield stringifyJson({ type: "meta", format: FORMAT_NAME, version: FORMAT_VERSION, slot: dataset.slot, seed: dataset.seed });
   for (const a of dataset.accounts) {
     const data = a.data === null ? null : { discriminator: a.data.discriminator, data: a.data.data, dataHash: a.data.dataHash };
-    yield stringifyJson({ type: "account", hash: a.hash, address: a.address, data, owner: a.owner, lamports: a.lamports, tree: a.tree, leafIndex: a.leafIndex, seq: a.seq, slotCreated: a.slotCreated, spent: a.spent });
+    yield stringifyJson({
+      type: "account",
+      hash: a.hash,
+      address: a.address,
+      data,
+      owner: a.owner,
+      lamports: a.lamports,
+      tree: a.tree,
+      leafIndex: a.leafIndex,
+      seq: a.seq,
+      slotCreated: a.slotCreated,
+      spent: a.spent,
+    });
   }
   for (const t of dataset.tokens) {
     yield stringifyJson({ type: "token", hash: t.hash, mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv });
@@ -142,7 +153,11 @@ class LineChecker {
       if (typeof r.data !== "object" || Array.isArray(r.data)) fail("data must be an object or null");
       const d = r.data as Fields;
       for (const k of Object.keys(d)) if (!["discriminator", "data", "dataHash"].includes(k)) fail(`unknown field "data.${k}"`);
-      data = { discriminator: this.u64(d.discriminator, "data.discriminator"), data: this.base64(d.data, "data.data") as string, dataHash: this.hash(d.dataHash, "data.dataHash") };
+      data = {
+        discriminator: this.u64(d.discriminator, "data.discriminator"),
+        data: this.base64(d.data, "data.data") as string,
+        dataHash: this.hash(d.dataHash, "data.dataHash"),
+      };
     }
     if (typeof r.spent !== "boolean") fail("spent must be a boolean");
     const record: AccountRecord = {

@@ -17,8 +17,8 @@
  * edge (cli.ts) stays as a second net; these escapes leave the characters secrets are made of
  * (letters, digits, `-_.~+/=`) untouched wherever the sink allows it.
  */
-import { stringifyJson } from "../../runtime/index.js";
-import type { CaseResult, Exchange, RunSummary } from "../model.js";
+import { stringifyJson } from "@photon-indexer-kit/runtime";
+import type { CaseResult, Exchange, RunSummary } from "../../model.js";
 
 /** Masks secrets in a text (a `Redactor` from runtime/redact.ts). */
 export type Redact = (text: string) => string;
@@ -177,7 +177,9 @@ export function forGithubProperty(text: string): string {
 const JSON_RAW = /[\u007f-\u009f\p{Cf}\u2028\u2029\uFFFE\uFFFF]/gu;
 
 export function forJson(value: unknown): string {
-  return stringifyJson(value).replace(JSON_RAW, (c) => (c.length === 1 ? `\\u${hex(c.charCodeAt(0), 4)}` : `\\u${hex(c.charCodeAt(0), 4)}\\u${hex(c.charCodeAt(1), 4)}`));
+  return stringifyJson(value).replace(JSON_RAW, (c) =>
+    c.length === 1 ? `\\u${hex(c.charCodeAt(0), 4)}` : `\\u${hex(c.charCodeAt(0), 4)}\\u${hex(c.charCodeAt(1), 4)}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -192,7 +194,14 @@ function redactDeep(value: unknown, redact: Redact): unknown {
 
 function redactExchange(x: Exchange, redact: Redact): Exchange {
   const text = (s: string | null) => (s === null ? null : redact(s));
-  return { ...x, request: redactDeep(x.request, redact) as Exchange["request"], headers: redactDeep(x.headers, redact) as Exchange["headers"], text: redact(x.text), parseError: text(x.parseError), error: text(x.error) };
+  return {
+    ...x,
+    request: redactDeep(x.request, redact) as Exchange["request"],
+    headers: redactDeep(x.headers, redact) as Exchange["headers"],
+    text: redact(x.text),
+    parseError: text(x.parseError),
+    error: text(x.error),
+  };
 }
 
 function redactResult(r: CaseResult, redact: Redact): CaseResult {

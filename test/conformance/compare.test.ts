@@ -1,23 +1,19 @@
 /** `photon-conformance diff`: two reference indexers, same seed (no difference) and different seeds (located differences). */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { main } from "../../conformance/cli.js";
-import { differences, diffTargets, INCONCLUSIVE_ID } from "../../conformance/diff.js";
+import { differences, diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
 import { startBroken } from "./broken-servers.js";
 
-let seed1: ReferenceIndexer;
-let seed1b: ReferenceIndexer;
-let seed2: ReferenceIndexer;
+const seed1 = useReferenceIndexer();
+const seed1b = useReferenceIndexer();
+const seed2 = useReferenceIndexer({ seed: 2 });
 const fixtures = () => datasetProfile(generateDataset()) as never;
 const casesDir = join(root, "conformance", "cases");
-
-beforeAll(async () => {
-  [seed1, seed1b, seed2] = await Promise.all([startReferenceIndexer({ port: 0 }), startReferenceIndexer({ port: 0 }), startReferenceIndexer({ port: 0, seed: 2 })]);
-});
-afterAll(() => Promise.all([seed1.close(), seed1b.close(), seed2.close()]));
 
 describe("differences", () => {
   it("ignores key order and the listed paths, and names each differing path", () => {
@@ -29,14 +25,14 @@ describe("differences", () => {
 
 describe("diff --url A --against B", () => {
   it("finds no difference between two indexers with the same data", async () => {
-    const summary = await diffTargets({ url: seed1.url, against: seed1b.url, casesDir, fixtures: fixtures() });
+    const summary = await diffTargets({ url: seed1().url, against: seed1b().url, casesDir, fixtures: fixtures() });
     const differing = summary.results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.findings.map((f) => f.message).join("; ")}`);
     expect(differing).toEqual([]);
     expect(summary.results.length).toBeGreaterThan(60);
   }, 60_000);
 
   it("finds and locates the differences between indexers with different data", async () => {
-    const summary = await diffTargets({ url: seed1.url, against: seed2.url, casesDir, fixtures: fixtures(), caseGlobs: ["account/*", "token-balances/*"] });
+    const summary = await diffTargets({ url: seed1().url, against: seed2().url, casesDir, fixtures: fixtures(), caseGlobs: ["account/*", "token-balances/*"] });
     expect(summary.passed).toBe(false);
     const byHash = summary.results.find((r) => r.id === "account/by-hash")!;
     expect(byHash.status).toBe("fail");
@@ -57,7 +53,14 @@ describe("diff --url A --against B", () => {
       },
     });
     try {
-      const summary = await diffTargets({ url: moving.url, against: seed1.url, casesDir, fixtures: fixtures(), caseGlobs: ["token-balances/many-mints*"], maxInconclusive: 100 });
+      const summary = await diffTargets({
+        url: moving.url,
+        against: seed1().url,
+        casesDir,
+        fixtures: fixtures(),
+        caseGlobs: ["token-balances/many-mints*"],
+        maxInconclusive: 100,
+      });
       const cases = summary.results.filter((r) => r.id !== INCONCLUSIVE_ID);
       expect(cases.length).toBeGreaterThan(0);
       for (const r of cases) {
@@ -72,15 +75,9 @@ describe("diff --url A --against B", () => {
   }, 60_000);
 
   it("exits 1 on differences, 0 without, 2 when a side is unreachable", async () => {
-    const o = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-    const e = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    try {
-      expect(await main(["diff", "--url", seed1.url, "--against", seed1b.url, "--case", "token-accounts/*"])).toBe(0);
-      expect(await main(["diff", "--url", seed1.url, "--against", seed2.url, "--case", "token-accounts/*"])).toBe(1);
-      expect(await main(["diff", "--url", seed1.url, "--against", "http://127.0.0.1:1/"])).toBe(2);
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
+    const diff = async (...args: string[]) => (await captured(main, ["diff", ...args])).code;
+    expect(await diff("--url", seed1().url, "--against", seed1b().url, "--case", "token-accounts/*")).toBe(0);
+    expect(await diff("--url", seed1().url, "--against", seed2().url, "--case", "token-accounts/*")).toBe(1);
+    expect(await diff("--url", seed1().url, "--against", "http://127.0.0.1:1/")).toBe(2);
   }, 60_000);
 });

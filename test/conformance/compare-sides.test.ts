@@ -4,19 +4,20 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
-import { diffTargets, INCONCLUSIVE_ID } from "../../conformance/diff.js";
+import { diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
 import { createListener } from "../../generated/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore, TOKEN_PROGRAM } from "../../reference/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { captured } from "../helpers/capture.js";
-import { root, scratch } from "../helpers/paths.js";
+import { root } from "../helpers/paths.js";
+import { useReferenceIndexer } from "../helpers/reference.js";
+import { useScratch } from "../helpers/scratch.js";
 import { editValue, startBroken, type BrokenServer } from "./broken-servers.js";
 
-const dir = join(scratch, "diff-sides");
+const dir = useScratch("compare-sides");
 const casesDir = join(root, "conformance", "cases");
 const dataset = generateDataset();
 const fixtures = () => datasetProfile(dataset) as never;
@@ -49,16 +50,7 @@ function moving(slot: () => number, edit: (b: any) => void = () => {}): Promise<
   });
 }
 
-let trusted: ReferenceIndexer;
-beforeAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  trusted = await startReferenceIndexer({ port: 0 });
-});
-afterAll(async () => {
-  await trusted.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const trusted = useReferenceIndexer();
 
 describe("diff: each side's headers and secrets", () => {
   const urlSecrets = { query: "urlQuerySecret1", auth: "url-secret-1111", session: "urlsession2222" };
@@ -71,15 +63,31 @@ describe("diff: each side's headers and secrets", () => {
     try {
       const r = await captured(main, [
         "diff",
-        "--url", `${a.url}?api-key=${urlSecrets.query}`,
-        "--header", `authorization: Bearer ${urlSecrets.auth}`,
-        "--header", `x-session-id: ${urlSecrets.session}`,
-        "--against", `${b.url}?token=${againstSecrets.query}`,
-        "--against-header", `x-api-key: ${againstSecrets.key}`,
-        "--against-header", `x-jwt: ${againstSecrets.jwt}`,
-        "--discover", "--seed-owner", TOKEN_PROGRAM,
-        "--case", "account/by-hash", "--case", "token-balances/many-mints",
-        "--reporter", "console", "--reporter", "json", "--output", json,
+        "--url",
+        `${a.url}?api-key=${urlSecrets.query}`,
+        "--header",
+        `authorization: Bearer ${urlSecrets.auth}`,
+        "--header",
+        `x-session-id: ${urlSecrets.session}`,
+        "--against",
+        `${b.url}?token=${againstSecrets.query}`,
+        "--against-header",
+        `x-api-key: ${againstSecrets.key}`,
+        "--against-header",
+        `x-jwt: ${againstSecrets.jwt}`,
+        "--discover",
+        "--seed-owner",
+        TOKEN_PROGRAM,
+        "--case",
+        "account/by-hash",
+        "--case",
+        "token-balances/many-mints",
+        "--reporter",
+        "console",
+        "--reporter",
+        "json",
+        "--output",
+        json,
       ]);
       expect(r.code, r.out).toBe(1);
       expect(a.seen.length).toBeGreaterThan(b.seen.length); // discovery asked --url only
@@ -103,7 +111,10 @@ describe("diff: each side's headers and secrets", () => {
       expect(r.out).toContain("(trusted, --against)");
       expect(r.out).toMatch(/reproduce on --url \(under test\): curl .*127\.0\.0\.1:\d+\/\?api-key=\*\*\*.*-H 'authorization: \*\*\*'/);
       expect(r.out).toMatch(/reproduce on --against \(trusted\): curl .*127\.0\.0\.1:\d+\/\?token=\*\*\*.*-H 'x-api-key: \*\*\*'/);
-      const parsed = JSON.parse(report) as { options: Record<string, unknown>; cases: { id: string; request: { url: string } | null; againstRequest?: { url: string } }[] };
+      const parsed = JSON.parse(report) as {
+        options: Record<string, unknown>;
+        cases: { id: string; request: { url: string } | null; againstRequest?: { url: string } }[];
+      };
       expect(parsed.options.trusted).toBe("against");
       const byHash = parsed.cases.find((c) => c.id === "account/by-hash")!;
       expect(byHash.request!.url).toContain(new URL(a.url).port);
@@ -117,16 +128,26 @@ describe("diff: each side's headers and secrets", () => {
 describe("diff: differences that do not depend on the slot fail", () => {
   it("fails an indexer answering wrong account data at a fresh slot every time, whatever --max-inconclusive", async () => {
     let tick = 0;
-    const wrong = await moving(() => 10 ** 9 + tick++, (b) => editValue((v) => typeof v.lamports === "number" && (v.lamports += 1))(b));
+    const wrong = await moving(
+      () => 10 ** 9 + tick++,
+      (b) => editValue((v) => typeof v.lamports === "number" && (v.lamports += 1))(b),
+    );
     try {
-      const summary = await diffTargets({ url: wrong.url, against: trusted.url, casesDir, fixtures: fixtures(), caseGlobs: ["account/by-hash"], maxInconclusive: 1000 });
+      const summary = await diffTargets({
+        url: wrong.url,
+        against: trusted().url,
+        casesDir,
+        fixtures: fixtures(),
+        caseGlobs: ["account/by-hash"],
+        maxInconclusive: 1000,
+      });
       const byHash = summary.results.find((r) => r.id === "account/by-hash")!;
       expect(byHash.status).toBe("fail");
       const lamports = byHash.findings.find((f) => /^the same hash \S+ differs at lamports/.test(f.message))!;
       expect(lamports.status).toBe("fail");
       expect(BigInt(lamports.actual!)).toBe(BigInt(lamports.expected!) + 1n); // expected: the trusted side's value
       expect(summary.passed).toBe(false);
-      const r = await captured(main, ["diff", "--url", wrong.url, "--against", trusted.url, "--case", "account/by-hash", "--max-inconclusive", "1000"]);
+      const r = await captured(main, ["diff", "--url", wrong.url, "--against", trusted().url, "--case", "account/by-hash", "--max-inconclusive", "1000"]);
       expect(r.code, r.out).toBe(1);
     } finally {
       await wrong.close();
@@ -136,9 +157,20 @@ describe("diff: differences that do not depend on the slot fail", () => {
   it("fails, whatever --max-inconclusive, when each side answered the same twice over slot ranges that overlap", async () => {
     let tick = 0;
     // Slots on either side of the trusted one's, list emptied: no chain movement explains it.
-    const wrong = await moving(() => SLOT - 1 + 2 * (tick++ % 2), (b) => Array.isArray(b?.result?.value?.token_balances) && (b.result.value.token_balances = []));
+    const wrong = await moving(
+      () => SLOT - 1 + 2 * (tick++ % 2),
+      (b) => Array.isArray(b?.result?.value?.token_balances) && (b.result.value.token_balances = []),
+    );
     try {
-      const summary = await diffTargets({ url: wrong.url, against: trusted.url, casesDir, fixtures: fixtures(), caseGlobs: ["token-balances/many-mints"], maxInconclusive: 1000, concurrency: 1 });
+      const summary = await diffTargets({
+        url: wrong.url,
+        against: trusted().url,
+        casesDir,
+        fixtures: fixtures(),
+        caseGlobs: ["token-balances/many-mints"],
+        maxInconclusive: 1000,
+        concurrency: 1,
+      });
       const r = summary.results.find((x) => x.id === "token-balances/many-mints")!;
       expect(r.status).toBe("fail");
       expect(r.findings.some((f) => f.status === "fail" && /each side answered the same on both attempts and their slots overlap/.test(f.message))).toBe(true);
@@ -153,7 +185,25 @@ describe("diff: differences that do not depend on the slot fail", () => {
     const ahead = await moving(() => 10 ** 9 + tick++);
     try {
       const json = join(dir, "slot-only.json");
-      const r = await captured(main, ["diff", "--url", ahead.url, "--against", trusted.url, "--case", "slot/*", "--case", "account/*", "--case", "signatures/one-account", "--max-inconclusive", "0", "--reporter", "json", "--output", json]);
+      const r = await captured(main, [
+        "diff",
+        "--url",
+        ahead.url,
+        "--against",
+        trusted().url,
+        "--case",
+        "slot/*",
+        "--case",
+        "account/*",
+        "--case",
+        "signatures/one-account",
+        "--max-inconclusive",
+        "0",
+        "--reporter",
+        "json",
+        "--output",
+        json,
+      ]);
       expect(r.code, r.out).toBe(0);
       const report = JSON.parse(readFileSync(json, "utf8")) as { options: { inconclusive: number }; cases: { id: string; status: string }[] };
       expect(report.options.inconclusive).toBe(0);
@@ -166,13 +216,19 @@ describe("diff: differences that do not depend on the slot fail", () => {
 
   it("counts inconclusive cases, reports them, and fails past --max-inconclusive (default 0)", async () => {
     let tick = 0;
-    const lagging = await moving(() => 10 ** 9 + tick++, (b) => Array.isArray(b?.result?.value?.token_balances) && (b.result.value.token_balances = []));
+    const lagging = await moving(
+      () => 10 ** 9 + tick++,
+      (b) => Array.isArray(b?.result?.value?.token_balances) && (b.result.value.token_balances = []),
+    );
     const json = join(dir, "inconclusive.json");
     try {
-      const args = ["diff", "--url", lagging.url, "--against", trusted.url, "--case", "token-balances/*"];
+      const args = ["diff", "--url", lagging.url, "--against", trusted().url, "--case", "token-balances/*"];
       const dflt = await captured(main, [...args, "--reporter", "json", "--output", json]);
       expect(dflt.code).toBe(1);
-      const report = JSON.parse(readFileSync(json, "utf8")) as { options: { inconclusive: number; maxInconclusive: number }; cases: { id: string; status: string; checks: { message: string }[] }[] };
+      const report = JSON.parse(readFileSync(json, "utf8")) as {
+        options: { inconclusive: number; maxInconclusive: number };
+        cases: { id: string; status: string; checks: { message: string }[] }[];
+      };
       const n = report.options.inconclusive;
       expect(n).toBeGreaterThan(1);
       expect(report.options.maxInconclusive).toBe(0);

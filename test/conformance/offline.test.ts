@@ -3,18 +3,19 @@
  * the reference indexer), schema violations, bad envelopes and malformed lines.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
-import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/check.js";
+import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/offline.js";
 import { render } from "../../conformance/reporters/index.js";
 import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";
-import { parseJson, RpcError, stringifyJson } from "../../runtime/index.js";
-import { scratch } from "../helpers/paths.js";
+import { parseJson, type RpcError, stringifyJson } from "../../runtime/index.js";
+import { captured } from "../helpers/capture.js";
+import { useScratch } from "../helpers/scratch.js";
 
-const dir = join(scratch, "check");
+const dir = useScratch("check");
 const file = join(dir, "traffic.jsonl");
 const ctx = {} as CallContext;
 
@@ -37,7 +38,9 @@ beforeAll(async () => {
   };
   const t = profile.tokenOwnerWithManyMints;
   // An answer that ignores the mint filter: the request asks for another mint than the items carry.
-  const ignoredMint = parseJson(await exchange(8, "getCompressedTokenAccountsByOwner", { owner: t.owner, mint: t.mint })) as { request: { params: { mint: string } } };
+  const ignoredMint = parseJson(await exchange(8, "getCompressedTokenAccountsByOwner", { owner: t.owner, mint: t.mint })) as {
+    request: { params: { mint: string } };
+  };
   ignoredMint.request.params.mint = profile.tokenOwnerWith1000TokenAccounts.mint;
   lines.push(
     { kind: "ok", text: await exchange(1, "getCompressedTokenAccountsByOwner", { owner: t.owner, mint: t.mint }) },
@@ -46,15 +49,24 @@ beforeAll(async () => {
     { kind: "ok", text: await exchange(4, "getCompressedTokenBalancesByOwner", { owner: profile.tokenOwnerWithBigAmounts.owner }) },
     { kind: "ok", text: await exchange(5, "getCompressedAccount", {}) }, // a -32000 error answer is a valid exchange
     { kind: "ok", text: await exchange(6, "getIndexerSlot", undefined) },
-    { kind: "bad", check: "schema", text: await exchange(7, "getCompressedAccount", { hash: profile.knownHash }, (r) => ({ ...r, value: { ...r.value, lamports: "5" } })) },
+    {
+      kind: "bad",
+      check: "schema",
+      text: await exchange(7, "getCompressedAccount", { hash: profile.knownHash }, (r) => ({ ...r, value: { ...r.value, lamports: "5" } })),
+    },
     { kind: "bad", check: "semantics", text: stringifyJson(ignoredMint) },
     { kind: "bad", check: "envelope", text: `{"request":{"jsonrpc":"2.0","id":9,"method":"getIndexerSlot"},"response":{"jsonrpc":"2.0","result":5,"id":10}}` },
     { kind: "bad", check: "input", text: `{"request": {"jsonrpc":` },
     { kind: "bad", check: "input", text: `{"response":{"jsonrpc":"2.0","result":5,"id":1}}` },
-    { kind: "bad", check: "semantics", text: await exchange(12, "getMultipleCompressedAccounts", { hashes: [profile.knownHash, profile.unknownHash] }, (r) => ({ ...r, value: { items: r.value.items.filter((i: unknown) => i !== null) } })) },
+    {
+      kind: "bad",
+      check: "semantics",
+      text: await exchange(12, "getMultipleCompressedAccounts", { hashes: [profile.knownHash, profile.unknownHash] }, (r) => ({
+        ...r,
+        value: { items: r.value.items.filter((i: unknown) => i !== null) },
+      })),
+    },
   );
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   writeFileSync(file, lines.map((l) => l.text).join("\n") + "\n\n");
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,16 +87,9 @@ describe("check FILE", () => {
   });
 
   it("exits 1 and writes one JUnit testcase per exchange, a failure per failed check", async () => {
-    let out = "";
-    const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-    const e = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const junit = join(dir, "check.xml");
-    try {
-      expect(await main(["check", file, "--reporter", "junit", "--output", junit, "--reporter", "console"])).toBe(1);
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
+    const { code, stdout: out } = await captured(main, ["check", file, "--reporter", "junit", "--output", junit, "--reporter", "console"]);
+    expect(code).toBe(1);
     const xml = readFileSync(junit, "utf8");
     expect(xml.match(/<testcase /g)).toHaveLength(lines.length);
     expect(xml).toContain('<testcase name="line-7"');
@@ -94,16 +99,15 @@ describe("check FILE", () => {
 
   it("exits 0 on clean traffic and 2 on a missing file", async () => {
     const clean = join(dir, "clean.jsonl");
-    writeFileSync(clean, lines.filter((l) => l.kind === "ok").map((l) => l.text).join("\n"));
-    const o = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-    const e = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    try {
-      expect(await main(["check", clean])).toBe(0);
-      expect(await main(["check", join(dir, "absent.jsonl")])).toBe(2);
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
+    writeFileSync(
+      clean,
+      lines
+        .filter((l) => l.kind === "ok")
+        .map((l) => l.text)
+        .join("\n"),
+    );
+    expect((await captured(main, ["check", clean])).code).toBe(0);
+    expect((await captured(main, ["check", join(dir, "absent.jsonl")])).code).toBe(2);
   });
 });
 
@@ -120,7 +124,13 @@ describe("check FILE stays bounded (issue 12)", () => {
       ["line-2", "fail"],
       ["line-3", "pass"],
     ]);
-    expect(summary.results[1]!.findings).toEqual([expect.objectContaining({ check: "input", status: "fail", message: `line 2: longer than the 16 MiB line cap (${Buffer.byteLength(big)} bytes): not parsed` })]);
+    expect(summary.results[1]!.findings).toEqual([
+      expect.objectContaining({
+        check: "input",
+        status: "fail",
+        message: `line 2: longer than the 16 MiB line cap (${Buffer.byteLength(big)} bytes): not parsed`,
+      }),
+    ]);
   }, 30_000);
 
   it("splits lines over chunk boundaries, CRLF included, and drops an over-long line's bytes", async () => {
@@ -139,20 +149,18 @@ describe("check FILE stays bounded (issue 12)", () => {
   });
 
   it("unreadable input exits 2 naming the file, never 1 and never a crash: a directory, a missing file, a read error", async () => {
-    const o = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     let err = "";
-    const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-    try {
-      expect(await main(["check", dir])).toBe(2);
-      expect(await main(["check", join(dir, "absent.jsonl")])).toBe(2);
-      expect(await main(["check", "/proc/self/mem"])).toBe(2); // opens, then EIO on the first read
-      const fifo = join(dir, "fifo");
-      execFileSync("mkfifo", [fifo]);
-      expect(await main(["check", fifo])).toBe(2); // refused without opening it (that would wait for a writer)
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
+    const check = async (file: string) => {
+      const r = await captured(main, ["check", file]);
+      err += r.stderr;
+      return r.code;
+    };
+    expect(await check(dir)).toBe(2);
+    expect(await check(join(dir, "absent.jsonl"))).toBe(2);
+    expect(await check("/proc/self/mem")).toBe(2); // opens, then EIO on the first read
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    expect(await check(fifo)).toBe(2); // refused without opening it (that would wait for a writer)
     expect(err).toContain(`${dir}: cannot read the captured traffic: not a file`);
     expect(err).toContain("absent.jsonl: cannot read the captured traffic: ENOENT");
     expect(err).toContain("/proc/self/mem: cannot read the captured traffic: EIO");

@@ -24,9 +24,9 @@
  * Inconclusive cases are warnings, counted in the `diff/inconclusive` result, which fails when
  * more required cases than `maxInconclusive` (default 0) stayed inconclusive.
  */
-import { stringifyJson } from "../runtime/index.js";
-import type { ConformanceCase, Fixtures, Json } from "./case-format.js";
-import { isObject, show } from "./checks/check.js";
+import { isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
+import type { ConformanceCase, Fixtures } from "./case-format.js";
+import { show } from "./checks/check.js";
 import { ABSENT, getPath } from "./matchers.js";
 import { identityOf, summarize } from "./judge.js";
 import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
@@ -112,7 +112,13 @@ export function differences(a: unknown, b: unknown, ignored: ReadonlySet<string>
   }
   if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-    return keys.flatMap((k) => (!(k in a) || !(k in b) ? (ignored.has(path ? `${path}.${k}` : k) ? [] : [path ? `${path}.${k}` : k]) : differences(a[k], b[k], ignored, path ? `${path}.${k}` : k)));
+    return keys.flatMap((k) =>
+      !(k in a) || !(k in b)
+        ? ignored.has(path ? `${path}.${k}` : k)
+          ? []
+          : [path ? `${path}.${k}` : k]
+        : differences(a[k], b[k], ignored, path ? `${path}.${k}` : k),
+    );
   }
   return a === b ? [] : [at];
 }
@@ -207,7 +213,9 @@ function identityConflicts(t: Attempt): Finding[] {
       if (!ys.has(id)) continue;
       const vy = ys.get(id);
       for (const path of differences(vx, vy, new Set())) {
-        findings.push(fail("diff", `the same ${id} differs at ${path} (its content does not depend on the slot)`, show(valueAt(vy, path)), show(valueAt(vx, path))));
+        findings.push(
+          fail("diff", `the same ${id} differs at ${path} (its content does not depend on the slot)`, show(valueAt(vy, path)), show(valueAt(vx, path))),
+        );
       }
     }
   }
@@ -245,17 +253,30 @@ async function judgeDiff(c: ConformanceCase, a: RawTarget, b: RawTarget): Promis
   const second = await attempt(c, a, b); // the indexers were at different slots: ask again once
   if (second.x.error || second.y.error) return noAnswer(second);
   if (second.paths.length === 0) return { findings: [pass("diff", "same answer on the second attempt")], inconclusive: false, last: second };
-  if (!slotsDiffer(second)) return { findings: listed(second, second.paths, "fail", " (at the same slot on the second attempt)"), inconclusive: false, last: second };
+  if (!slotsDiffer(second))
+    return { findings: listed(second, second.paths, "fail", " (at the same slot on the second attempt)"), inconclusive: false, last: second };
   const fixed = second.paths.filter((p) => !movable(c, second, p));
   const moving = second.paths.filter((p) => movable(c, second, p));
   const findings = [...listed(second, fixed, "fail", " (does not depend on the slot)"), ...identityConflicts(second)];
   if (moving.length === 0) return { findings, inconclusive: false, last: second };
   if (sameValues(first, second) && rangesOverlap(first, second)) {
-    findings.push(fail("diff", `each side answered the same on both attempts and their slots overlap (${shownSlots(first)}, then ${shownSlots(second)}): at a slot both claim, they disagree`), ...listed(second, moving, "fail"));
+    findings.push(
+      fail(
+        "diff",
+        `each side answered the same on both attempts and their slots overlap (${shownSlots(first)}, then ${shownSlots(second)}): at a slot both claim, they disagree`,
+      ),
+      ...listed(second, moving, "fail"),
+    );
     return { findings, inconclusive: false, last: second };
   }
   const inconclusive = findings.length === 0;
-  if (inconclusive) findings.push(warn("diff", `inconclusive: the answers differ only where the chain moves, and the slots differed twice (${shownSlots(first)}, then ${shownSlots(second)})`));
+  if (inconclusive)
+    findings.push(
+      warn(
+        "diff",
+        `inconclusive: the answers differ only where the chain moves, and the slots differed twice (${shownSlots(first)}, then ${shownSlots(second)})`,
+      ),
+    );
   findings.push(...listed(second, moving, "warn", " (may move with the chain)"));
   return { findings, inconclusive, last: second };
 }
@@ -264,7 +285,18 @@ async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise
   if (c.skip) return { result: skipped(c), inconclusive: false };
   const started = performance.now();
   const { findings, inconclusive, last } = await judgeDiff(c, a, b);
-  const result: CaseResult = { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: last.x, against: last.y, status: rollUp(findings, c.required), durationMs: performance.now() - started, file: c.file };
+  const result: CaseResult = {
+    id: c.id,
+    method: c.method,
+    description: c.description,
+    required: c.required,
+    findings,
+    exchange: last.x,
+    against: last.y,
+    status: rollUp(findings, c.required),
+    durationMs: performance.now() - started,
+    file: c.file,
+  };
   return { result, inconclusive: inconclusive && c.required };
 }
 
@@ -273,7 +305,16 @@ function inconclusiveResult(ids: readonly string[], max: number): CaseResult {
   const listedIds = ids.length > 0 ? `: ${ids.slice(0, MAX_LISTED).join(", ")}${ids.length > MAX_LISTED ? ", …" : ""}` : "";
   const message = `${ids.length} required case${ids.length === 1 ? "" : "s"} inconclusive (answers differing only where the chain moves, at different slots twice), --max-inconclusive ${max}${listedIds}`;
   const findings = [ids.length > max ? fail("diff", message) : ids.length > 0 ? warn("diff", message) : pass("diff", message)];
-  return { id: INCONCLUSIVE_ID, method: "*", description: "differences that slot movement may explain stay within --max-inconclusive", required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+  return {
+    id: INCONCLUSIVE_ID,
+    method: "*",
+    description: "differences that slot movement may explain stay within --max-inconclusive",
+    required: true,
+    findings,
+    exchange: null,
+    status: rollUp(findings, true),
+    durationMs: 0,
+  };
 }
 
 /**
@@ -286,7 +327,15 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
   const t0 = performance.now();
   // Each side with its own headers only. Answers are kept as they came (judged unmasked); the
   // caller masks both sides' secrets at the output edge.
-  const session = given ?? (await openSession({ ...options, targets: [{ url: options.url, headers: options.headers }, { url: options.against, headers: options.againstHeaders }] }));
+  const session =
+    given ??
+    (await openSession({
+      ...options,
+      targets: [
+        { url: options.url, headers: options.headers },
+        { url: options.against, headers: options.againstHeaders },
+      ],
+    }));
   try {
     const [a, b] = session.targets as [RawTarget, RawTarget];
     const cases = session.cases;
@@ -302,10 +351,25 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
     );
     const max = options.maxInconclusive ?? 0;
     results.push(inconclusiveResult(inconclusive.sort(), max));
-    const shown: Record<string, Json> = { url: a.display, against: b.display, trusted: "against", cases: cases.length, inconclusive: inconclusive.length, maxInconclusive: max };
-    return summarize(results, `${a.display} (under test, --url) against ${b.display} (trusted, --against)`, startedAt, performance.now() - t0, shown, undefined, {
-      identity: identityOf("diff", { ...options, shard: null, fixtures: options.fixturesName ?? "(given to diffTargets)" }),
-    });
+    const shown: Record<string, Json> = {
+      url: a.display,
+      against: b.display,
+      trusted: "against",
+      cases: cases.length,
+      inconclusive: inconclusive.length,
+      maxInconclusive: max,
+    };
+    return summarize(
+      results,
+      `${a.display} (under test, --url) against ${b.display} (trusted, --against)`,
+      startedAt,
+      performance.now() - t0,
+      shown,
+      undefined,
+      {
+        identity: identityOf("diff", { ...options, shard: null, fixtures: options.fixturesName ?? "(given to diffTargets)" }),
+      },
+    );
   } finally {
     if (!given) await session.close();
   }

@@ -1,6 +1,6 @@
 /** Per-method figures shared by reporters: counts and latency percentiles, and where a failing run failed. */
-import { methods } from "../../generated/index.js";
-import type { CaseResult, RunSummary, Status } from "../model.js";
+import { methods } from "../../../generated/index.js";
+import type { CaseResult, RunSummary, Status } from "../../model.js";
 
 export interface MethodStats {
   readonly method: string;

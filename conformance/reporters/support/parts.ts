@@ -3,7 +3,7 @@
  * exchange), as plain text: redacted already (index.ts) and not yet escaped. Each reporter
  * passes every string from here through its own sink's function in escape.ts.
  */
-import type { CaseResult, Exchange, Finding, RunIdentity, RunSummary } from "../model.js";
+import type { CaseResult, Exchange, Finding, RunIdentity, RunSummary } from "../../model.js";
 import { curlLine } from "./curl.js";
 import { clip } from "./escape.js";
 
@@ -20,7 +20,11 @@ export const shownFindings = (r: CaseResult): Finding[] => r.findings.filter(isP
 
 /** A finding as lines: `check: message`, then expected and actual when known. */
 export function findingLines(f: Finding): string[] {
-  return [`${f.check}: ${f.message}`, ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []), ...(f.actual !== undefined ? [`actual: ${f.actual}`] : [])];
+  return [
+    `${f.check}: ${f.message}`,
+    ...(f.expected !== undefined ? [`expected: ${f.expected}`] : []),
+    ...(f.actual !== undefined ? [`actual: ${f.actual}`] : []),
+  ];
 }
 
 export interface SkippedCase {

@@ -12,11 +12,11 @@
  */
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { methods } from "../generated/index.js";
-import { parseJson } from "../runtime/index.js";
-import type { ConformanceCase, Json } from "./case-format.js";
+import { isObject, parseJson, type Json } from "@photon-indexer-kit/runtime";
+import type { ConformanceCase } from "./case-format.js";
 import { CaseError } from "./case-format.js";
 import { ConfErrorCode, ConformanceError } from "./errors.js";
-import { isObject, type Target } from "./checks/check.js";
+import type { Target } from "./checks/check.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
 import { deriveExpectation } from "./offline-rules.js";
@@ -117,7 +117,16 @@ async function judgeLine(line: number, file: string, text: string, strict: boole
   if (!testCase.expect.error && testCase.method !== "(batch)" && !findings.some((f) => f.check === "schema")) {
     findings.push(fail("schema", `method ${JSON.stringify(testCase.method)} is not in the spec: its result cannot be checked`));
   }
-  return { id: testCase.id, method: testCase.method, description: testCase.description, required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+  return {
+    id: testCase.id,
+    method: testCase.method,
+    description: testCase.description,
+    required: true,
+    findings,
+    exchange: null,
+    status: rollUp(findings, true),
+    durationMs: 0,
+  };
 }
 
 type Line = { readonly n: number; readonly text: string } | { readonly n: number; readonly tooLong: number };
@@ -231,7 +240,7 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
       totals.add(result);
       const problem = result.status === "fail" || result.status === "warn";
       if (results.length < CHECK_BOUNDS.listedFirst) results.push(result);
-      else if (problem && problems < CHECK_BOUNDS.listedProblems) (results.push(result), problems++);
+      else if (problem && problems < CHECK_BOUNDS.listedProblems) results.push(result), problems++;
       done++;
       options.onResult?.(result, done);
     }
@@ -241,5 +250,13 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
   }
   const listed = { strict: options.strict ?? false, exchanges: done, listed: results.length };
   const identity = identityOf("check", { fixtures: "none (captured traffic)", strict: options.strict ?? false });
-  return summarize(results, `captured traffic in ${options.file}`, startedAt, performance.now() - t0, listed, done > results.length ? { counts: totals.counts, tally: totals.tally(results.length) } : undefined, { identity });
+  return summarize(
+    results,
+    `captured traffic in ${options.file}`,
+    startedAt,
+    performance.now() - t0,
+    listed,
+    done > results.length ? { counts: totals.counts, tally: totals.tally(results.length) } : undefined,
+    { identity },
+  );
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatasetFormatError, readDataset, writeDataset } from "../../reference/format.js";
+import { DatasetFormatError, readDataset, writeDataset } from "../../reference/dataset-file.js";
 import { TOKEN_PROGRAM, U64_MAX } from "../../reference/records.js";
 import type { Dataset } from "../../reference/records.js";
 import { parseJson, stringifyJson } from "../../runtime/index.js";
@@ -23,7 +23,18 @@ const tiny: Dataset = {
   seed: null,
   slot: 500,
   accounts: [
-    { hash: HASH, address: KEY, data: { discriminator: U64_MAX, data: "AQID", dataHash: HASH2 }, owner: KEY, lamports: U64_MAX, tree: KEY, leafIndex: 0, seq: 1, slotCreated: 10, spent: false },
+    {
+      hash: HASH,
+      address: KEY,
+      data: { discriminator: U64_MAX, data: "AQID", dataHash: HASH2 },
+      owner: KEY,
+      lamports: U64_MAX,
+      tree: KEY,
+      leafIndex: 0,
+      seq: 1,
+      slotCreated: 10,
+      spent: false,
+    },
     { hash: HASH2, address: null, data: null, owner: TOKEN_PROGRAM, lamports: 0, tree: KEY, leafIndex: 1, seq: null, slotCreated: 20, spent: true },
   ],
   tokens: [{ hash: HASH2, mint: KEY, owner: KEY, amount: U64_MAX, delegate: null, state: "frozen", tlv: "AA==" }],
@@ -55,7 +66,9 @@ describe("dataset file format", () => {
     expect(lines[0]).toBe('{"type":"meta","format":"photon-reference-dataset","version":1,"slot":500,"seed":null}');
     expect(lines[1]).toContain('"lamports":18446744073709551615');
     expect(lines[1]).toContain('"discriminator":18446744073709551615');
-    expect(lines[3]).toBe(`{"type":"token","hash":"${HASH2}","mint":"${KEY}","owner":"${KEY}","amount":18446744073709551615,"delegate":null,"state":"frozen","tlv":"AA=="}`);
+    expect(lines[3]).toBe(
+      `{"type":"token","hash":"${HASH2}","mint":"${KEY}","owner":"${KEY}","amount":18446744073709551615,"delegate":null,"state":"frozen","tlv":"AA=="}`,
+    );
     expect((parseJson(lines[4] as string) as { type: string }).type).toBe("signature");
   });
 
@@ -127,7 +140,11 @@ describe("readDataset errors name the line", () => {
 
   it("rejects u64 values above u64::MAX without rounding them", async () => {
     const lines = await good();
-    const err = await readError([lines[0] as string, (lines[1] as string).replace('"lamports":18446744073709551615', '"lamports":18446744073709551616'), ...lines.slice(2)]);
+    const err = await readError([
+      lines[0] as string,
+      (lines[1] as string).replace('"lamports":18446744073709551615', '"lamports":18446744073709551616'),
+      ...lines.slice(2),
+    ]);
     expect(err.line).toBe(2);
     expect(err.message).toMatch(/lamports/);
   });
