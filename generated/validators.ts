@@ -9,14 +9,7 @@
  * `photon-gen check` fails when this file is stale.
  */
 
-import {
-  formats,
-  nonIntegerLiteral,
-  type AjvErrorObject,
-  type EnvelopeValidators,
-  type MethodValidators,
-  type StandaloneValidate,
-} from "@photon-indexer-kit/runtime";
+import { formats, nonIntegerLiteral, type AjvErrorObject, type EnvelopeValidators, type MethodValidators, type StandaloneValidate } from "@photon-indexer-kit/runtime";
 import type { MethodName } from "./types.js";
 
 /** What ajv passes a nested validator: where the value sits in the validated document. */
@@ -30,20 +23,19 @@ interface ValidateContext {
 export const getCompressedAccountParams: StandaloneValidate = validate24;
 const formats0 = formats.pubkey;
 
-function validate27(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+function validate27(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!formats0(data)) {
-          validate27.errors = [
-            { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "pubkey" }, message: 'must match format "' + "pubkey" + '"' },
-          ];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats0(data))){
+          validate27.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "pubkey"},message:"must match format \""+"pubkey"+"\""}];
           return false;
         }
-      } else {
-        validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      }
+      else {
+        validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -55,20 +47,19 @@ validate27.errors = null as AjvErrorObject[] | null;
 
 const formats2 = formats.hash;
 
-function validate29(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+function validate29(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!formats2(data)) {
-          validate29.errors = [
-            { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "hash" }, message: 'must match format "' + "hash" + '"' },
-          ];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats2(data))){
+          validate29.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "hash"},message:"must match format \""+"hash"+"\""}];
           return false;
         }
-      } else {
-        validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      }
+      else {
+        validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -78,52 +69,40 @@ function validate29(data: any, { instancePath = "" }: ValidateContext = {}): boo
 }
 validate29.errors = null as AjvErrorObject[] | null;
 
-function validate26(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate26(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "address" || key0 === "hash")) {
-          validate26.errors = [
-            {
-              instancePath,
-              schemaPath: "#/additionalProperties",
-              keyword: "additionalProperties",
-              params: { additionalProperty: key0 },
-              message: "must NOT have additional properties",
-            },
-          ];
+      for(const key0 in data){
+        if(!((key0 === "address") || (key0 === "hash"))){
+          validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
           return false;
         }
       }
-      if (_errs1 === errors) {
-        if (data.address !== undefined) {
+      if(_errs1 === errors){
+        if(data.address !== undefined){
           let data0 = data.address;
           const _errs2 = errors;
           const _errs3 = errors;
           let valid1 = false;
           const _errs4 = errors;
-          if (!validate27(data0, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+          if(!(validate27(data0, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs4 === errors;
           valid1 = valid1 || _valid0;
-          if (!valid1) {
+          if(!valid1){
             const _errs6 = errors;
-            if (data0 !== null) {
-              const err0 = {
-                instancePath: instancePath + "/address",
-                schemaPath: "#/properties/address/anyOf/1/type",
-                keyword: "type",
-                params: { type: "null" },
-                message: "must be null",
-              };
-              if (vErrors === null) {
+            if(data0 !== null){
+              const err0 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+              if(vErrors === null){
                 vErrors = [err0];
-              } else {
+              }
+              else {
                 vErrors.push(err0);
               }
               errors++;
@@ -131,62 +110,55 @@ function validate26(data: any, { instancePath = "", rootData = data }: ValidateC
             var _valid0 = _errs6 === errors;
             valid1 = valid1 || _valid0;
           }
-          if (!valid1) {
-            const err1 = {
-              instancePath: instancePath + "/address",
-              schemaPath: "#/properties/address/anyOf",
-              keyword: "anyOf",
-              params: {},
-              message: "must match a schema in anyOf",
-            };
-            if (vErrors === null) {
+          if(!valid1){
+            const err1 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+            if(vErrors === null){
               vErrors = [err1];
-            } else {
+            }
+            else {
               vErrors.push(err1);
             }
             errors++;
             validate26.errors = vErrors;
             return false;
-          } else {
+          }
+          else {
             errors = _errs3;
-            if (vErrors !== null) {
-              if (_errs3) {
+            if(vErrors !== null){
+              if(_errs3){
                 vErrors.length = _errs3;
-              } else {
+              }
+              else {
                 vErrors = null;
               }
             }
           }
           var valid0 = _errs2 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.hash !== undefined) {
+        if(valid0){
+          if(data.hash !== undefined){
             let data1 = data.hash;
             const _errs8 = errors;
             const _errs9 = errors;
             let valid3 = false;
             const _errs10 = errors;
-            if (!validate29(data1, { instancePath: instancePath + "/hash", parentData: data, parentDataProperty: "hash", rootData })) {
+            if(!(validate29(data1, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
               vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
               errors = vErrors.length;
             }
             var _valid1 = _errs10 === errors;
             valid3 = valid3 || _valid1;
-            if (!valid3) {
+            if(!valid3){
               const _errs12 = errors;
-              if (data1 !== null) {
-                const err2 = {
-                  instancePath: instancePath + "/hash",
-                  schemaPath: "#/properties/hash/anyOf/1/type",
-                  keyword: "type",
-                  params: { type: "null" },
-                  message: "must be null",
-                };
-                if (vErrors === null) {
+              if(data1 !== null){
+                const err2 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                if(vErrors === null){
                   vErrors = [err2];
-                } else {
+                }
+                else {
                   vErrors.push(err2);
                 }
                 errors++;
@@ -194,40 +166,39 @@ function validate26(data: any, { instancePath = "", rootData = data }: ValidateC
               var _valid1 = _errs12 === errors;
               valid3 = valid3 || _valid1;
             }
-            if (!valid3) {
-              const err3 = {
-                instancePath: instancePath + "/hash",
-                schemaPath: "#/properties/hash/anyOf",
-                keyword: "anyOf",
-                params: {},
-                message: "must match a schema in anyOf",
-              };
-              if (vErrors === null) {
+            if(!valid3){
+              const err3 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err3];
-              } else {
+              }
+              else {
                 vErrors.push(err3);
               }
               errors++;
               validate26.errors = vErrors;
               return false;
-            } else {
+            }
+            else {
               errors = _errs9;
-              if (vErrors !== null) {
-                if (_errs9) {
+              if(vErrors !== null){
+                if(_errs9){
                   vErrors.length = _errs9;
-                } else {
+                }
+                else {
                   vErrors = null;
                 }
               }
             }
             var valid0 = _errs8 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -236,11 +207,12 @@ function validate26(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate26.errors = null as AjvErrorObject[] | null;
 
-function validate24(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedAccount-params.json" */
+
+function validate24(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedAccount-params.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate26(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
     errors = vErrors.length;
   }
@@ -252,27 +224,16 @@ validate24.errors = null as AjvErrorObject[] | null;
 export const getCompressedAccountResult: StandaloneValidate = validate32;
 const func2 = nonIntegerLiteral;
 
-function validate35(data: any, { instancePath = "", parentData, parentDataProperty }: ValidateContext = {}): boolean {
+function validate35(data: any, {instancePath = "", parentData, parentDataProperty}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (
-    typeof data == "bigint"
-      ? data < 0n || data > 18446744073709551615n
-      : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)
-  ) {
-    validate35.errors = [{ instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" }];
+  if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
+    validate35.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
-  } else {
-    if (func2(parentData, parentDataProperty) !== undefined) {
-      validate35.errors = [
-        {
-          instancePath,
-          schemaPath: "#/integerLiteral",
-          keyword: "integerLiteral",
-          params: {},
-          message: "must be written as an integer (no fraction, exponent or minus zero)",
-        },
-      ];
+  }
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate35.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
       return false;
     }
   }
@@ -281,33 +242,28 @@ function validate35(data: any, { instancePath = "", parentData, parentDataProper
 }
 validate35.errors = null as AjvErrorObject[] | null;
 
-function validate34(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate34(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (data.slot === undefined && (missing0 = "slot")) {
-        validate34.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((data.slot === undefined) && (missing0 = "slot")){
+        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.slot !== undefined) {
-          if (!validate35(data.slot, { instancePath: instancePath + "/slot", parentData: data, parentDataProperty: "slot", rootData })) {
+      }
+      else {
+        if(data.slot !== undefined){
+          if(!(validate35(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
             vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
             errors = vErrors.length;
           }
         }
       }
-    } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -316,39 +272,23 @@ function validate34(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate34.errors = null as AjvErrorObject[] | null;
 
-const schema18 = {
-  type: "object",
-  required: ["hash", "address", "data", "owner", "lamports", "tree", "leafIndex", "seq", "slotCreated"],
-  properties: {
-    hash: { $ref: "components.json#/definitions/Hash" },
-    address: { anyOf: [{ allOf: [{ $ref: "components.json#/definitions/SerializablePubkey" }] }, { type: "null" }] },
-    data: { anyOf: [{ allOf: [{ $ref: "components.json#/definitions/AccountData" }] }, { type: "null" }] },
-    owner: { $ref: "components.json#/definitions/SerializablePubkey" },
-    lamports: { $ref: "components.json#/definitions/UnsignedInteger" },
-    tree: { $ref: "components.json#/definitions/SerializablePubkey" },
-    leafIndex: { $ref: "components.json#/definitions/UnsignedInteger" },
-    seq: { anyOf: [{ allOf: [{ $ref: "components.json#/definitions/UnsignedInteger" }] }, { type: "null" }] },
-    slotCreated: { $ref: "components.json#/definitions/UnsignedInteger" },
-  },
-  additionalProperties: false,
-};
+const schema18 = {"type":"object","required":["hash","address","data","owner","lamports","tree","leafIndex","seq","slotCreated"],"properties":{"hash":{"$ref":"components.json#/definitions/Hash"},"address":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/SerializablePubkey"}]},{"type":"null"}]},"data":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/AccountData"}]},{"type":"null"}]},"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"lamports":{"$ref":"components.json#/definitions/UnsignedInteger"},"tree":{"$ref":"components.json#/definitions/SerializablePubkey"},"leafIndex":{"$ref":"components.json#/definitions/UnsignedInteger"},"seq":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/UnsignedInteger"}]},{"type":"null"}]},"slotCreated":{"$ref":"components.json#/definitions/UnsignedInteger"}},"additionalProperties":false};
 const func3 = Object.prototype.hasOwnProperty;
 const formats4 = formats.base64;
 
-function validate43(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+function validate43(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!formats4(data)) {
-          validate43.errors = [
-            { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "base64" }, message: 'must match format "' + "base64" + '"' },
-          ];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats4(data))){
+          validate43.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base64"},message:"must match format \""+"base64"+"\""}];
           return false;
         }
-      } else {
-        validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      }
+      else {
+        validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -358,89 +298,68 @@ function validate43(data: any, { instancePath = "" }: ValidateContext = {}): boo
 }
 validate43.errors = null as AjvErrorObject[] | null;
 
-function validate41(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate41(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (
-        (data.discriminator === undefined && (missing0 = "discriminator")) ||
-        (data.data === undefined && (missing0 = "data")) ||
-        (data.dataHash === undefined && (missing0 = "dataHash"))
-      ) {
-        validate41.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((((data.discriminator === undefined) && (missing0 = "discriminator")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.dataHash === undefined) && (missing0 = "dataHash"))){
+        validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "discriminator" || key0 === "data" || key0 === "dataHash")) {
-            validate41.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!(((key0 === "discriminator") || (key0 === "data")) || (key0 === "dataHash"))){
+            validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.discriminator !== undefined) {
+        if(_errs1 === errors){
+          if(data.discriminator !== undefined){
             const _errs2 = errors;
-            if (
-              !validate35(data.discriminator, {
-                instancePath: instancePath + "/discriminator",
-                parentData: data,
-                parentDataProperty: "discriminator",
-                rootData,
-              })
-            ) {
+            if(!(validate35(data.discriminator, {instancePath:instancePath+"/discriminator",parentData:data,parentDataProperty:"discriminator",rootData}))){
               vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== undefined) {
+          if(valid0){
+            if(data.data !== undefined){
               const _errs3 = errors;
-              if (!validate43(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
+              if(!(validate43(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
                 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.dataHash !== undefined) {
+            if(valid0){
+              if(data.dataHash !== undefined){
                 const _errs4 = errors;
-                if (!validate29(data.dataHash, { instancePath: instancePath + "/dataHash", parentData: data, parentDataProperty: "dataHash", rootData })) {
+                if(!(validate29(data.dataHash, {instancePath:instancePath+"/dataHash",parentData:data,parentDataProperty:"dataHash",rootData}))){
                   vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs4 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
             }
           }
         }
       }
-    } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -449,86 +368,58 @@ function validate41(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate41.errors = null as AjvErrorObject[] | null;
 
-function validate38(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate38(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (
-        (data.hash === undefined && (missing0 = "hash")) ||
-        (data.address === undefined && (missing0 = "address")) ||
-        (data.data === undefined && (missing0 = "data")) ||
-        (data.owner === undefined && (missing0 = "owner")) ||
-        (data.lamports === undefined && (missing0 = "lamports")) ||
-        (data.tree === undefined && (missing0 = "tree")) ||
-        (data.leafIndex === undefined && (missing0 = "leafIndex")) ||
-        (data.seq === undefined && (missing0 = "seq")) ||
-        (data.slotCreated === undefined && (missing0 = "slotCreated"))
-      ) {
-        validate38.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.address === undefined) && (missing0 = "address"))) || ((data.data === undefined) && (missing0 = "data"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.lamports === undefined) && (missing0 = "lamports"))) || ((data.tree === undefined) && (missing0 = "tree"))) || ((data.leafIndex === undefined) && (missing0 = "leafIndex"))) || ((data.seq === undefined) && (missing0 = "seq"))) || ((data.slotCreated === undefined) && (missing0 = "slotCreated"))){
+        validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!func3.call(schema18.properties, key0)) {
-            validate38.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!(func3.call(schema18.properties, key0))){
+            validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.hash !== undefined) {
+        if(_errs1 === errors){
+          if(data.hash !== undefined){
             const _errs2 = errors;
-            if (!validate29(data.hash, { instancePath: instancePath + "/hash", parentData: data, parentDataProperty: "hash", rootData })) {
+            if(!(validate29(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
               vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.address !== undefined) {
+          if(valid0){
+            if(data.address !== undefined){
               let data1 = data.address;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!validate27(data1, { instancePath: instancePath + "/address", parentData: data, parentDataProperty: "address", rootData })) {
+              if(!(validate27(data1, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
                 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = {
-                    instancePath: instancePath + "/address",
-                    schemaPath: "#/properties/address/anyOf/1/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err0);
                   }
                   errors++;
@@ -536,62 +427,55 @@ function validate38(data: any, { instancePath = "", rootData = data }: ValidateC
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = {
-                  instancePath: instancePath + "/address",
-                  schemaPath: "#/properties/address/anyOf",
-                  keyword: "anyOf",
-                  params: {},
-                  message: "must match a schema in anyOf",
-                };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
-                } else {
+                }
+                else {
                   vErrors.push(err1);
                 }
                 errors++;
                 validate38.errors = vErrors;
                 return false;
-              } else {
+              }
+              else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
-                  } else {
+                  }
+                  else {
                     vErrors = null;
                   }
                 }
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.data !== undefined) {
+            if(valid0){
+              if(data.data !== undefined){
                 let data2 = data.data;
                 const _errs9 = errors;
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if (!validate41(data2, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
+                if(!(validate41(data2, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
                   vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
                 valid3 = valid3 || _valid1;
-                if (!valid3) {
+                if(!valid3){
                   const _errs13 = errors;
-                  if (data2 !== null) {
-                    const err2 = {
-                      instancePath: instancePath + "/data",
-                      schemaPath: "#/properties/data/anyOf/1/type",
-                      keyword: "type",
-                      params: { type: "null" },
-                      message: "must be null",
-                    };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err2 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err2];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err2);
                     }
                     errors++;
@@ -599,113 +483,103 @@ function validate38(data: any, { instancePath = "", rootData = data }: ValidateC
                   var _valid1 = _errs13 === errors;
                   valid3 = valid3 || _valid1;
                 }
-                if (!valid3) {
-                  const err3 = {
-                    instancePath: instancePath + "/data",
-                    schemaPath: "#/properties/data/anyOf",
-                    keyword: "anyOf",
-                    params: {},
-                    message: "must match a schema in anyOf",
-                  };
-                  if (vErrors === null) {
+                if(!valid3){
+                  const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err3];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err3);
                   }
                   errors++;
                   validate38.errors = vErrors;
                   return false;
-                } else {
+                }
+                else {
                   errors = _errs10;
-                  if (vErrors !== null) {
-                    if (_errs10) {
+                  if(vErrors !== null){
+                    if(_errs10){
                       vErrors.length = _errs10;
-                    } else {
+                    }
+                    else {
                       vErrors = null;
                     }
                   }
                 }
                 var valid0 = _errs9 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.owner !== undefined) {
+              if(valid0){
+                if(data.owner !== undefined){
                   const _errs15 = errors;
-                  if (!validate27(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData })) {
+                  if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
                     vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs15 === errors;
-                } else {
+                }
+                else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.lamports !== undefined) {
+                if(valid0){
+                  if(data.lamports !== undefined){
                     const _errs16 = errors;
-                    if (!validate35(data.lamports, { instancePath: instancePath + "/lamports", parentData: data, parentDataProperty: "lamports", rootData })) {
+                    if(!(validate35(data.lamports, {instancePath:instancePath+"/lamports",parentData:data,parentDataProperty:"lamports",rootData}))){
                       vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                       errors = vErrors.length;
                     }
                     var valid0 = _errs16 === errors;
-                  } else {
+                  }
+                  else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.tree !== undefined) {
+                  if(valid0){
+                    if(data.tree !== undefined){
                       const _errs17 = errors;
-                      if (!validate27(data.tree, { instancePath: instancePath + "/tree", parentData: data, parentDataProperty: "tree", rootData })) {
+                      if(!(validate27(data.tree, {instancePath:instancePath+"/tree",parentData:data,parentDataProperty:"tree",rootData}))){
                         vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                         errors = vErrors.length;
                       }
                       var valid0 = _errs17 === errors;
-                    } else {
+                    }
+                    else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.leafIndex !== undefined) {
+                    if(valid0){
+                      if(data.leafIndex !== undefined){
                         const _errs18 = errors;
-                        if (
-                          !validate35(data.leafIndex, {
-                            instancePath: instancePath + "/leafIndex",
-                            parentData: data,
-                            parentDataProperty: "leafIndex",
-                            rootData,
-                          })
-                        ) {
+                        if(!(validate35(data.leafIndex, {instancePath:instancePath+"/leafIndex",parentData:data,parentDataProperty:"leafIndex",rootData}))){
                           vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                           errors = vErrors.length;
                         }
                         var valid0 = _errs18 === errors;
-                      } else {
+                      }
+                      else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.seq !== undefined) {
+                      if(valid0){
+                        if(data.seq !== undefined){
                           let data7 = data.seq;
                           const _errs19 = errors;
                           const _errs20 = errors;
                           let valid5 = false;
                           const _errs21 = errors;
-                          if (!validate35(data7, { instancePath: instancePath + "/seq", parentData: data, parentDataProperty: "seq", rootData })) {
+                          if(!(validate35(data7, {instancePath:instancePath+"/seq",parentData:data,parentDataProperty:"seq",rootData}))){
                             vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                             errors = vErrors.length;
                           }
                           var _valid2 = _errs21 === errors;
                           valid5 = valid5 || _valid2;
-                          if (!valid5) {
+                          if(!valid5){
                             const _errs23 = errors;
-                            if (data7 !== null) {
-                              const err4 = {
-                                instancePath: instancePath + "/seq",
-                                schemaPath: "#/properties/seq/anyOf/1/type",
-                                keyword: "type",
-                                params: { type: "null" },
-                                message: "must be null",
-                              };
-                              if (vErrors === null) {
+                            if(data7 !== null){
+                              const err4 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                              if(vErrors === null){
                                 vErrors = [err4];
-                              } else {
+                              }
+                              else {
                                 vErrors.push(err4);
                               }
                               errors++;
@@ -713,52 +587,44 @@ function validate38(data: any, { instancePath = "", rootData = data }: ValidateC
                             var _valid2 = _errs23 === errors;
                             valid5 = valid5 || _valid2;
                           }
-                          if (!valid5) {
-                            const err5 = {
-                              instancePath: instancePath + "/seq",
-                              schemaPath: "#/properties/seq/anyOf",
-                              keyword: "anyOf",
-                              params: {},
-                              message: "must match a schema in anyOf",
-                            };
-                            if (vErrors === null) {
+                          if(!valid5){
+                            const err5 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                            if(vErrors === null){
                               vErrors = [err5];
-                            } else {
+                            }
+                            else {
                               vErrors.push(err5);
                             }
                             errors++;
                             validate38.errors = vErrors;
                             return false;
-                          } else {
+                          }
+                          else {
                             errors = _errs20;
-                            if (vErrors !== null) {
-                              if (_errs20) {
+                            if(vErrors !== null){
+                              if(_errs20){
                                 vErrors.length = _errs20;
-                              } else {
+                              }
+                              else {
                                 vErrors = null;
                               }
                             }
                           }
                           var valid0 = _errs19 === errors;
-                        } else {
+                        }
+                        else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.slotCreated !== undefined) {
+                        if(valid0){
+                          if(data.slotCreated !== undefined){
                             const _errs25 = errors;
-                            if (
-                              !validate35(data.slotCreated, {
-                                instancePath: instancePath + "/slotCreated",
-                                parentData: data,
-                                parentDataProperty: "slotCreated",
-                                rootData,
-                              })
-                            ) {
+                            if(!(validate35(data.slotCreated, {instancePath:instancePath+"/slotCreated",parentData:data,parentDataProperty:"slotCreated",rootData}))){
                               vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                               errors = vErrors.length;
                             }
                             var valid0 = _errs25 === errors;
-                          } else {
+                          }
+                          else {
                             var valid0 = true;
                           }
                         }
@@ -771,8 +637,9 @@ function validate38(data: any, { instancePath = "", rootData = data }: ValidateC
           }
         }
       }
-    } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -781,76 +648,58 @@ function validate38(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate38.errors = null as AjvErrorObject[] | null;
 
-function validate33(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate33(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.context === undefined && (missing0 = "context")) || (data.value === undefined && (missing0 = "value"))) {
-        validate33.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "context" || key0 === "value")) {
-            validate33.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!validate34(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData })) {
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               let data1 = data.value;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!validate38(data1, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+              if(!(validate38(data1, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = {
-                    instancePath: instancePath + "/value",
-                    schemaPath: "#/properties/value/anyOf/1/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err0);
                   }
                   errors++;
@@ -858,41 +707,40 @@ function validate33(data: any, { instancePath = "", rootData = data }: ValidateC
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = {
-                  instancePath: instancePath + "/value",
-                  schemaPath: "#/properties/value/anyOf",
-                  keyword: "anyOf",
-                  params: {},
-                  message: "must match a schema in anyOf",
-                };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
-                } else {
+                }
+                else {
                   vErrors.push(err1);
                 }
                 errors++;
                 validate33.errors = vErrors;
                 return false;
-              } else {
+              }
+              else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
-                  } else {
+                  }
+                  else {
                     vErrors = null;
                   }
                 }
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -901,11 +749,12 @@ function validate33(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate33.errors = null as AjvErrorObject[] | null;
 
-function validate32(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedAccount-result.json" */
+
+function validate32(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedAccount-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate33(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
     errors = vErrors.length;
   }
@@ -915,113 +764,85 @@ function validate32(data: any, { instancePath = "", parentData, parentDataProper
 validate32.errors = null as AjvErrorObject[] | null;
 
 export const getMultipleCompressedAccountsParams: StandaloneValidate = validate55;
-const schema22 = {
-  type: "object",
-  properties: {
-    hashes: { type: ["array", "null"], items: { $ref: "components.json#/definitions/Hash" } },
-    addresses: { type: ["array", "null"], items: { $ref: "components.json#/definitions/SerializablePubkey" } },
-  },
-  additionalProperties: false,
-};
+const schema22 = {"type":"object","properties":{"hashes":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/Hash"}},"addresses":{"type":["array","null"],"items":{"$ref":"components.json#/definitions/SerializablePubkey"}}},"additionalProperties":false};
 
-function validate56(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate56(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "hashes" || key0 === "addresses")) {
-          validate56.errors = [
-            {
-              instancePath,
-              schemaPath: "#/additionalProperties",
-              keyword: "additionalProperties",
-              params: { additionalProperty: key0 },
-              message: "must NOT have additional properties",
-            },
-          ];
+      for(const key0 in data){
+        if(!((key0 === "hashes") || (key0 === "addresses"))){
+          validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
           return false;
         }
       }
-      if (_errs1 === errors) {
-        if (data.hashes !== undefined) {
+      if(_errs1 === errors){
+        if(data.hashes !== undefined){
           let data0 = data.hashes;
           const _errs2 = errors;
-          if (!Array.isArray(data0) && data0 !== null) {
-            validate56.errors = [
-              {
-                instancePath: instancePath + "/hashes",
-                schemaPath: "#/properties/hashes/type",
-                keyword: "type",
-                params: { type: schema22.properties.hashes.type },
-                message: "must be array,null",
-              },
-            ];
+          if((!(Array.isArray(data0))) && (data0 !== null)){
+            validate56.errors = [{instancePath:instancePath+"/hashes",schemaPath:"#/properties/hashes/type",keyword:"type",params:{type: schema22.properties.hashes.type},message:"must be array,null"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs2){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs4 = errors;
-                if (!validate29(data0[i0], { instancePath: instancePath + "/hashes/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                if(!(validate29(data0[i0], {instancePath:instancePath+"/hashes/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
             }
           }
           var valid0 = _errs2 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.addresses !== undefined) {
+        if(valid0){
+          if(data.addresses !== undefined){
             let data2 = data.addresses;
             const _errs5 = errors;
-            if (!Array.isArray(data2) && data2 !== null) {
-              validate56.errors = [
-                {
-                  instancePath: instancePath + "/addresses",
-                  schemaPath: "#/properties/addresses/type",
-                  keyword: "type",
-                  params: { type: schema22.properties.addresses.type },
-                  message: "must be array,null",
-                },
-              ];
+            if((!(Array.isArray(data2))) && (data2 !== null)){
+              validate56.errors = [{instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: schema22.properties.addresses.type},message:"must be array,null"}];
               return false;
             }
-            if (errors === _errs5) {
-              if (Array.isArray(data2)) {
+            if(errors === _errs5){
+              if(Array.isArray(data2)){
                 var valid2 = true;
                 const len1 = data2.length;
-                for (let i1 = 0; i1 < len1; i1++) {
+                for(let i1=0; i1<len1; i1++){
                   const _errs7 = errors;
-                  if (!validate27(data2[i1], { instancePath: instancePath + "/addresses/" + i1, parentData: data2, parentDataProperty: i1, rootData })) {
+                  if(!(validate27(data2[i1], {instancePath:instancePath+"/addresses/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
                     vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs7 === errors;
-                  if (!valid2) {
+                  if(!valid2){
                     break;
                   }
                 }
               }
             }
             var valid0 = _errs5 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate56.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1030,11 +851,12 @@ function validate56(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate56.errors = null as AjvErrorObject[] | null;
 
-function validate55(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getMultipleCompressedAccounts-params.json" */
+
+function validate55(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getMultipleCompressedAccounts-params.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
     errors = vErrors.length;
   }
@@ -1045,72 +867,52 @@ validate55.errors = null as AjvErrorObject[] | null;
 
 export const getMultipleCompressedAccountsResult: StandaloneValidate = validate60;
 
-function validate63(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate63(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (data.items === undefined && (missing0 = "items")) {
-        validate63.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((data.items === undefined) && (missing0 = "items")){
+        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "items")) {
-            validate63.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!(key0 === "items")){
+            validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.items !== undefined) {
+        if(_errs1 === errors){
+          if(data.items !== undefined){
             let data0 = data.items;
             const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
+            if(errors === _errs2){
+              if(Array.isArray(data0)){
                 var valid1 = true;
                 const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+                for(let i0=0; i0<len0; i0++){
                   let data1 = data0[i0];
                   const _errs4 = errors;
                   const _errs5 = errors;
                   let valid2 = false;
                   const _errs6 = errors;
-                  if (!validate38(data1, { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                  if(!(validate38(data1, {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                     vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs6 === errors;
                   valid2 = valid2 || _valid0;
-                  if (!valid2) {
+                  if(!valid2){
                     const _errs8 = errors;
-                    if (data1 !== null) {
-                      const err0 = {
-                        instancePath: instancePath + "/items/" + i0,
-                        schemaPath: "#/properties/items/items/anyOf/1/type",
-                        keyword: "type",
-                        params: { type: "null" },
-                        message: "must be null",
-                      };
-                      if (vErrors === null) {
+                    if(data1 !== null){
+                      const err0 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err0];
-                      } else {
+                      }
+                      else {
                         vErrors.push(err0);
                       }
                       errors++;
@@ -1118,55 +920,46 @@ function validate63(data: any, { instancePath = "", rootData = data }: ValidateC
                     var _valid0 = _errs8 === errors;
                     valid2 = valid2 || _valid0;
                   }
-                  if (!valid2) {
-                    const err1 = {
-                      instancePath: instancePath + "/items/" + i0,
-                      schemaPath: "#/properties/items/items/anyOf",
-                      keyword: "anyOf",
-                      params: {},
-                      message: "must match a schema in anyOf",
-                    };
-                    if (vErrors === null) {
+                  if(!valid2){
+                    const err1 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err1];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err1);
                     }
                     errors++;
                     validate63.errors = vErrors;
                     return false;
-                  } else {
+                  }
+                  else {
                     errors = _errs5;
-                    if (vErrors !== null) {
-                      if (_errs5) {
+                    if(vErrors !== null){
+                      if(_errs5){
                         vErrors.length = _errs5;
-                      } else {
+                      }
+                      else {
                         vErrors = null;
                       }
                     }
                   }
                   var valid1 = _errs4 === errors;
-                  if (!valid1) {
+                  if(!valid1){
                     break;
                   }
                 }
-              } else {
-                validate63.errors = [
-                  {
-                    instancePath: instancePath + "/items",
-                    schemaPath: "#/properties/items/type",
-                    keyword: "type",
-                    params: { type: "array" },
-                    message: "must be array",
-                  },
-                ];
+              }
+              else {
+                validate63.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
           }
         }
       }
-    } else {
-      validate63.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1175,66 +968,55 @@ function validate63(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate63.errors = null as AjvErrorObject[] | null;
 
-function validate61(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate61(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.context === undefined && (missing0 = "context")) || (data.value === undefined && (missing0 = "value"))) {
-        validate61.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "context" || key0 === "value")) {
-            validate61.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!validate34(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData })) {
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!validate63(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+              if(!(validate63(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1243,11 +1025,12 @@ function validate61(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate61.errors = null as AjvErrorObject[] | null;
 
-function validate60(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getMultipleCompressedAccounts-result.json" */
+
+function validate60(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getMultipleCompressedAccounts-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
     errors = vErrors.length;
   }
@@ -1259,20 +1042,19 @@ validate60.errors = null as AjvErrorObject[] | null;
 export const getCompressedAccountsByOwnerParams: StandaloneValidate = validate67;
 const formats6 = formats.base58;
 
-function validate72(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+function validate72(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!formats6(data)) {
-          validate72.errors = [
-            { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "base58" }, message: 'must match format "' + "base58" + '"' },
-          ];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats6(data))){
+          validate72.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "base58"},message:"must match format \""+"base58"+"\""}];
           return false;
         }
-      } else {
-        validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      }
+      else {
+        validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -1282,86 +1064,59 @@ function validate72(data: any, { instancePath = "" }: ValidateContext = {}): boo
 }
 validate72.errors = null as AjvErrorObject[] | null;
 
-function validate71(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate71(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.offset === undefined && (missing0 = "offset")) || (data.bytes === undefined && (missing0 = "bytes"))) {
-        validate71.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.offset === undefined) && (missing0 = "offset")) || ((data.bytes === undefined) && (missing0 = "bytes"))){
+        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.offset !== undefined) {
+      }
+      else {
+        if(data.offset !== undefined){
           let data0 = data.offset;
           const _errs1 = errors;
-          if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-            validate71.errors = [
-              {
-                instancePath: instancePath + "/offset",
-                schemaPath: "#/properties/offset/type",
-                keyword: "type",
-                params: { type: "integer" },
-                message: "must be integer",
-              },
-            ];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+            validate71.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (func2(data, "offset") !== undefined) {
-            validate71.errors = [
-              {
-                instancePath: instancePath + "/offset",
-                schemaPath: "#/properties/offset/integerLiteral",
-                keyword: "integerLiteral",
-                params: {},
-                message: "must be written as an integer (no fraction, exponent or minus zero)",
-              },
-            ];
+          if(func2(data, "offset") !== undefined){
+            validate71.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
             return false;
           }
-          if (errors === _errs1) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate71.errors = [
-                  {
-                    instancePath: instancePath + "/offset",
-                    schemaPath: "#/properties/offset/minimum",
-                    keyword: "minimum",
-                    params: { comparison: ">=", limit: 0 },
-                    message: "must be >= 0",
-                  },
-                ];
+          if(errors === _errs1){
+            if((typeof data0 == "number") && (isFinite(data0))){
+              if(data0 < 0 || isNaN(data0)){
+                validate71.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.bytes !== undefined) {
+        if(valid0){
+          if(data.bytes !== undefined){
             const _errs3 = errors;
-            if (!validate72(data.bytes, { instancePath: instancePath + "/bytes", parentData: data, parentDataProperty: "bytes", rootData })) {
+            if(!(validate72(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
               vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1370,35 +1125,31 @@ function validate71(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate71.errors = null as AjvErrorObject[] | null;
 
-function validate70(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate70(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.memcmp !== undefined) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.memcmp !== undefined){
         let data0 = data.memcmp;
         const _errs2 = errors;
         let valid1 = false;
         const _errs3 = errors;
-        if (!validate71(data0, { instancePath: instancePath + "/memcmp", parentData: data, parentDataProperty: "memcmp", rootData })) {
+        if(!(validate71(data0, {instancePath:instancePath+"/memcmp",parentData:data,parentDataProperty:"memcmp",rootData}))){
           vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs3 === errors;
         valid1 = valid1 || _valid0;
-        if (!valid1) {
+        if(!valid1){
           const _errs5 = errors;
-          if (data0 !== null) {
-            const err0 = {
-              instancePath: instancePath + "/memcmp",
-              schemaPath: "#/properties/memcmp/anyOf/1/type",
-              keyword: "type",
-              params: { type: "null" },
-              message: "must be null",
-            };
-            if (vErrors === null) {
+          if(data0 !== null){
+            const err0 = {instancePath:instancePath+"/memcmp",schemaPath:"#/properties/memcmp/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+            if(vErrors === null){
               vErrors = [err0];
-            } else {
+            }
+            else {
               vErrors.push(err0);
             }
             errors++;
@@ -1406,35 +1157,33 @@ function validate70(data: any, { instancePath = "", rootData = data }: ValidateC
           var _valid0 = _errs5 === errors;
           valid1 = valid1 || _valid0;
         }
-        if (!valid1) {
-          const err1 = {
-            instancePath: instancePath + "/memcmp",
-            schemaPath: "#/properties/memcmp/anyOf",
-            keyword: "anyOf",
-            params: {},
-            message: "must match a schema in anyOf",
-          };
-          if (vErrors === null) {
+        if(!valid1){
+          const err1 = {instancePath:instancePath+"/memcmp",schemaPath:"#/properties/memcmp/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+          if(vErrors === null){
             vErrors = [err1];
-          } else {
+          }
+          else {
             vErrors.push(err1);
           }
           errors++;
           validate70.errors = vErrors;
           return false;
-        } else {
+        }
+        else {
           errors = _errs2;
-          if (vErrors !== null) {
-            if (_errs2) {
+          if(vErrors !== null){
+            if(_errs2){
               vErrors.length = _errs2;
-            } else {
+            }
+            else {
               vErrors = null;
             }
           }
         }
       }
-    } else {
-      validate70.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1443,123 +1192,72 @@ function validate70(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate70.errors = null as AjvErrorObject[] | null;
 
-function validate76(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+
+function validate76(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.offset === undefined && (missing0 = "offset")) || (data.length === undefined && (missing0 = "length"))) {
-        validate76.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.offset === undefined) && (missing0 = "offset")) || ((data.length === undefined) && (missing0 = "length"))){
+        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.offset !== undefined) {
+      }
+      else {
+        if(data.offset !== undefined){
           let data0 = data.offset;
           const _errs1 = errors;
-          if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-            validate76.errors = [
-              {
-                instancePath: instancePath + "/offset",
-                schemaPath: "#/properties/offset/type",
-                keyword: "type",
-                params: { type: "integer" },
-                message: "must be integer",
-              },
-            ];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+            validate76.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (func2(data, "offset") !== undefined) {
-            validate76.errors = [
-              {
-                instancePath: instancePath + "/offset",
-                schemaPath: "#/properties/offset/integerLiteral",
-                keyword: "integerLiteral",
-                params: {},
-                message: "must be written as an integer (no fraction, exponent or minus zero)",
-              },
-            ];
+          if(func2(data, "offset") !== undefined){
+            validate76.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
             return false;
           }
-          if (errors === _errs1) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate76.errors = [
-                  {
-                    instancePath: instancePath + "/offset",
-                    schemaPath: "#/properties/offset/minimum",
-                    keyword: "minimum",
-                    params: { comparison: ">=", limit: 0 },
-                    message: "must be >= 0",
-                  },
-                ];
+          if(errors === _errs1){
+            if((typeof data0 == "number") && (isFinite(data0))){
+              if(data0 < 0 || isNaN(data0)){
+                validate76.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.length !== undefined) {
+        if(valid0){
+          if(data.length !== undefined){
             let data1 = data.length;
             const _errs3 = errors;
-            if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-              validate76.errors = [
-                {
-                  instancePath: instancePath + "/length",
-                  schemaPath: "#/properties/length/type",
-                  keyword: "type",
-                  params: { type: "integer" },
-                  message: "must be integer",
-                },
-              ];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+              validate76.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (func2(data, "length") !== undefined) {
-              validate76.errors = [
-                {
-                  instancePath: instancePath + "/length",
-                  schemaPath: "#/properties/length/integerLiteral",
-                  keyword: "integerLiteral",
-                  params: {},
-                  message: "must be written as an integer (no fraction, exponent or minus zero)",
-                },
-              ];
+            if(func2(data, "length") !== undefined){
+              validate76.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
               return false;
             }
-            if (errors === _errs3) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 0 || isNaN(data1)) {
-                  validate76.errors = [
-                    {
-                      instancePath: instancePath + "/length",
-                      schemaPath: "#/properties/length/minimum",
-                      keyword: "minimum",
-                      params: { comparison: ">=", limit: 0 },
-                      message: "must be >= 0",
-                    },
-                  ];
+            if(errors === _errs3){
+              if((typeof data1 == "number") && (isFinite(data1))){
+                if(data1 < 0 || isNaN(data1)){
+                  validate76.errors = [{instancePath:instancePath+"/length",schemaPath:"#/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
             }
             var valid0 = _errs3 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate76.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1568,25 +1266,17 @@ function validate76(data: any, { instancePath = "" }: ValidateContext = {}): boo
 }
 validate76.errors = null as AjvErrorObject[] | null;
 
-function validate79(data: any, { instancePath = "", parentData, parentDataProperty }: ValidateContext = {}): boolean {
+
+function validate79(data: any, {instancePath = "", parentData, parentDataProperty}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (typeof data == "bigint" ? data < 0n || data > 1000n : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 1000)) {
-    validate79.errors = [
-      { instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: 1000 }, message: "must be an unsigned 64-bit integer <= 1000" },
-    ];
+  if(typeof data == "bigint" ? (data < 0n || data > 1000n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 1000)){
+    validate79.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: 1000},message:"must be an unsigned 64-bit integer <= 1000"}];
     return false;
-  } else {
-    if (func2(parentData, parentDataProperty) !== undefined) {
-      validate79.errors = [
-        {
-          instancePath,
-          schemaPath: "#/integerLiteral",
-          keyword: "integerLiteral",
-          params: {},
-          message: "must be written as an integer (no fraction, exponent or minus zero)",
-        },
-      ];
+  }
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate79.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
       return false;
     }
   }
@@ -1595,112 +1285,88 @@ function validate79(data: any, { instancePath = "", parentData, parentDataProper
 }
 validate79.errors = null as AjvErrorObject[] | null;
 
-function validate68(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate68(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (data.owner === undefined && (missing0 = "owner")) {
-        validate68.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "owner" || key0 === "filters" || key0 === "dataSlice" || key0 === "cursor" || key0 === "limit")) {
-            validate68.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!(((((key0 === "owner") || (key0 === "filters")) || (key0 === "dataSlice")) || (key0 === "cursor")) || (key0 === "limit"))){
+            validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!validate27(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData })) {
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.filters !== undefined) {
+          if(valid0){
+            if(data.filters !== undefined){
               let data1 = data.filters;
               const _errs3 = errors;
-              if (errors === _errs3) {
-                if (Array.isArray(data1)) {
+              if(errors === _errs3){
+                if(Array.isArray(data1)){
                   var valid1 = true;
                   const len0 = data1.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++){
                     const _errs5 = errors;
-                    if (!validate70(data1[i0], { instancePath: instancePath + "/filters/" + i0, parentData: data1, parentDataProperty: i0, rootData })) {
+                    if(!(validate70(data1[i0], {instancePath:instancePath+"/filters/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
                       vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
-                    if (!valid1) {
+                    if(!valid1){
                       break;
                     }
                   }
-                } else {
-                  validate68.errors = [
-                    {
-                      instancePath: instancePath + "/filters",
-                      schemaPath: "#/properties/filters/type",
-                      keyword: "type",
-                      params: { type: "array" },
-                      message: "must be array",
-                    },
-                  ];
+                }
+                else {
+                  validate68.errors = [{instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.dataSlice !== undefined) {
+            if(valid0){
+              if(data.dataSlice !== undefined){
                 let data3 = data.dataSlice;
                 const _errs6 = errors;
                 const _errs7 = errors;
                 let valid2 = false;
                 const _errs8 = errors;
-                if (!validate76(data3, { instancePath: instancePath + "/dataSlice", parentData: data, parentDataProperty: "dataSlice", rootData })) {
+                if(!(validate76(data3, {instancePath:instancePath+"/dataSlice",parentData:data,parentDataProperty:"dataSlice",rootData}))){
                   vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid2 = valid2 || _valid0;
-                if (!valid2) {
+                if(!valid2){
                   const _errs10 = errors;
-                  if (data3 !== null) {
-                    const err0 = {
-                      instancePath: instancePath + "/dataSlice",
-                      schemaPath: "#/properties/dataSlice/anyOf/1/type",
-                      keyword: "type",
-                      params: { type: "null" },
-                      message: "must be null",
-                    };
-                    if (vErrors === null) {
+                  if(data3 !== null){
+                    const err0 = {instancePath:instancePath+"/dataSlice",schemaPath:"#/properties/dataSlice/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err0];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err0);
                     }
                     errors++;
@@ -1708,62 +1374,55 @@ function validate68(data: any, { instancePath = "", rootData = data }: ValidateC
                   var _valid0 = _errs10 === errors;
                   valid2 = valid2 || _valid0;
                 }
-                if (!valid2) {
-                  const err1 = {
-                    instancePath: instancePath + "/dataSlice",
-                    schemaPath: "#/properties/dataSlice/anyOf",
-                    keyword: "anyOf",
-                    params: {},
-                    message: "must match a schema in anyOf",
-                  };
-                  if (vErrors === null) {
+                if(!valid2){
+                  const err1 = {instancePath:instancePath+"/dataSlice",schemaPath:"#/properties/dataSlice/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err1];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err1);
                   }
                   errors++;
                   validate68.errors = vErrors;
                   return false;
-                } else {
+                }
+                else {
                   errors = _errs7;
-                  if (vErrors !== null) {
-                    if (_errs7) {
+                  if(vErrors !== null){
+                    if(_errs7){
                       vErrors.length = _errs7;
-                    } else {
+                    }
+                    else {
                       vErrors = null;
                     }
                   }
                 }
                 var valid0 = _errs6 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.cursor !== undefined) {
+              if(valid0){
+                if(data.cursor !== undefined){
                   let data4 = data.cursor;
                   const _errs12 = errors;
                   const _errs13 = errors;
                   let valid4 = false;
                   const _errs14 = errors;
-                  if (!validate29(data4, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData })) {
+                  if(!(validate29(data4, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                     vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                     errors = vErrors.length;
                   }
                   var _valid1 = _errs14 === errors;
                   valid4 = valid4 || _valid1;
-                  if (!valid4) {
+                  if(!valid4){
                     const _errs16 = errors;
-                    if (data4 !== null) {
-                      const err2 = {
-                        instancePath: instancePath + "/cursor",
-                        schemaPath: "#/properties/cursor/anyOf/1/type",
-                        keyword: "type",
-                        params: { type: "null" },
-                        message: "must be null",
-                      };
-                      if (vErrors === null) {
+                    if(data4 !== null){
+                      const err2 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err2];
-                      } else {
+                      }
+                      else {
                         vErrors.push(err2);
                       }
                       errors++;
@@ -1771,62 +1430,55 @@ function validate68(data: any, { instancePath = "", rootData = data }: ValidateC
                     var _valid1 = _errs16 === errors;
                     valid4 = valid4 || _valid1;
                   }
-                  if (!valid4) {
-                    const err3 = {
-                      instancePath: instancePath + "/cursor",
-                      schemaPath: "#/properties/cursor/anyOf",
-                      keyword: "anyOf",
-                      params: {},
-                      message: "must match a schema in anyOf",
-                    };
-                    if (vErrors === null) {
+                  if(!valid4){
+                    const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err3];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err3);
                     }
                     errors++;
                     validate68.errors = vErrors;
                     return false;
-                  } else {
+                  }
+                  else {
                     errors = _errs13;
-                    if (vErrors !== null) {
-                      if (_errs13) {
+                    if(vErrors !== null){
+                      if(_errs13){
                         vErrors.length = _errs13;
-                      } else {
+                      }
+                      else {
                         vErrors = null;
                       }
                     }
                   }
                   var valid0 = _errs12 === errors;
-                } else {
+                }
+                else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.limit !== undefined) {
+                if(valid0){
+                  if(data.limit !== undefined){
                     let data5 = data.limit;
                     const _errs18 = errors;
                     const _errs19 = errors;
                     let valid6 = false;
                     const _errs20 = errors;
-                    if (!validate79(data5, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData })) {
+                    if(!(validate79(data5, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                       vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                       errors = vErrors.length;
                     }
                     var _valid2 = _errs20 === errors;
                     valid6 = valid6 || _valid2;
-                    if (!valid6) {
+                    if(!valid6){
                       const _errs22 = errors;
-                      if (data5 !== null) {
-                        const err4 = {
-                          instancePath: instancePath + "/limit",
-                          schemaPath: "#/properties/limit/anyOf/1/type",
-                          keyword: "type",
-                          params: { type: "null" },
-                          message: "must be null",
-                        };
-                        if (vErrors === null) {
+                      if(data5 !== null){
+                        const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                        if(vErrors === null){
                           vErrors = [err4];
-                        } else {
+                        }
+                        else {
                           vErrors.push(err4);
                         }
                         errors++;
@@ -1834,34 +1486,32 @@ function validate68(data: any, { instancePath = "", rootData = data }: ValidateC
                       var _valid2 = _errs22 === errors;
                       valid6 = valid6 || _valid2;
                     }
-                    if (!valid6) {
-                      const err5 = {
-                        instancePath: instancePath + "/limit",
-                        schemaPath: "#/properties/limit/anyOf",
-                        keyword: "anyOf",
-                        params: {},
-                        message: "must match a schema in anyOf",
-                      };
-                      if (vErrors === null) {
+                    if(!valid6){
+                      const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                      if(vErrors === null){
                         vErrors = [err5];
-                      } else {
+                      }
+                      else {
                         vErrors.push(err5);
                       }
                       errors++;
                       validate68.errors = vErrors;
                       return false;
-                    } else {
+                    }
+                    else {
                       errors = _errs19;
-                      if (vErrors !== null) {
-                        if (_errs19) {
+                      if(vErrors !== null){
+                        if(_errs19){
                           vErrors.length = _errs19;
-                        } else {
+                        }
+                        else {
                           vErrors = null;
                         }
                       }
                     }
                     var valid0 = _errs18 === errors;
-                  } else {
+                  }
+                  else {
                     var valid0 = true;
                   }
                 }
@@ -1870,8 +1520,9 @@ function validate68(data: any, { instancePath = "", rootData = data }: ValidateC
           }
         }
       }
-    } else {
-      validate68.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -1880,11 +1531,12 @@ function validate68(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate68.errors = null as AjvErrorObject[] | null;
 
-function validate67(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedAccountsByOwner-params.json" */
+
+function validate67(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedAccountsByOwner-params.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
     errors = vErrors.length;
   }
@@ -1895,101 +1547,75 @@ validate67.errors = null as AjvErrorObject[] | null;
 
 export const getCompressedAccountsByOwnerResult: StandaloneValidate = validate82;
 
-function validate85(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate85(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.items === undefined && (missing0 = "items")) || (data.cursor === undefined && (missing0 = "cursor"))) {
-        validate85.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "items" || key0 === "cursor")) {
-            validate85.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "items") || (key0 === "cursor"))){
+            validate85.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.items !== undefined) {
+        if(_errs1 === errors){
+          if(data.items !== undefined){
             let data0 = data.items;
             const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
+            if(errors === _errs2){
+              if(Array.isArray(data0)){
                 var valid1 = true;
                 const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+                for(let i0=0; i0<len0; i0++){
                   const _errs4 = errors;
-                  if (!validate38(data0[i0], { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                  if(!(validate38(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                     vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
-                  if (!valid1) {
+                  if(!valid1){
                     break;
                   }
                 }
-              } else {
-                validate85.errors = [
-                  {
-                    instancePath: instancePath + "/items",
-                    schemaPath: "#/properties/items/type",
-                    keyword: "type",
-                    params: { type: "array" },
-                    message: "must be array",
-                  },
-                ];
+              }
+              else {
+                validate85.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.cursor !== undefined) {
+          if(valid0){
+            if(data.cursor !== undefined){
               let data2 = data.cursor;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid2 = false;
               const _errs7 = errors;
-              if (!validate29(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData })) {
+              if(!(validate29(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid2 = valid2 || _valid0;
-              if (!valid2) {
+              if(!valid2){
                 const _errs9 = errors;
-                if (data2 !== null) {
-                  const err0 = {
-                    instancePath: instancePath + "/cursor",
-                    schemaPath: "#/properties/cursor/anyOf/1/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data2 !== null){
+                  const err0 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err0);
                   }
                   errors++;
@@ -1997,41 +1623,40 @@ function validate85(data: any, { instancePath = "", rootData = data }: ValidateC
                 var _valid0 = _errs9 === errors;
                 valid2 = valid2 || _valid0;
               }
-              if (!valid2) {
-                const err1 = {
-                  instancePath: instancePath + "/cursor",
-                  schemaPath: "#/properties/cursor/anyOf",
-                  keyword: "anyOf",
-                  params: {},
-                  message: "must match a schema in anyOf",
-                };
-                if (vErrors === null) {
+              if(!valid2){
+                const err1 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
-                } else {
+                }
+                else {
                   vErrors.push(err1);
                 }
                 errors++;
                 validate85.errors = vErrors;
                 return false;
-              } else {
+              }
+              else {
                 errors = _errs6;
-                if (vErrors !== null) {
-                  if (_errs6) {
+                if(vErrors !== null){
+                  if(_errs6){
                     vErrors.length = _errs6;
-                  } else {
+                  }
+                  else {
                     vErrors = null;
                   }
                 }
               }
               var valid0 = _errs5 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate85.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2040,66 +1665,55 @@ function validate85(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate85.errors = null as AjvErrorObject[] | null;
 
-function validate83(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate83(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.context === undefined && (missing0 = "context")) || (data.value === undefined && (missing0 = "value"))) {
-        validate83.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "context" || key0 === "value")) {
-            validate83.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!validate34(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData })) {
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!validate85(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+              if(!(validate85(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate83.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2108,11 +1722,12 @@ function validate83(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate83.errors = null as AjvErrorObject[] | null;
 
-function validate82(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedAccountsByOwner-result.json" */
+
+function validate82(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedAccountsByOwner-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate83(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
     errors = vErrors.length;
   }
@@ -2123,76 +1738,57 @@ validate82.errors = null as AjvErrorObject[] | null;
 
 export const getCompressedTokenAccountsByOwnerParams: StandaloneValidate = validate90;
 
-function validate91(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate91(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (data.owner === undefined && (missing0 = "owner")) {
-        validate91.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "owner" || key0 === "mint" || key0 === "cursor" || key0 === "limit")) {
-            validate91.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))){
+            validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!validate27(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData })) {
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.mint !== undefined) {
+          if(valid0){
+            if(data.mint !== undefined){
               let data1 = data.mint;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!validate27(data1, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData })) {
+              if(!(validate27(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
                 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = {
-                    instancePath: instancePath + "/mint",
-                    schemaPath: "#/properties/mint/anyOf/1/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err0);
                   }
                   errors++;
@@ -2200,62 +1796,55 @@ function validate91(data: any, { instancePath = "", rootData = data }: ValidateC
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = {
-                  instancePath: instancePath + "/mint",
-                  schemaPath: "#/properties/mint/anyOf",
-                  keyword: "anyOf",
-                  params: {},
-                  message: "must match a schema in anyOf",
-                };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
-                } else {
+                }
+                else {
                   vErrors.push(err1);
                 }
                 errors++;
                 validate91.errors = vErrors;
                 return false;
-              } else {
+              }
+              else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
-                  } else {
+                  }
+                  else {
                     vErrors = null;
                   }
                 }
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.cursor !== undefined) {
+            if(valid0){
+              if(data.cursor !== undefined){
                 let data2 = data.cursor;
                 const _errs9 = errors;
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if (!validate72(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData })) {
+                if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                   vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
                 valid3 = valid3 || _valid1;
-                if (!valid3) {
+                if(!valid3){
                   const _errs13 = errors;
-                  if (data2 !== null) {
-                    const err2 = {
-                      instancePath: instancePath + "/cursor",
-                      schemaPath: "#/properties/cursor/anyOf/1/type",
-                      keyword: "type",
-                      params: { type: "null" },
-                      message: "must be null",
-                    };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err2 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err2];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err2);
                     }
                     errors++;
@@ -2263,62 +1852,55 @@ function validate91(data: any, { instancePath = "", rootData = data }: ValidateC
                   var _valid1 = _errs13 === errors;
                   valid3 = valid3 || _valid1;
                 }
-                if (!valid3) {
-                  const err3 = {
-                    instancePath: instancePath + "/cursor",
-                    schemaPath: "#/properties/cursor/anyOf",
-                    keyword: "anyOf",
-                    params: {},
-                    message: "must match a schema in anyOf",
-                  };
-                  if (vErrors === null) {
+                if(!valid3){
+                  const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err3];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err3);
                   }
                   errors++;
                   validate91.errors = vErrors;
                   return false;
-                } else {
+                }
+                else {
                   errors = _errs10;
-                  if (vErrors !== null) {
-                    if (_errs10) {
+                  if(vErrors !== null){
+                    if(_errs10){
                       vErrors.length = _errs10;
-                    } else {
+                    }
+                    else {
                       vErrors = null;
                     }
                   }
                 }
                 var valid0 = _errs9 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.limit !== undefined) {
+              if(valid0){
+                if(data.limit !== undefined){
                   let data3 = data.limit;
                   const _errs15 = errors;
                   const _errs16 = errors;
                   let valid5 = false;
                   const _errs17 = errors;
-                  if (!validate79(data3, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData })) {
+                  if(!(validate79(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                     vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs17 === errors;
                   valid5 = valid5 || _valid2;
-                  if (!valid5) {
+                  if(!valid5){
                     const _errs19 = errors;
-                    if (data3 !== null) {
-                      const err4 = {
-                        instancePath: instancePath + "/limit",
-                        schemaPath: "#/properties/limit/anyOf/1/type",
-                        keyword: "type",
-                        params: { type: "null" },
-                        message: "must be null",
-                      };
-                      if (vErrors === null) {
+                    if(data3 !== null){
+                      const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err4];
-                      } else {
+                      }
+                      else {
                         vErrors.push(err4);
                       }
                       errors++;
@@ -2326,34 +1908,32 @@ function validate91(data: any, { instancePath = "", rootData = data }: ValidateC
                     var _valid2 = _errs19 === errors;
                     valid5 = valid5 || _valid2;
                   }
-                  if (!valid5) {
-                    const err5 = {
-                      instancePath: instancePath + "/limit",
-                      schemaPath: "#/properties/limit/anyOf",
-                      keyword: "anyOf",
-                      params: {},
-                      message: "must match a schema in anyOf",
-                    };
-                    if (vErrors === null) {
+                  if(!valid5){
+                    const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err5];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err5);
                     }
                     errors++;
                     validate91.errors = vErrors;
                     return false;
-                  } else {
+                  }
+                  else {
                     errors = _errs16;
-                    if (vErrors !== null) {
-                      if (_errs16) {
+                    if(vErrors !== null){
+                      if(_errs16){
                         vErrors.length = _errs16;
-                      } else {
+                      }
+                      else {
                         vErrors = null;
                       }
                     }
                   }
                   var valid0 = _errs15 === errors;
-                } else {
+                }
+                else {
                   var valid0 = true;
                 }
               }
@@ -2361,8 +1941,9 @@ function validate91(data: any, { instancePath = "", rootData = data }: ValidateC
           }
         }
       }
-    } else {
-      validate91.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2371,11 +1952,12 @@ function validate91(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate91.errors = null as AjvErrorObject[] | null;
 
-function validate90(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedTokenAccountsByOwner-params.json" */
+
+function validate90(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedTokenAccountsByOwner-params.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate91(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
     errors = vErrors.length;
   }
@@ -2385,19 +1967,17 @@ function validate90(data: any, { instancePath = "", parentData, parentDataProper
 validate90.errors = null as AjvErrorObject[] | null;
 
 export const getCompressedTokenAccountsByOwnerResult: StandaloneValidate = validate97;
-const schema43 = { type: "string", enum: ["initialized", "frozen"] };
+const schema43 = {"type":"string","enum":["initialized","frozen"]};
 
-function validate108(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+function validate108(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (typeof data !== "string") {
-    validate108.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+  if(typeof data !== "string"){
+    validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
     return false;
   }
-  if (!(data === "initialized" || data === "frozen")) {
-    validate108.errors = [
-      { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" },
-    ];
+  if(!((data === "initialized") || (data === "frozen"))){
+    validate108.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"}];
     return false;
   }
   validate108.errors = vErrors;
@@ -2405,89 +1985,74 @@ function validate108(data: any, { instancePath = "" }: ValidateContext = {}): bo
 }
 validate108.errors = null as AjvErrorObject[] | null;
 
-function validate103(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate103(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (
-        (data.mint === undefined && (missing0 = "mint")) ||
-        (data.owner === undefined && (missing0 = "owner")) ||
-        (data.amount === undefined && (missing0 = "amount")) ||
-        (data.delegate === undefined && (missing0 = "delegate")) ||
-        (data.state === undefined && (missing0 = "state")) ||
-        (data.tlv === undefined && (missing0 = "tlv"))
-      ) {
-        validate103.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((((((data.mint === undefined) && (missing0 = "mint")) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.delegate === undefined) && (missing0 = "delegate"))) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tlv === undefined) && (missing0 = "tlv"))){
+        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.mint !== undefined) {
+      }
+      else {
+        if(data.mint !== undefined){
           const _errs1 = errors;
-          if (!validate27(data.mint, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData })) {
+          if(!(validate27(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.owner !== undefined) {
+        if(valid0){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!validate27(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData })) {
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.amount !== undefined) {
+          if(valid0){
+            if(data.amount !== undefined){
               const _errs3 = errors;
-              if (!validate35(data.amount, { instancePath: instancePath + "/amount", parentData: data, parentDataProperty: "amount", rootData })) {
+              if(!(validate35(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
                 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.delegate !== undefined) {
+            if(valid0){
+              if(data.delegate !== undefined){
                 let data3 = data.delegate;
                 const _errs4 = errors;
                 const _errs5 = errors;
                 let valid1 = false;
                 const _errs6 = errors;
-                if (!validate27(data3, { instancePath: instancePath + "/delegate", parentData: data, parentDataProperty: "delegate", rootData })) {
+                if(!(validate27(data3, {instancePath:instancePath+"/delegate",parentData:data,parentDataProperty:"delegate",rootData}))){
                   vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs6 === errors;
                 valid1 = valid1 || _valid0;
-                if (!valid1) {
+                if(!valid1){
                   const _errs8 = errors;
-                  if (data3 !== null) {
-                    const err0 = {
-                      instancePath: instancePath + "/delegate",
-                      schemaPath: "#/properties/delegate/anyOf/1/type",
-                      keyword: "type",
-                      params: { type: "null" },
-                      message: "must be null",
-                    };
-                    if (vErrors === null) {
+                  if(data3 !== null){
+                    const err0 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err0];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err0);
                     }
                     errors++;
@@ -2495,73 +2060,67 @@ function validate103(data: any, { instancePath = "", rootData = data }: Validate
                   var _valid0 = _errs8 === errors;
                   valid1 = valid1 || _valid0;
                 }
-                if (!valid1) {
-                  const err1 = {
-                    instancePath: instancePath + "/delegate",
-                    schemaPath: "#/properties/delegate/anyOf",
-                    keyword: "anyOf",
-                    params: {},
-                    message: "must match a schema in anyOf",
-                  };
-                  if (vErrors === null) {
+                if(!valid1){
+                  const err1 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err1];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err1);
                   }
                   errors++;
                   validate103.errors = vErrors;
                   return false;
-                } else {
+                }
+                else {
                   errors = _errs5;
-                  if (vErrors !== null) {
-                    if (_errs5) {
+                  if(vErrors !== null){
+                    if(_errs5){
                       vErrors.length = _errs5;
-                    } else {
+                    }
+                    else {
                       vErrors = null;
                     }
                   }
                 }
                 var valid0 = _errs4 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.state !== undefined) {
+              if(valid0){
+                if(data.state !== undefined){
                   const _errs10 = errors;
-                  if (!validate108(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData })) {
+                  if(!(validate108(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
                     vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs10 === errors;
-                } else {
+                }
+                else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.tlv !== undefined) {
+                if(valid0){
+                  if(data.tlv !== undefined){
                     let data5 = data.tlv;
                     const _errs11 = errors;
                     const _errs12 = errors;
                     let valid3 = false;
                     const _errs13 = errors;
-                    if (!validate43(data5, { instancePath: instancePath + "/tlv", parentData: data, parentDataProperty: "tlv", rootData })) {
+                    if(!(validate43(data5, {instancePath:instancePath+"/tlv",parentData:data,parentDataProperty:"tlv",rootData}))){
                       vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
                       errors = vErrors.length;
                     }
                     var _valid1 = _errs13 === errors;
                     valid3 = valid3 || _valid1;
-                    if (!valid3) {
+                    if(!valid3){
                       const _errs15 = errors;
-                      if (data5 !== null) {
-                        const err2 = {
-                          instancePath: instancePath + "/tlv",
-                          schemaPath: "#/properties/tlv/anyOf/1/type",
-                          keyword: "type",
-                          params: { type: "null" },
-                          message: "must be null",
-                        };
-                        if (vErrors === null) {
+                      if(data5 !== null){
+                        const err2 = {instancePath:instancePath+"/tlv",schemaPath:"#/properties/tlv/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                        if(vErrors === null){
                           vErrors = [err2];
-                        } else {
+                        }
+                        else {
                           vErrors.push(err2);
                         }
                         errors++;
@@ -2569,34 +2128,32 @@ function validate103(data: any, { instancePath = "", rootData = data }: Validate
                       var _valid1 = _errs15 === errors;
                       valid3 = valid3 || _valid1;
                     }
-                    if (!valid3) {
-                      const err3 = {
-                        instancePath: instancePath + "/tlv",
-                        schemaPath: "#/properties/tlv/anyOf",
-                        keyword: "anyOf",
-                        params: {},
-                        message: "must match a schema in anyOf",
-                      };
-                      if (vErrors === null) {
+                    if(!valid3){
+                      const err3 = {instancePath:instancePath+"/tlv",schemaPath:"#/properties/tlv/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                      if(vErrors === null){
                         vErrors = [err3];
-                      } else {
+                      }
+                      else {
                         vErrors.push(err3);
                       }
                       errors++;
                       validate103.errors = vErrors;
                       return false;
-                    } else {
+                    }
+                    else {
                       errors = _errs12;
-                      if (vErrors !== null) {
-                        if (_errs12) {
+                      if(vErrors !== null){
+                        if(_errs12){
                           vErrors.length = _errs12;
-                        } else {
+                        }
+                        else {
                           vErrors = null;
                         }
                       }
                     }
                     var valid0 = _errs11 === errors;
-                  } else {
+                  }
+                  else {
                     var valid0 = true;
                   }
                 }
@@ -2605,8 +2162,9 @@ function validate103(data: any, { instancePath = "", rootData = data }: Validate
           }
         }
       }
-    } else {
-      validate103.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2615,66 +2173,55 @@ function validate103(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate103.errors = null as AjvErrorObject[] | null;
 
-function validate101(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate101(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.account === undefined && (missing0 = "account")) || (data.tokenData === undefined && (missing0 = "tokenData"))) {
-        validate101.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.account === undefined) && (missing0 = "account")) || ((data.tokenData === undefined) && (missing0 = "tokenData"))){
+        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "account" || key0 === "tokenData")) {
-            validate101.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "account") || (key0 === "tokenData"))){
+            validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.account !== undefined) {
+        if(_errs1 === errors){
+          if(data.account !== undefined){
             const _errs2 = errors;
-            if (!validate38(data.account, { instancePath: instancePath + "/account", parentData: data, parentDataProperty: "account", rootData })) {
+            if(!(validate38(data.account, {instancePath:instancePath+"/account",parentData:data,parentDataProperty:"account",rootData}))){
               vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.tokenData !== undefined) {
+          if(valid0){
+            if(data.tokenData !== undefined){
               const _errs3 = errors;
-              if (!validate103(data.tokenData, { instancePath: instancePath + "/tokenData", parentData: data, parentDataProperty: "tokenData", rootData })) {
+              if(!(validate103(data.tokenData, {instancePath:instancePath+"/tokenData",parentData:data,parentDataProperty:"tokenData",rootData}))){
                 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate101.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2683,85 +2230,68 @@ function validate101(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate101.errors = null as AjvErrorObject[] | null;
 
-function validate100(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate100(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.items === undefined && (missing0 = "items")) || (data.cursor === undefined && (missing0 = "cursor"))) {
-        validate100.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.items !== undefined) {
+      }
+      else {
+        if(data.items !== undefined){
           let data0 = data.items;
           const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if (!validate101(data0[i0], { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                if(!(validate101(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
-            } else {
-              validate100.errors = [
-                {
-                  instancePath: instancePath + "/items",
-                  schemaPath: "#/properties/items/type",
-                  keyword: "type",
-                  params: { type: "array" },
-                  message: "must be array",
-                },
-              ];
+            }
+            else {
+              validate100.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cursor !== undefined) {
+        if(valid0){
+          if(data.cursor !== undefined){
             let data2 = data.cursor;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = false;
             const _errs6 = errors;
-            if (!validate72(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData })) {
+            if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
               vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid2 = valid2 || _valid0;
-            if (!valid2) {
+            if(!valid2){
               const _errs8 = errors;
-              if (data2 !== null) {
-                const err0 = {
-                  instancePath: instancePath + "/cursor",
-                  schemaPath: "#/properties/cursor/anyOf/1/type",
-                  keyword: "type",
-                  params: { type: "null" },
-                  message: "must be null",
-                };
-                if (vErrors === null) {
+              if(data2 !== null){
+                const err0 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                if(vErrors === null){
                   vErrors = [err0];
-                } else {
+                }
+                else {
                   vErrors.push(err0);
                 }
                 errors++;
@@ -2769,40 +2299,39 @@ function validate100(data: any, { instancePath = "", rootData = data }: Validate
               var _valid0 = _errs8 === errors;
               valid2 = valid2 || _valid0;
             }
-            if (!valid2) {
-              const err1 = {
-                instancePath: instancePath + "/cursor",
-                schemaPath: "#/properties/cursor/anyOf",
-                keyword: "anyOf",
-                params: {},
-                message: "must match a schema in anyOf",
-              };
-              if (vErrors === null) {
+            if(!valid2){
+              const err1 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err1];
-              } else {
+              }
+              else {
                 vErrors.push(err1);
               }
               errors++;
               validate100.errors = vErrors;
               return false;
-            } else {
+            }
+            else {
               errors = _errs5;
-              if (vErrors !== null) {
-                if (_errs5) {
+              if(vErrors !== null){
+                if(_errs5){
                   vErrors.length = _errs5;
-                } else {
+                }
+                else {
                   vErrors = null;
                 }
               }
             }
             var valid0 = _errs4 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate100.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2811,66 +2340,55 @@ function validate100(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate100.errors = null as AjvErrorObject[] | null;
 
-function validate98(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate98(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.context === undefined && (missing0 = "context")) || (data.value === undefined && (missing0 = "value"))) {
-        validate98.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "context" || key0 === "value")) {
-            validate98.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!validate34(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData })) {
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!validate100(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+              if(!(validate100(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate98.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -2879,11 +2397,12 @@ function validate98(data: any, { instancePath = "", rootData = data }: ValidateC
 }
 validate98.errors = null as AjvErrorObject[] | null;
 
-function validate97(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedTokenAccountsByOwner-result.json" */
+
+function validate97(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedTokenAccountsByOwner-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate98(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate98(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
     errors = vErrors.length;
   }
@@ -2894,76 +2413,57 @@ validate97.errors = null as AjvErrorObject[] | null;
 
 export const getCompressedTokenBalancesByOwnerParams: StandaloneValidate = validate116;
 
-function validate117(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate117(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (data.owner === undefined && (missing0 = "owner")) {
-        validate117.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "owner" || key0 === "mint" || key0 === "cursor" || key0 === "limit")) {
-            validate117.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((((key0 === "owner") || (key0 === "mint")) || (key0 === "cursor")) || (key0 === "limit"))){
+            validate117.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!validate27(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData })) {
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.mint !== undefined) {
+          if(valid0){
+            if(data.mint !== undefined){
               let data1 = data.mint;
               const _errs3 = errors;
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if (!validate27(data1, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData })) {
+              if(!(validate27(data1, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
                 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err0 = {
-                    instancePath: instancePath + "/mint",
-                    schemaPath: "#/properties/mint/anyOf/1/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err0 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err0];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err0);
                   }
                   errors++;
@@ -2971,62 +2471,55 @@ function validate117(data: any, { instancePath = "", rootData = data }: Validate
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
-              if (!valid1) {
-                const err1 = {
-                  instancePath: instancePath + "/mint",
-                  schemaPath: "#/properties/mint/anyOf",
-                  keyword: "anyOf",
-                  params: {},
-                  message: "must match a schema in anyOf",
-                };
-                if (vErrors === null) {
+              if(!valid1){
+                const err1 = {instancePath:instancePath+"/mint",schemaPath:"#/properties/mint/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                if(vErrors === null){
                   vErrors = [err1];
-                } else {
+                }
+                else {
                   vErrors.push(err1);
                 }
                 errors++;
                 validate117.errors = vErrors;
                 return false;
-              } else {
+              }
+              else {
                 errors = _errs4;
-                if (vErrors !== null) {
-                  if (_errs4) {
+                if(vErrors !== null){
+                  if(_errs4){
                     vErrors.length = _errs4;
-                  } else {
+                  }
+                  else {
                     vErrors = null;
                   }
                 }
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.cursor !== undefined) {
+            if(valid0){
+              if(data.cursor !== undefined){
                 let data2 = data.cursor;
                 const _errs9 = errors;
                 const _errs10 = errors;
                 let valid3 = false;
                 const _errs11 = errors;
-                if (!validate72(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData })) {
+                if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
                   vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
                   errors = vErrors.length;
                 }
                 var _valid1 = _errs11 === errors;
                 valid3 = valid3 || _valid1;
-                if (!valid3) {
+                if(!valid3){
                   const _errs13 = errors;
-                  if (data2 !== null) {
-                    const err2 = {
-                      instancePath: instancePath + "/cursor",
-                      schemaPath: "#/properties/cursor/anyOf/1/type",
-                      keyword: "type",
-                      params: { type: "null" },
-                      message: "must be null",
-                    };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err2 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err2];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err2);
                     }
                     errors++;
@@ -3034,62 +2527,55 @@ function validate117(data: any, { instancePath = "", rootData = data }: Validate
                   var _valid1 = _errs13 === errors;
                   valid3 = valid3 || _valid1;
                 }
-                if (!valid3) {
-                  const err3 = {
-                    instancePath: instancePath + "/cursor",
-                    schemaPath: "#/properties/cursor/anyOf",
-                    keyword: "anyOf",
-                    params: {},
-                    message: "must match a schema in anyOf",
-                  };
-                  if (vErrors === null) {
+                if(!valid3){
+                  const err3 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err3];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err3);
                   }
                   errors++;
                   validate117.errors = vErrors;
                   return false;
-                } else {
+                }
+                else {
                   errors = _errs10;
-                  if (vErrors !== null) {
-                    if (_errs10) {
+                  if(vErrors !== null){
+                    if(_errs10){
                       vErrors.length = _errs10;
-                    } else {
+                    }
+                    else {
                       vErrors = null;
                     }
                   }
                 }
                 var valid0 = _errs9 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.limit !== undefined) {
+              if(valid0){
+                if(data.limit !== undefined){
                   let data3 = data.limit;
                   const _errs15 = errors;
                   const _errs16 = errors;
                   let valid5 = false;
                   const _errs17 = errors;
-                  if (!validate79(data3, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData })) {
+                  if(!(validate79(data3, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                     vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs17 === errors;
                   valid5 = valid5 || _valid2;
-                  if (!valid5) {
+                  if(!valid5){
                     const _errs19 = errors;
-                    if (data3 !== null) {
-                      const err4 = {
-                        instancePath: instancePath + "/limit",
-                        schemaPath: "#/properties/limit/anyOf/1/type",
-                        keyword: "type",
-                        params: { type: "null" },
-                        message: "must be null",
-                      };
-                      if (vErrors === null) {
+                    if(data3 !== null){
+                      const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null){
                         vErrors = [err4];
-                      } else {
+                      }
+                      else {
                         vErrors.push(err4);
                       }
                       errors++;
@@ -3097,34 +2583,32 @@ function validate117(data: any, { instancePath = "", rootData = data }: Validate
                     var _valid2 = _errs19 === errors;
                     valid5 = valid5 || _valid2;
                   }
-                  if (!valid5) {
-                    const err5 = {
-                      instancePath: instancePath + "/limit",
-                      schemaPath: "#/properties/limit/anyOf",
-                      keyword: "anyOf",
-                      params: {},
-                      message: "must match a schema in anyOf",
-                    };
-                    if (vErrors === null) {
+                  if(!valid5){
+                    const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                    if(vErrors === null){
                       vErrors = [err5];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err5);
                     }
                     errors++;
                     validate117.errors = vErrors;
                     return false;
-                  } else {
+                  }
+                  else {
                     errors = _errs16;
-                    if (vErrors !== null) {
-                      if (_errs16) {
+                    if(vErrors !== null){
+                      if(_errs16){
                         vErrors.length = _errs16;
-                      } else {
+                      }
+                      else {
                         vErrors = null;
                       }
                     }
                   }
                   var valid0 = _errs15 === errors;
-                } else {
+                }
+                else {
                   var valid0 = true;
                 }
               }
@@ -3132,8 +2616,9 @@ function validate117(data: any, { instancePath = "", rootData = data }: Validate
           }
         }
       }
-    } else {
-      validate117.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3142,11 +2627,12 @@ function validate117(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate117.errors = null as AjvErrorObject[] | null;
 
-function validate116(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedTokenBalancesByOwner-params.json" */
+
+function validate116(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedTokenBalancesByOwner-params.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate117(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
     errors = vErrors.length;
   }
@@ -3157,49 +2643,45 @@ validate116.errors = null as AjvErrorObject[] | null;
 
 export const getCompressedTokenBalancesByOwnerResult: StandaloneValidate = validate123;
 
-function validate127(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate127(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.mint === undefined && (missing0 = "mint")) || (data.balance === undefined && (missing0 = "balance"))) {
-        validate127.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.mint === undefined) && (missing0 = "mint")) || ((data.balance === undefined) && (missing0 = "balance"))){
+        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.mint !== undefined) {
+      }
+      else {
+        if(data.mint !== undefined){
           const _errs1 = errors;
-          if (!validate27(data.mint, { instancePath: instancePath + "/mint", parentData: data, parentDataProperty: "mint", rootData })) {
+          if(!(validate27(data.mint, {instancePath:instancePath+"/mint",parentData:data,parentDataProperty:"mint",rootData}))){
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.balance !== undefined) {
+        if(valid0){
+          if(data.balance !== undefined){
             const _errs2 = errors;
-            if (!validate35(data.balance, { instancePath: instancePath + "/balance", parentData: data, parentDataProperty: "balance", rootData })) {
+            if(!(validate35(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
               vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate127.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3208,85 +2690,68 @@ function validate127(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate127.errors = null as AjvErrorObject[] | null;
 
-function validate126(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate126(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.token_balances === undefined && (missing0 = "token_balances")) || (data.cursor === undefined && (missing0 = "cursor"))) {
-        validate126.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.token_balances === undefined) && (missing0 = "token_balances")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.token_balances !== undefined) {
+      }
+      else {
+        if(data.token_balances !== undefined){
           let data0 = data.token_balances;
           const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if (!validate127(data0[i0], { instancePath: instancePath + "/token_balances/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                if(!(validate127(data0[i0], {instancePath:instancePath+"/token_balances/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
-            } else {
-              validate126.errors = [
-                {
-                  instancePath: instancePath + "/token_balances",
-                  schemaPath: "#/properties/token_balances/type",
-                  keyword: "type",
-                  params: { type: "array" },
-                  message: "must be array",
-                },
-              ];
+            }
+            else {
+              validate126.errors = [{instancePath:instancePath+"/token_balances",schemaPath:"#/properties/token_balances/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cursor !== undefined) {
+        if(valid0){
+          if(data.cursor !== undefined){
             let data2 = data.cursor;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = false;
             const _errs6 = errors;
-            if (!validate72(data2, { instancePath: instancePath + "/cursor", parentData: data, parentDataProperty: "cursor", rootData })) {
+            if(!(validate72(data2, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
               vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid2 = valid2 || _valid0;
-            if (!valid2) {
+            if(!valid2){
               const _errs8 = errors;
-              if (data2 !== null) {
-                const err0 = {
-                  instancePath: instancePath + "/cursor",
-                  schemaPath: "#/properties/cursor/anyOf/1/type",
-                  keyword: "type",
-                  params: { type: "null" },
-                  message: "must be null",
-                };
-                if (vErrors === null) {
+              if(data2 !== null){
+                const err0 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                if(vErrors === null){
                   vErrors = [err0];
-                } else {
+                }
+                else {
                   vErrors.push(err0);
                 }
                 errors++;
@@ -3294,40 +2759,39 @@ function validate126(data: any, { instancePath = "", rootData = data }: Validate
               var _valid0 = _errs8 === errors;
               valid2 = valid2 || _valid0;
             }
-            if (!valid2) {
-              const err1 = {
-                instancePath: instancePath + "/cursor",
-                schemaPath: "#/properties/cursor/anyOf",
-                keyword: "anyOf",
-                params: {},
-                message: "must match a schema in anyOf",
-              };
-              if (vErrors === null) {
+            if(!valid2){
+              const err1 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err1];
-              } else {
+              }
+              else {
                 vErrors.push(err1);
               }
               errors++;
               validate126.errors = vErrors;
               return false;
-            } else {
+            }
+            else {
               errors = _errs5;
-              if (vErrors !== null) {
-                if (_errs5) {
+              if(vErrors !== null){
+                if(_errs5){
                   vErrors.length = _errs5;
-                } else {
+                }
+                else {
                   vErrors = null;
                 }
               }
             }
             var valid0 = _errs4 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate126.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3336,66 +2800,55 @@ function validate126(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate126.errors = null as AjvErrorObject[] | null;
 
-function validate124(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate124(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.context === undefined && (missing0 = "context")) || (data.value === undefined && (missing0 = "value"))) {
-        validate124.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "context" || key0 === "value")) {
-            validate124.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate124.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!validate34(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData })) {
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!validate126(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+              if(!(validate126(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate124.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3404,11 +2857,12 @@ function validate124(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate124.errors = null as AjvErrorObject[] | null;
 
-function validate123(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressedTokenBalancesByOwner-result.json" */
+
+function validate123(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressedTokenBalancesByOwner-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate124(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
     errors = vErrors.length;
   }
@@ -3418,107 +2872,72 @@ function validate123(data: any, { instancePath = "", parentData, parentDataPrope
 validate123.errors = null as AjvErrorObject[] | null;
 
 export const getCompressionSignaturesForTokenOwnerParams: StandaloneValidate = validate134;
-const schema51 = {
-  type: "object",
-  required: ["owner"],
-  properties: {
-    owner: { $ref: "components.json#/definitions/SerializablePubkey" },
-    cursor: { type: ["string", "null"] },
-    limit: { anyOf: [{ allOf: [{ $ref: "components.json#/definitions/Limit" }] }, { type: "null" }] },
-  },
-  additionalProperties: false,
-};
+const schema51 = {"type":"object","required":["owner"],"properties":{"owner":{"$ref":"components.json#/definitions/SerializablePubkey"},"cursor":{"type":["string","null"]},"limit":{"anyOf":[{"allOf":[{"$ref":"components.json#/definitions/Limit"}]},{"type":"null"}]}},"additionalProperties":false};
 
-function validate135(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+function validate135(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (data.owner === undefined && (missing0 = "owner")) {
-        validate135.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((data.owner === undefined) && (missing0 = "owner")){
+        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "owner" || key0 === "cursor" || key0 === "limit")) {
-            validate135.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!(((key0 === "owner") || (key0 === "cursor")) || (key0 === "limit"))){
+            validate135.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.owner !== undefined) {
+        if(_errs1 === errors){
+          if(data.owner !== undefined){
             const _errs2 = errors;
-            if (!validate27(data.owner, { instancePath: instancePath + "/owner", parentData: data, parentDataProperty: "owner", rootData })) {
+            if(!(validate27(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
               vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.cursor !== undefined) {
+          if(valid0){
+            if(data.cursor !== undefined){
               let data1 = data.cursor;
               const _errs3 = errors;
-              if (typeof data1 !== "string" && data1 !== null) {
-                validate135.errors = [
-                  {
-                    instancePath: instancePath + "/cursor",
-                    schemaPath: "#/properties/cursor/type",
-                    keyword: "type",
-                    params: { type: schema51.properties.cursor.type },
-                    message: "must be string,null",
-                  },
-                ];
+              if((typeof data1 !== "string") && (data1 !== null)){
+                validate135.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema51.properties.cursor.type},message:"must be string,null"}];
                 return false;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.limit !== undefined) {
+            if(valid0){
+              if(data.limit !== undefined){
                 let data2 = data.limit;
                 const _errs5 = errors;
                 const _errs6 = errors;
                 let valid1 = false;
                 const _errs7 = errors;
-                if (!validate79(data2, { instancePath: instancePath + "/limit", parentData: data, parentDataProperty: "limit", rootData })) {
+                if(!(validate79(data2, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
                   vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
-                if (!valid1) {
+                if(!valid1){
                   const _errs9 = errors;
-                  if (data2 !== null) {
-                    const err0 = {
-                      instancePath: instancePath + "/limit",
-                      schemaPath: "#/properties/limit/anyOf/1/type",
-                      keyword: "type",
-                      params: { type: "null" },
-                      message: "must be null",
-                    };
-                    if (vErrors === null) {
+                  if(data2 !== null){
+                    const err0 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null){
                       vErrors = [err0];
-                    } else {
+                    }
+                    else {
                       vErrors.push(err0);
                     }
                     errors++;
@@ -3526,42 +2945,41 @@ function validate135(data: any, { instancePath = "", rootData = data }: Validate
                   var _valid0 = _errs9 === errors;
                   valid1 = valid1 || _valid0;
                 }
-                if (!valid1) {
-                  const err1 = {
-                    instancePath: instancePath + "/limit",
-                    schemaPath: "#/properties/limit/anyOf",
-                    keyword: "anyOf",
-                    params: {},
-                    message: "must match a schema in anyOf",
-                  };
-                  if (vErrors === null) {
+                if(!valid1){
+                  const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+                  if(vErrors === null){
                     vErrors = [err1];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err1);
                   }
                   errors++;
                   validate135.errors = vErrors;
                   return false;
-                } else {
+                }
+                else {
                   errors = _errs6;
-                  if (vErrors !== null) {
-                    if (_errs6) {
+                  if(vErrors !== null){
+                    if(_errs6){
                       vErrors.length = _errs6;
-                    } else {
+                    }
+                    else {
                       vErrors = null;
                     }
                   }
                 }
                 var valid0 = _errs5 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
             }
           }
         }
       }
-    } else {
-      validate135.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3570,11 +2988,12 @@ function validate135(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate135.errors = null as AjvErrorObject[] | null;
 
-function validate134(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-params.json" */
+
+function validate134(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-params.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate135(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
     errors = vErrors.length;
   }
@@ -3584,27 +3003,22 @@ function validate134(data: any, { instancePath = "", parentData, parentDataPrope
 validate134.errors = null as AjvErrorObject[] | null;
 
 export const getCompressionSignaturesForTokenOwnerResult: StandaloneValidate = validate139;
-const schema54 = {
-  type: "object",
-  required: ["items", "cursor"],
-  properties: { items: { type: "array", items: { $ref: "components.json#/definitions/SignatureInfo" } }, cursor: { type: ["string", "null"] } },
-};
+const schema54 = {"type":"object","required":["items","cursor"],"properties":{"items":{"type":"array","items":{"$ref":"components.json#/definitions/SignatureInfo"}},"cursor":{"type":["string","null"]}}};
 const formats8 = formats.signature;
 
-function validate144(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
+function validate144(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!formats8(data)) {
-          validate144.errors = [
-            { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "signature" }, message: 'must match format "' + "signature" + '"' },
-          ];
+  if(errors === 0){
+    if(errors === 0){
+      if(typeof data === "string"){
+        if(!(formats8(data))){
+          validate144.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "signature"},message:"must match format \""+"signature"+"\""}];
           return false;
         }
-      } else {
-        validate144.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      }
+      else {
+        validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
         return false;
       }
     }
@@ -3614,29 +3028,17 @@ function validate144(data: any, { instancePath = "" }: ValidateContext = {}): bo
 }
 validate144.errors = null as AjvErrorObject[] | null;
 
-function validate147(data: any, { instancePath = "", parentData, parentDataProperty }: ValidateContext = {}): boolean {
+
+function validate147(data: any, {instancePath = "", parentData, parentDataProperty}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (
-    typeof data == "bigint"
-      ? data < 0n || data > 18446744073709551615n
-      : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)
-  ) {
-    validate147.errors = [
-      { instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" },
-    ];
+  if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
+    validate147.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
-  } else {
-    if (func2(parentData, parentDataProperty) !== undefined) {
-      validate147.errors = [
-        {
-          instancePath,
-          schemaPath: "#/integerLiteral",
-          keyword: "integerLiteral",
-          params: {},
-          message: "must be written as an integer (no fraction, exponent or minus zero)",
-        },
-      ];
+  }
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate147.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
       return false;
     }
   }
@@ -3645,65 +3047,59 @@ function validate147(data: any, { instancePath = "", parentData, parentDataPrope
 }
 validate147.errors = null as AjvErrorObject[] | null;
 
-function validate143(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate143(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if (
-        (data.signature === undefined && (missing0 = "signature")) ||
-        (data.slot === undefined && (missing0 = "slot")) ||
-        (data.blockTime === undefined && (missing0 = "blockTime"))
-      ) {
-        validate143.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if((((data.signature === undefined) && (missing0 = "signature")) || ((data.slot === undefined) && (missing0 = "slot"))) || ((data.blockTime === undefined) && (missing0 = "blockTime"))){
+        validate143.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.signature !== undefined) {
+      }
+      else {
+        if(data.signature !== undefined){
           const _errs1 = errors;
-          if (!validate144(data.signature, { instancePath: instancePath + "/signature", parentData: data, parentDataProperty: "signature", rootData })) {
+          if(!(validate144(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
             vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.slot !== undefined) {
+        if(valid0){
+          if(data.slot !== undefined){
             const _errs2 = errors;
-            if (!validate35(data.slot, { instancePath: instancePath + "/slot", parentData: data, parentDataProperty: "slot", rootData })) {
+            if(!(validate35(data.slot, {instancePath:instancePath+"/slot",parentData:data,parentDataProperty:"slot",rootData}))){
               vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.blockTime !== undefined) {
+          if(valid0){
+            if(data.blockTime !== undefined){
               const _errs3 = errors;
-              if (!validate147(data.blockTime, { instancePath: instancePath + "/blockTime", parentData: data, parentDataProperty: "blockTime", rootData })) {
+              if(!(validate147(data.blockTime, {instancePath:instancePath+"/blockTime",parentData:data,parentDataProperty:"blockTime",rootData}))){
                 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate143.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3712,83 +3108,65 @@ function validate143(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate143.errors = null as AjvErrorObject[] | null;
 
-function validate142(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate142(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.items === undefined && (missing0 = "items")) || (data.cursor === undefined && (missing0 = "cursor"))) {
-        validate142.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.cursor === undefined) && (missing0 = "cursor"))){
+        validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.items !== undefined) {
+      }
+      else {
+        if(data.items !== undefined){
           let data0 = data.items;
           const _errs1 = errors;
-          if (errors === _errs1) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if (!validate143(data0[i0], { instancePath: instancePath + "/items/" + i0, parentData: data0, parentDataProperty: i0, rootData })) {
+                if(!(validate143(data0[i0], {instancePath:instancePath+"/items/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
                   vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
-                if (!valid1) {
+                if(!valid1){
                   break;
                 }
               }
-            } else {
-              validate142.errors = [
-                {
-                  instancePath: instancePath + "/items",
-                  schemaPath: "#/properties/items/type",
-                  keyword: "type",
-                  params: { type: "array" },
-                  message: "must be array",
-                },
-              ];
+            }
+            else {
+              validate142.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cursor !== undefined) {
+        if(valid0){
+          if(data.cursor !== undefined){
             let data2 = data.cursor;
             const _errs4 = errors;
-            if (typeof data2 !== "string" && data2 !== null) {
-              validate142.errors = [
-                {
-                  instancePath: instancePath + "/cursor",
-                  schemaPath: "#/properties/cursor/type",
-                  keyword: "type",
-                  params: { type: schema54.properties.cursor.type },
-                  message: "must be string,null",
-                },
-              ];
+            if((typeof data2 !== "string") && (data2 !== null)){
+              validate142.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema54.properties.cursor.type},message:"must be string,null"}];
               return false;
             }
             var valid0 = _errs4 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate142.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3797,66 +3175,55 @@ function validate142(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate142.errors = null as AjvErrorObject[] | null;
 
-function validate140(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
+
+function validate140(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.context === undefined && (missing0 = "context")) || (data.value === undefined && (missing0 = "value"))) {
-        validate140.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.context === undefined) && (missing0 = "context")) || ((data.value === undefined) && (missing0 = "value"))){
+        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
+      }
+      else {
         const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "context" || key0 === "value")) {
-            validate140.errors = [
-              {
-                instancePath,
-                schemaPath: "#/additionalProperties",
-                keyword: "additionalProperties",
-                params: { additionalProperty: key0 },
-                message: "must NOT have additional properties",
-              },
-            ];
+        for(const key0 in data){
+          if(!((key0 === "context") || (key0 === "value"))){
+            validate140.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
             return false;
           }
         }
-        if (_errs1 === errors) {
-          if (data.context !== undefined) {
+        if(_errs1 === errors){
+          if(data.context !== undefined){
             const _errs2 = errors;
-            if (!validate34(data.context, { instancePath: instancePath + "/context", parentData: data, parentDataProperty: "context", rootData })) {
+            if(!(validate34(data.context, {instancePath:instancePath+"/context",parentData:data,parentDataProperty:"context",rootData}))){
               vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.value !== undefined) {
+          if(valid0){
+            if(data.value !== undefined){
               const _errs3 = errors;
-              if (!validate142(data.value, { instancePath: instancePath + "/value", parentData: data, parentDataProperty: "value", rootData })) {
+              if(!(validate142(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
                 vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs3 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
           }
         }
       }
-    } else {
-      validate140.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -3865,11 +3232,12 @@ function validate140(data: any, { instancePath = "", rootData = data }: Validate
 }
 validate140.errors = null as AjvErrorObject[] | null;
 
-function validate139(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-result.json" */
+
+function validate139(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getCompressionSignaturesForTokenOwner-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate140(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
     errors = vErrors.length;
   }
@@ -3881,7 +3249,7 @@ validate139.errors = null as AjvErrorObject[] | null;
 export const getIndexerSlotParams: StandaloneValidate = validate152;
 
 function validate152(_data: unknown, _context: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getIndexerSlot-params.json" */
+  /*# sourceURL="method-getIndexerSlot-params.json" */;
   validate152.errors = null;
   return true;
 }
@@ -3889,29 +3257,16 @@ validate152.errors = null as AjvErrorObject[] | null;
 
 export const getIndexerSlotResult: StandaloneValidate = validate153;
 
-function validate154(data: any, { instancePath = "", parentData, parentDataProperty }: ValidateContext = {}): boolean {
+function validate154(data: any, {instancePath = "", parentData, parentDataProperty}: ValidateContext = {}): boolean {
   let vErrors: any = null;
   let errors = 0;
-  if (
-    typeof data == "bigint"
-      ? data < 0n || data > 18446744073709551615n
-      : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)
-  ) {
-    validate154.errors = [
-      { instancePath, schemaPath: "#/uint64", keyword: "uint64", params: { maximum: null }, message: "must be an unsigned 64-bit integer" },
-    ];
+  if(typeof data == "bigint" ? (data < 0n || data > 18446744073709551615n) : !(typeof data == "number" && Number.isSafeInteger(data) && data >= 0 && data <= 9007199254740991)){
+    validate154.errors = [{instancePath,schemaPath:"#/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"}];
     return false;
-  } else {
-    if (func2(parentData, parentDataProperty) !== undefined) {
-      validate154.errors = [
-        {
-          instancePath,
-          schemaPath: "#/integerLiteral",
-          keyword: "integerLiteral",
-          params: {},
-          message: "must be written as an integer (no fraction, exponent or minus zero)",
-        },
-      ];
+  }
+  else {
+    if(func2(parentData, parentDataProperty) !== undefined){
+      validate154.errors = [{instancePath,schemaPath:"#/integerLiteral",keyword:"integerLiteral",params:{},message:"must be written as an integer (no fraction, exponent or minus zero)"}];
       return false;
     }
   }
@@ -3920,11 +3275,12 @@ function validate154(data: any, { instancePath = "", parentData, parentDataPrope
 }
 validate154.errors = null as AjvErrorObject[] | null;
 
-function validate153(data: any, { instancePath = "", parentData, parentDataProperty, rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="method-getIndexerSlot-result.json" */
+
+function validate153(data: any, {instancePath = "", parentData, parentDataProperty, rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="method-getIndexerSlot-result.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (!validate154(data, { instancePath, parentData, parentDataProperty, rootData })) {
+  if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData}))){
     vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
     errors = vErrors.length;
   }
@@ -3934,115 +3290,72 @@ function validate153(data: any, { instancePath = "", parentData, parentDataPrope
 validate153.errors = null as AjvErrorObject[] | null;
 
 export const requestEnvelope: StandaloneValidate = validate156;
-const schema61 = {
-  $id: "envelope-request.json",
-  type: "object",
-  required: ["jsonrpc", "method"],
-  properties: {
-    jsonrpc: { const: "2.0" },
-    id: { anyOf: [{ type: "string" }, { uint64: true }, { type: "null" }] },
-    method: { type: "string" },
-    params: { type: ["object", "array", "null"] },
-  },
-};
+const schema61 = {"$id":"envelope-request.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"anyOf":[{"type":"string"},{"uint64":true},{"type":"null"}]},"method":{"type":"string"},"params":{"type":["object","array","null"]}}};
 
-function validate156(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
-  /*# sourceURL="envelope-request.json" */
+function validate156(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
+  /*# sourceURL="envelope-request.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.jsonrpc === undefined && (missing0 = "jsonrpc")) || (data.method === undefined && (missing0 = "method"))) {
-        validate156.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.jsonrpc !== undefined) {
+      }
+      else {
+        if(data.jsonrpc !== undefined){
           const _errs1 = errors;
-          if ("2.0" !== data.jsonrpc) {
-            validate156.errors = [
-              {
-                instancePath: instancePath + "/jsonrpc",
-                schemaPath: "#/properties/jsonrpc/const",
-                keyword: "const",
-                params: { allowedValue: "2.0" },
-                message: "must be equal to constant",
-              },
-            ];
+          if("2.0" !== data.jsonrpc){
+            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.id !== undefined) {
+        if(valid0){
+          if(data.id !== undefined){
             let data1 = data.id;
             const _errs2 = errors;
             const _errs3 = errors;
             let valid1 = false;
             const _errs4 = errors;
-            if (typeof data1 !== "string") {
-              const err0 = {
-                instancePath: instancePath + "/id",
-                schemaPath: "#/properties/id/anyOf/0/type",
-                keyword: "type",
-                params: { type: "string" },
-                message: "must be string",
-              };
-              if (vErrors === null) {
+            if(typeof data1 !== "string"){
+              const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+              if(vErrors === null){
                 vErrors = [err0];
-              } else {
+              }
+              else {
                 vErrors.push(err0);
               }
               errors++;
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            if (!valid1) {
+            if(!valid1){
               const _errs6 = errors;
-              if (
-                typeof data1 == "bigint"
-                  ? data1 < 0n || data1 > 18446744073709551615n
-                  : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)
-              ) {
-                const err1 = {
-                  instancePath: instancePath + "/id",
-                  schemaPath: "#/properties/id/anyOf/1/uint64",
-                  keyword: "uint64",
-                  params: { maximum: null },
-                  message: "must be an unsigned 64-bit integer",
-                };
-                if (vErrors === null) {
+              if(typeof data1 == "bigint" ? (data1 < 0n || data1 > 18446744073709551615n) : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)){
+                const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"};
+                if(vErrors === null){
                   vErrors = [err1];
-                } else {
+                }
+                else {
                   vErrors.push(err1);
                 }
                 errors++;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
-              if (!valid1) {
+              if(!valid1){
                 const _errs7 = errors;
-                if (data1 !== null) {
-                  const err2 = {
-                    instancePath: instancePath + "/id",
-                    schemaPath: "#/properties/id/anyOf/2/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err2];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err2);
                   }
                   errors++;
@@ -4051,80 +3364,65 @@ function validate156(data: any, { instancePath = "" }: ValidateContext = {}): bo
                 valid1 = valid1 || _valid0;
               }
             }
-            if (!valid1) {
-              const err3 = {
-                instancePath: instancePath + "/id",
-                schemaPath: "#/properties/id/anyOf",
-                keyword: "anyOf",
-                params: {},
-                message: "must match a schema in anyOf",
-              };
-              if (vErrors === null) {
+            if(!valid1){
+              const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err3];
-              } else {
+              }
+              else {
                 vErrors.push(err3);
               }
               errors++;
               validate156.errors = vErrors;
               return false;
-            } else {
+            }
+            else {
               errors = _errs3;
-              if (vErrors !== null) {
-                if (_errs3) {
+              if(vErrors !== null){
+                if(_errs3){
                   vErrors.length = _errs3;
-                } else {
+                }
+                else {
                   vErrors = null;
                 }
               }
             }
             var valid0 = _errs2 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.method !== undefined) {
+          if(valid0){
+            if(data.method !== undefined){
               const _errs9 = errors;
-              if (typeof data.method !== "string") {
-                validate156.errors = [
-                  {
-                    instancePath: instancePath + "/method",
-                    schemaPath: "#/properties/method/type",
-                    keyword: "type",
-                    params: { type: "string" },
-                    message: "must be string",
-                  },
-                ];
+              if(typeof data.method !== "string"){
+                validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs9 === errors;
-            } else {
+            }
+            else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.params !== undefined) {
+            if(valid0){
+              if(data.params !== undefined){
                 const _errs11 = errors;
-                if (typeof data.params != "object") {
-                  validate156.errors = [
-                    {
-                      instancePath: instancePath + "/params",
-                      schemaPath: "#/properties/params/type",
-                      keyword: "type",
-                      params: { type: schema61.properties.params.type },
-                      message: "must be object,array,null",
-                    },
-                  ];
+                if(typeof data.params != "object"){
+                  validate156.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema61.properties.params.type},message:"must be object,array,null"}];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
-              } else {
+              }
+              else {
                 var valid0 = true;
               }
             }
           }
         }
       }
-    } else {
-      validate156.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -4135,67 +3433,47 @@ validate156.errors = null as AjvErrorObject[] | null;
 
 export const responseEnvelope: StandaloneValidate = validate157;
 
-function validate158(data: any, { instancePath = "" }: ValidateContext = {}): boolean {
-  /*# sourceURL="envelope-error.json" */
+function validate158(data: any, {instancePath = ""}: ValidateContext = {}): boolean {
+  /*# sourceURL="envelope-error.json" */;
   let vErrors: any = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if ((data.code === undefined && (missing0 = "code")) || (data.message === undefined && (missing0 = "message"))) {
-        validate158.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-          },
-        ];
+      if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
-      } else {
-        if (data.code !== undefined) {
+      }
+      else {
+        if(data.code !== undefined){
           let data0 = data.code;
           const _errs1 = errors;
-          if (!(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-            validate158.errors = [
-              {
-                instancePath: instancePath + "/code",
-                schemaPath: "#/properties/code/type",
-                keyword: "type",
-                params: { type: "integer" },
-                message: "must be integer",
-              },
-            ];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+            validate158.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
           var valid0 = _errs1 === errors;
-        } else {
+        }
+        else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.message !== undefined) {
+        if(valid0){
+          if(data.message !== undefined){
             const _errs3 = errors;
-            if (typeof data.message !== "string") {
-              validate158.errors = [
-                {
-                  instancePath: instancePath + "/message",
-                  schemaPath: "#/properties/message/type",
-                  keyword: "type",
-                  params: { type: "string" },
-                  message: "must be string",
-                },
-              ];
+            if(typeof data.message !== "string"){
+              validate158.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs3 === errors;
-          } else {
+          }
+          else {
             var valid0 = true;
           }
         }
       }
-    } else {
-      validate158.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -4204,185 +3482,141 @@ function validate158(data: any, { instancePath = "" }: ValidateContext = {}): bo
 }
 validate158.errors = null as AjvErrorObject[] | null;
 
-function validate157(data: any, { instancePath = "", rootData = data }: ValidateContext = {}): boolean {
-  /*# sourceURL="envelope-response.json" */
+
+function validate157(data: any, {instancePath = "", rootData = data}: ValidateContext = {}): boolean {
+  /*# sourceURL="envelope-response.json" */;
   let vErrors: any = null;
   let errors = 0;
   const _errs1 = errors;
   let valid0 = false;
   let passing0: any = null;
   const _errs2 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)){
     let missing0;
-    if (data.result === undefined && (missing0 = "result")) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/oneOf/0/required",
-        keyword: "required",
-        params: { missingProperty: missing0 },
-        message: "must have required property '" + missing0 + "'",
-      };
-      if (vErrors === null) {
+    if((data.result === undefined) && (missing0 = "result")){
+      const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+      if(vErrors === null){
         vErrors = [err0];
-      } else {
+      }
+      else {
         vErrors.push(err0);
       }
       errors++;
     }
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0) {
+  if(_valid0){
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)){
     let missing1;
-    if (data.error === undefined && (missing1 = "error")) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/oneOf/1/required",
-        keyword: "required",
-        params: { missingProperty: missing1 },
-        message: "must have required property '" + missing1 + "'",
-      };
-      if (vErrors === null) {
+    if((data.error === undefined) && (missing1 = "error")){
+      const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+      if(vErrors === null){
         vErrors = [err1];
-      } else {
+      }
+      else {
         vErrors.push(err1);
       }
       errors++;
     }
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0){
     valid0 = false;
     passing0 = [passing0, 1];
-  } else {
-    if (_valid0) {
+  }
+  else {
+    if(_valid0){
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err2 = {
-      instancePath,
-      schemaPath: "#/oneOf",
-      keyword: "oneOf",
-      params: { passingSchemas: passing0 },
-      message: "must match exactly one schema in oneOf",
-    };
-    if (vErrors === null) {
+  if(!valid0){
+    const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null){
       vErrors = [err2];
-    } else {
+    }
+    else {
       vErrors.push(err2);
     }
     errors++;
     validate157.errors = vErrors;
     return false;
-  } else {
+  }
+  else {
     errors = _errs1;
-    if (vErrors !== null) {
-      if (_errs1) {
+    if(vErrors !== null){
+      if(_errs1){
         vErrors.length = _errs1;
-      } else {
+      }
+      else {
         vErrors = null;
       }
     }
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
       let missing2;
-      if ((data.jsonrpc === undefined && (missing2 = "jsonrpc")) || (data.id === undefined && (missing2 = "id"))) {
-        validate157.errors = [
-          {
-            instancePath,
-            schemaPath: "#/required",
-            keyword: "required",
-            params: { missingProperty: missing2 },
-            message: "must have required property '" + missing2 + "'",
-          },
-        ];
+      if(((data.jsonrpc === undefined) && (missing2 = "jsonrpc")) || ((data.id === undefined) && (missing2 = "id"))){
+        validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
         return false;
-      } else {
-        if (data.jsonrpc !== undefined) {
+      }
+      else {
+        if(data.jsonrpc !== undefined){
           const _errs4 = errors;
-          if ("2.0" !== data.jsonrpc) {
-            validate157.errors = [
-              {
-                instancePath: instancePath + "/jsonrpc",
-                schemaPath: "#/properties/jsonrpc/const",
-                keyword: "const",
-                params: { allowedValue: "2.0" },
-                message: "must be equal to constant",
-              },
-            ];
+          if("2.0" !== data.jsonrpc){
+            validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
             return false;
           }
           var valid1 = _errs4 === errors;
-        } else {
+        }
+        else {
           var valid1 = true;
         }
-        if (valid1) {
-          if (data.id !== undefined) {
+        if(valid1){
+          if(data.id !== undefined){
             let data1 = data.id;
             const _errs5 = errors;
             const _errs6 = errors;
             let valid2 = false;
             const _errs7 = errors;
-            if (typeof data1 !== "string") {
-              const err3 = {
-                instancePath: instancePath + "/id",
-                schemaPath: "#/properties/id/anyOf/0/type",
-                keyword: "type",
-                params: { type: "string" },
-                message: "must be string",
-              };
-              if (vErrors === null) {
+            if(typeof data1 !== "string"){
+              const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+              if(vErrors === null){
                 vErrors = [err3];
-              } else {
+              }
+              else {
                 vErrors.push(err3);
               }
               errors++;
             }
             var _valid1 = _errs7 === errors;
             valid2 = valid2 || _valid1;
-            if (!valid2) {
+            if(!valid2){
               const _errs9 = errors;
-              if (
-                typeof data1 == "bigint"
-                  ? data1 < 0n || data1 > 18446744073709551615n
-                  : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)
-              ) {
-                const err4 = {
-                  instancePath: instancePath + "/id",
-                  schemaPath: "#/properties/id/anyOf/1/uint64",
-                  keyword: "uint64",
-                  params: { maximum: null },
-                  message: "must be an unsigned 64-bit integer",
-                };
-                if (vErrors === null) {
+              if(typeof data1 == "bigint" ? (data1 < 0n || data1 > 18446744073709551615n) : !(typeof data1 == "number" && Number.isSafeInteger(data1) && data1 >= 0 && data1 <= 9007199254740991)){
+                const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/1/uint64",keyword:"uint64",params:{maximum: null},message:"must be an unsigned 64-bit integer"};
+                if(vErrors === null){
                   vErrors = [err4];
-                } else {
+                }
+                else {
                   vErrors.push(err4);
                 }
                 errors++;
               }
               var _valid1 = _errs9 === errors;
               valid2 = valid2 || _valid1;
-              if (!valid2) {
+              if(!valid2){
                 const _errs10 = errors;
-                if (data1 !== null) {
-                  const err5 = {
-                    instancePath: instancePath + "/id",
-                    schemaPath: "#/properties/id/anyOf/2/type",
-                    keyword: "type",
-                    params: { type: "null" },
-                    message: "must be null",
-                  };
-                  if (vErrors === null) {
+                if(data1 !== null){
+                  const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                  if(vErrors === null){
                     vErrors = [err5];
-                  } else {
+                  }
+                  else {
                     vErrors.push(err5);
                   }
                   errors++;
@@ -4391,52 +3625,52 @@ function validate157(data: any, { instancePath = "", rootData = data }: Validate
                 valid2 = valid2 || _valid1;
               }
             }
-            if (!valid2) {
-              const err6 = {
-                instancePath: instancePath + "/id",
-                schemaPath: "#/properties/id/anyOf",
-                keyword: "anyOf",
-                params: {},
-                message: "must match a schema in anyOf",
-              };
-              if (vErrors === null) {
+            if(!valid2){
+              const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+              if(vErrors === null){
                 vErrors = [err6];
-              } else {
+              }
+              else {
                 vErrors.push(err6);
               }
               errors++;
               validate157.errors = vErrors;
               return false;
-            } else {
+            }
+            else {
               errors = _errs6;
-              if (vErrors !== null) {
-                if (_errs6) {
+              if(vErrors !== null){
+                if(_errs6){
                   vErrors.length = _errs6;
-                } else {
+                }
+                else {
                   vErrors = null;
                 }
               }
             }
             var valid1 = _errs5 === errors;
-          } else {
+          }
+          else {
             var valid1 = true;
           }
-          if (valid1) {
-            if (data.error !== undefined) {
+          if(valid1){
+            if(data.error !== undefined){
               const _errs12 = errors;
-              if (!validate158(data.error, { instancePath: instancePath + "/error", parentData: data, parentDataProperty: "error", rootData })) {
+              if(!(validate158(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
                 vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
                 errors = vErrors.length;
               }
               var valid1 = _errs12 === errors;
-            } else {
+            }
+            else {
               var valid1 = true;
             }
           }
         }
       }
-    } else {
-      validate157.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    }
+    else {
+      validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
@@ -4446,6 +3680,7 @@ function validate157(data: any, { instancePath = "", rootData = data }: Validate
 validate157.errors = null as AjvErrorObject[] | null;
 
 export const errorObject: StandaloneValidate = validate158;
+
 
 /** The params and result validator of each method. */
 export const methodValidators: { readonly [M in MethodName]: MethodValidators } = {
