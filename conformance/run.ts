@@ -9,7 +9,7 @@ import type { ConformanceCase, Fixtures } from "./case-format.js";
 import { ConfErrorCode } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { ABSENT, getPath } from "./matchers.js";
-import { contextSlotPaths } from "./spec-facts.js";
+import { contextSlotPaths, itemsOf, lookupKeyOf, methodInfo, pageOf } from "./spec-facts.js";
 import { fail, pass, rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import type { RawTarget } from "./target.js";
@@ -297,25 +297,31 @@ export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: Co
   const owners = new Set(OWNERS_WITH_ACCOUNTS.map((k) => field(k, "owner")).filter((o): o is string => typeof o === "string"));
   const missed: string[] = [];
   let found = 0;
-  /** What a case looks up of the profile (null: nothing), and whether the answer holds it. */
-  const lookupOf = (c: ConformanceCase): { what: string; holds: (value: unknown) => boolean } | null => {
+  /** The profile's known entities (`knownHash`, `knownAddress`, …): values a lookup of the target must find. */
+  const known = new Map(Object.entries(f).filter(([k, v]) => /^known[A-Z]/.test(k) && typeof v === "string") as [string, string][]);
+  const knownKeyOf = new Map([...known].map(([k, v]) => [v, k]));
+  /**
+   * What a case looks up of the profile (null: nothing), and whether the answer holds it, from the
+   * method table: a single lookup (`x-lookup` without `items`) by a known value, or the first page
+   * of a list filtered by an owner the profile says holds accounts, on a param that filters the
+   * item field of the same name (an account's own owner, not a token account's `tokenData.owner`).
+   */
+  const lookupOf = (c: ConformanceCase): { what: string; holds: (result: unknown) => boolean } | null => {
+    const info = methodInfo(c.method);
+    if (!info) return null;
     const p = isObject(c.params) ? c.params : {};
-    const account = { holds: (value: unknown) => isObject(value) };
-    if (c.method === "getCompressedAccount" && p.address == null && typeof p.hash === "string" && p.hash === f.knownHash)
-      return { what: `its knownHash ${p.hash}`, ...account };
-    if (c.method === "getCompressedAccount" && typeof p.address === "string" && p.address === f.knownAddress)
-      return { what: `its knownAddress ${p.address}`, ...account };
-    if (
-      c.method === "getCompressedAccountsByOwner" &&
-      typeof p.owner === "string" &&
-      owners.has(p.owner) &&
-      p.cursor == null &&
-      p.limit !== 0 &&
-      p.filters == null
-    ) {
-      return { what: `its owner ${p.owner} has no accounts`, holds: (value) => isObject(value) && Array.isArray(value.items) && value.items.length > 0 };
+    const key = info.lookup && !info.lookup.items ? lookupKeyOf(info, p) : null;
+    const value = key ? p[key.param] : undefined;
+    if (typeof value === "string" && knownKeyOf.has(value)) {
+      return { what: `its ${knownKeyOf.get(value)} ${value} is not found`, holds: (result) => isObject(pageOf(info, result)) };
     }
-    return null;
+    const page = info.pagination;
+    if (!page) return null;
+    const filter = Object.entries(info.filters).find(([param, field]) => param === field && typeof p[param] === "string" && owners.has(p[param] as string));
+    if (!filter) return null;
+    const others = Object.keys(p).filter((k) => k !== filter[0] && k !== page.limit && p[k] !== null && p[k] !== undefined);
+    if (others.length > 0 || (page.limit && p[page.limit] === 0)) return null;
+    return { what: `its owner ${p[filter[0]] as string} has no accounts`, holds: (result) => (itemsOf(info, result)?.length ?? 0) > 0 };
   };
   return {
     observe(c, exchange) {
@@ -324,8 +330,7 @@ export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: Co
       const body = exchange.body;
       if (!lookup || !isObject(body)) return;
       if ("result" in body) {
-        const value = isObject(body.result) ? body.result.value : undefined;
-        if (lookup.holds(value)) found++;
+        if (lookup.holds(body.result)) found++;
         else missed.push(lookup.what);
       } else if (isObject(body.error) && /not found/i.test(String(body.error.message))) missed.push(lookup.what);
     },
@@ -333,8 +338,8 @@ export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: Co
       if (found > 0 || missed.length === 0) return [];
       const which =
         name === "reference" ? "the default fixtures profile (reference: the reference indexer's dataset)" : `the fixtures profile ${name ?? ""}`.trimEnd();
-      const first = [...new Set(missed)].slice(0, 2).map((m) => (m.endsWith("accounts") ? m : `${m} is not found`));
-      return [`${which} does not describe this target (${first.join("; ")})): run with --discover --seed-owner PUBKEY or --fixtures FILE`];
+      const first = [...new Set(missed)].slice(0, 2);
+      return [`${which} does not describe this target (${first.join("; ")}): run with --discover --seed-owner PUBKEY or --fixtures FILE`];
     },
   };
 }

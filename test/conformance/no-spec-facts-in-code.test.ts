@@ -27,11 +27,6 @@ const ALLOWED: readonly { file: string; words: readonly string[] | "methods" | "
     words: "methods",
     why: "the handlers' data layer keeps its lists in the documented order of the method each serves; it names that method (a typed PaginatedMethodName) to read the order from the table, and restates no order",
   },
-  {
-    file: "conformance/run.ts",
-    words: ["getCompressedAccount", "getCompressedAccountsByOwner"],
-    why: "profileWatch (whether the fixtures profile describes the target at all) names the lookups of the profile's own entities; left for the run-session rework, which owns run.ts",
-  },
 ];
 
 function sources(dir: string): string[] {
