@@ -19,7 +19,7 @@ import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./erro
 import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { recordCases, renderChanges } from "./record.js";
-import { fail, type CaseResult, type RunSummary } from "./model.js";
+import { fail, runWideResult, type CaseResult, type RunSummary } from "./model.js";
 import { packageRoot, packageVersion } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
@@ -268,16 +268,7 @@ export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): R
   if (skipped <= allowed) return summary;
   const shown = limit.percent ? `${limit.count}% of ${cases.length} cases` : `${limit.count}`;
   const finding = fail("fixtures", `${skipped} of ${cases.length} cases were skipped, more than --max-skipped ${shown} allows`);
-  const result: CaseResult = {
-    id: "run/max-skipped",
-    method: "*",
-    description: "no more cases skipped than --max-skipped allows",
-    required: true,
-    findings: [finding],
-    exchange: null,
-    status: "fail",
-    durationMs: 0,
-  };
+  const result = runWideResult("run/max-skipped", "no more cases skipped than --max-skipped allows", [finding]);
   return { ...summary, results: [...summary.results, result], counts: { ...summary.counts, fail: summary.counts.fail + 1 }, passed: false };
 }
 

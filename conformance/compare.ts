@@ -29,7 +29,7 @@ import type { ConformanceCase, Fixtures } from "./case-format.js";
 import { show } from "./checks/check.js";
 import { ABSENT, getPath } from "./matchers.js";
 import { identityOf, summarize } from "./judge.js";
-import { fail, pass, rollUp, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
+import { fail, pass, rollUp, runWideResult, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { requestOf, skipped } from "./run.js";
 import { openSession, type Session } from "./session.js";
 import { contextSlotPaths, identityFields, lookupKeyOf, methodInfo } from "./spec-facts.js";
@@ -305,16 +305,7 @@ function inconclusiveResult(ids: readonly string[], max: number): CaseResult {
   const listedIds = ids.length > 0 ? `: ${ids.slice(0, MAX_LISTED).join(", ")}${ids.length > MAX_LISTED ? ", …" : ""}` : "";
   const message = `${ids.length} required case${ids.length === 1 ? "" : "s"} inconclusive (answers differing only where the chain moves, at different slots twice), --max-inconclusive ${max}${listedIds}`;
   const findings = [ids.length > max ? fail("diff", message) : ids.length > 0 ? warn("diff", message) : pass("diff", message)];
-  return {
-    id: INCONCLUSIVE_ID,
-    method: "*",
-    description: "differences that slot movement may explain stay within --max-inconclusive",
-    required: true,
-    findings,
-    exchange: null,
-    status: rollUp(findings, true),
-    durationMs: 0,
-  };
+  return runWideResult(INCONCLUSIVE_ID, "differences that slot movement may explain stay within --max-inconclusive", findings);
 }
 
 /**

@@ -129,4 +129,12 @@ export const fail = (check: string, message: string, expected?: string, actual?:
 export const warn = (check: string, message: string): Finding => ({ check, status: "warn", message });
 export const skip = (check: string, message: string): Finding => ({ check, status: "skip", message });
 
+/** The method of results about the run as a whole (slot order, inconclusive differences, skips). */
+export const RUN_WIDE_METHOD = "*";
+
+/** A required result about the run as a whole: no case file, no exchange. */
+export function runWideResult(id: string, description: string, findings: Finding[]): CaseResult {
+  return { id, method: RUN_WIDE_METHOD, description, required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
+}
+
 export type { ConformanceCase };

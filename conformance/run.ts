@@ -10,7 +10,7 @@ import { ConfErrorCode } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { ABSENT, getPath } from "./matchers.js";
 import { contextSlotPaths, itemsOf, lookupKeyOf, methodInfo, pageOf } from "./spec-facts.js";
-import { fail, pass, rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
+import { fail, pass, rollUp, runWideResult, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import type { RawTarget } from "./target.js";
 
@@ -207,16 +207,7 @@ function slotOrder(results: readonly CaseResult[]): CaseResult {
     if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
   }
   if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
-  return {
-    id: SLOT_ORDER_ID,
-    method: "*",
-    description: `${contextSlotPaths().join(", ")} never goes backwards during the run`,
-    required: true,
-    findings,
-    exchange: null,
-    status: rollUp(findings, true),
-    durationMs: 0,
-  };
+  return runWideResult(SLOT_ORDER_ID, `${contextSlotPaths().join(", ")} never goes backwards during the run`, findings);
 }
 
 /**

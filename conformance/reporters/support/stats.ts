@@ -1,6 +1,6 @@
 /** Per-method figures shared by reporters: counts and latency percentiles, and where a failing run failed. */
 import { methods } from "../../../generated/index.js";
-import type { CaseResult, RunSummary, Status } from "../../model.js";
+import { RUN_WIDE_METHOD, type CaseResult, type RunSummary, type Status } from "../../model.js";
 
 export interface MethodStats {
   readonly method: string;
@@ -20,8 +20,6 @@ export function casesJudged(summary: RunSummary): string {
   return summary.tally && summary.tally.unlisted > 0 ? `${total} cases (${summary.results.length} listed)` : `${total} cases`;
 }
 
-/** Cases of the run as a whole (`run/slot-order`, `diff/inconclusive`) carry this method. */
-export const RUN_WIDE_METHOD = "*";
 /** The row of cases about no spec method: protocol cases (`liveness`, an unknown method, a raw batch). */
 export const PROTOCOL_ROW = "(protocol)";
 export const RUN_WIDE_ROW = "(run-wide)";
