@@ -552,7 +552,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (err) {
-    const exit = exitFor(err); // conformance/exit.ts: the status of each code
+    const exit = exitFor(err); // cli/exit.ts: the status each code carries
     if (exit.printed) return exit.status; // commander printed it
     const message = messageRedactor(err instanceof Error ? err.message : String(err));
     process.stderr.write(exit.expected ? `photon-conformance: ${message}\n` : `photon-conformance: unexpected error: ${message}\n`);

@@ -1,6 +1,6 @@
 /**
  * photon-gen: generate and check the typed client, server stubs and validators.
- * Exit codes (conformance/exit.ts, shared with photon-conformance): 0 done, 1 stale (check) or
+ * Exit codes (cli/exit.ts, shared with photon-conformance): 0 done, 1 stale (check) or
  * a change matching --fail-on (diff), 2 bad input (unreadable or invalid spec, usage).
  */
 import { existsSync } from "node:fs";

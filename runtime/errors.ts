@@ -10,7 +10,7 @@
  *   conformance/errors.ts  PHOTON_CONF_ERR_*  ConformanceError (CaseError, UsageError, …)
  *   reference/errors.ts    PHOTON_REF_ERR_*   ReferenceIndexerError (DatasetFormatError, …)
  * A broken invariant (a bug, never the input) is `internalError(code, …)` with its area's
- * `…_INTERNAL` code. conformance/exit.ts maps codes to the CLIs' exit statuses.
+ * `…_INTERNAL` code. Each error carries its exit status; cli/exit.ts ends the CLIs with it.
  *
  * `RpcError` is deliberately not a `PhotonError`: it is a JSON-RPC error *value*, the answer
  * one side of the protocol sends the other, and its `code` is the wire's integer (-32602),
