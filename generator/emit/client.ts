@@ -5,15 +5,15 @@
  */
 import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
-import { docLines, objectKey, stringLiteral, typeKey } from "./escape.js";
+import { docLines, LINE_WIDTH, objectKey, stringLiteral, typeKey } from "./escape.js";
 import { iteratorName } from "./names.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
-/** `(a, b): R` as a function type, its parameters one per line when the line would be long. */
-function functionType(signature: string): string {
+/** `(a, b): R` as a function type on the member's line, its parameters one per line when that line would pass the formatter's width. */
+function functionType(member: string, signature: string): string {
   const [, args, result] = /^\((.*)\): (.*)$/.exec(signature)!;
   const oneLine = `(${args}) => ${result}`;
-  if (oneLine.length <= 100) return oneLine;
+  if (`  ${member}: ${oneLine};`.length <= LINE_WIDTH) return oneLine;
   return `(\n${args!
     .split(", ")
     .map((a) => `    ${a},`)
@@ -69,7 +69,7 @@ export function addClient(file: SourceFile, model: SpecModel): void {
     docs: docLines(`A typed client for ${model.title} ${model.version}.`),
     properties: [
       { name: "rpc", isReadonly: true, type: "RpcClient", docs: ["The untyped core: `call(method, params)`, `pages`, `items`."] },
-      ...members.map((m) => ({ name: m.member, type: functionType(m.signature), docs: m.docs })),
+      ...members.map((m) => ({ name: m.member, type: functionType(m.member, m.signature), docs: m.docs })),
     ],
   });
   file.addFunction({

@@ -64,6 +64,9 @@ export function objectKey(name: string): string {
  * A value as a TypeScript literal that reads as hand-written: identifier keys unquoted,
  * short lists of primitives on one line, nested objects indented.
  */
+/** The line width of the repository's formatter (biome.json), which generated code keeps to. */
+export const LINE_WIDTH = 160;
+
 export function literal(value: unknown, indent = ""): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
@@ -76,7 +79,12 @@ export function literal(value: unknown, indent = ""): string {
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
-    return `{\n${entries.map(([k, v]) => `${inner}${objectKey(k)}: ${literal(v, inner)},`).join("\n")}\n${indent}}`;
+    const entry = ([k, v]: [string, unknown]) => {
+      const line = `${inner}${objectKey(k)}: ${literal(v, inner)},`;
+      // A string too long for the line goes on the next one, as the formatter (biome.json) puts it.
+      return typeof v === "string" && line.length > LINE_WIDTH ? `${inner}${objectKey(k)}:\n${inner}  ${literal(v, inner)},` : line;
+    };
+    return `{\n${entries.map(entry).join("\n")}\n${indent}}`;
   }
   if (typeof value === "string") return stringLiteral(value);
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";

@@ -8,9 +8,8 @@ import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } fro
 import type { SpecModel } from "../model.js";
 import { templatesDir } from "../paths.js";
 import { addClient } from "./client.js";
-import { formatGenerated } from "./format.js";
 import { addMethodTable } from "./methods.js";
-import { addServer } from "./server.js";
+import { addServer, wrapHandlerSignatures } from "./server.js";
 import { addMethodTypes, renderSchemaTypes } from "./types.js";
 import { indentByBraces } from "./indent.js";
 import { compileTemplate, objectKey } from "./escape.js";
@@ -62,10 +61,11 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   const finish = (name: string, sf: SourceFile) => {
     sf.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureUpdateOrderedImports: false } as never);
     // A blank line between the imports and the code, as a person would leave it.
-    const text = sf
+    let text = sf
       .getFullText()
       .trim()
       .replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n");
+    if (name === "server.ts") text = wrapHandlerSignatures(text);
     files.set(name, `${bannerFor(name)}\n${text}\n`);
   };
 
@@ -115,11 +115,6 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   // What a caller of the client catches, importable beside it.
   index.addExportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] });
   finish("index.ts", index);
-
-  // Every TypeScript file in the repository's own style (biome.json's formatter, as `npm test` checks it),
-  // but validators.ts: ajv's machine code, laid out by indentByBraces, which biome.json exempts from
-  // formatting (Biome would take ~0.5 s to re-wrap 3,600 lines nobody reads; generate is measured).
-  for (const [name, text] of files) if (name.endsWith(".ts") && name !== "validators.ts") files.set(name, formatGenerated(name, text));
 
   files.set(
     "README.md",

@@ -5,7 +5,7 @@
  */
 import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
-import { docLines, stringLiteral, typeKey } from "./escape.js";
+import { docLines, LINE_WIDTH, stringLiteral, typeKey } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
 export function addServer(file: SourceFile, model: SpecModel): void {
@@ -74,4 +74,16 @@ export function addServer(file: SourceFile, model: SpecModel): void {
       "return createRequestListener({ ...options, methods, validators: methodValidators, handlers: table });",
     ],
   });
+}
+
+/**
+ * A handler's signature too long for the formatter's line (biome.json) with its parameters one per
+ * line, as the formatter lays it out (ts-morph writes every signature on one line).
+ */
+export function wrapHandlerSignatures(text: string): string {
+  return text.replace(
+    /^( +)(\w+)\((params: [^,\n]+), (context: CallContext)\): (Answer<[^\n]+>);$/gm,
+    (line, indent: string, name: string, params: string, context: string, answer: string) =>
+      line.length <= LINE_WIDTH ? line : `${indent}${name}(\n${indent}  ${params},\n${indent}  ${context},\n${indent}): ${answer};`,
+  );
 }

@@ -26,6 +26,26 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("generate", () => {
+  it("writes code already laid out as the repository's formatter (biome.json) lays it out, for every spec", () => {
+    // validators.ts is ajv's code, which biome.json exempts; every other file must need no change.
+    const biome = join(root, "node_modules", ".bin", "biome");
+    let compared = 0;
+    for (const name of Object.keys(targets)) {
+      for (const file of ["types.ts", "methods.ts", "client.ts", "server.ts", "index.ts"]) {
+        const text = readFileSync(join(dir, name, file), "utf8");
+        // Through stdin under a path biome.json formats (scratch/ itself is outside its files).
+        const r = spawnSync(biome, ["format", `--stdin-file-path=generated/${file}`], { cwd: root, input: text, encoding: "utf8" });
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stdout, `${name}/${file}`).toBe(text);
+        compared++;
+      }
+    }
+    expect(compared).toBe(20);
+    // The comparison sees a difference where there is one.
+    const bad = spawnSync(biome, ["format", "--stdin-file-path=generated/x.ts"], { cwd: root, input: "const   a =   1\n", encoding: "utf8" });
+    expect(bad.stdout).toBe("const a = 1;\n");
+  });
+
   it("is deterministic: a second run gives the same bytes", async () => {
     const a = await generate(ourSpec, root);
     const b = await generate(ourSpec, root);
