@@ -21,9 +21,10 @@ describe("tests that stand alone", () => {
     expect(relative(root, upstream).startsWith("..")).toBe(false);
     expect(readdirSync(join(upstream, "0.44.0")).filter((f) => f.endsWith(".yaml"))).toHaveLength(23);
     expect(statSync(join(upstream, "0.50.0", "api.yaml")).size).toBeGreaterThan(100_000);
+    expect(statSync(join(upstream, "0.51.2", "api.yaml")).size).toBeGreaterThan(100_000);
     expect(readFileSync(join(upstream, "LICENSE"), "utf8")).toMatch(/^\s*Apache License\s+Version 2\.0/);
     const readme = readFileSync(join(upstream, "README.md"), "utf8");
-    for (const s of ["github.com/helius-labs/photon", "0fdbfdf", "18eb4b8", "0.44.0", "0.50.0"]) expect(readme).toContain(s);
+    for (const s of ["github.com/helius-labs/photon", "0fdbfdf", "18eb4b8", "366a15b", "0.44.0", "0.50.0", "0.51.2"]) expect(readme).toContain(s);
   });
 
   it("no test, script, bench or config file points outside the repository", () => {

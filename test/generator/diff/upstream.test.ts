@@ -1,4 +1,4 @@
-/** The real upstream specs (0.44.0 per-method folder → 0.50.0 combined file) and our own spec. */
+/** The real upstream specs (0.44.0 per-method folder → 0.50.0 combined file → 0.51.2) and our own spec. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { diffSpecs, render } from "../../../generator/diff/index.js";
@@ -84,5 +84,20 @@ describe("diff of our spec", () => {
     expect(find(report, "getCompressedAccount", "result.value.seq", "field-required").class).toBe("breaking-servers");
     expect(find(report, "getCompressedAccount", "result.value.seq", "nullable-added").class).toBe("breaking-clients");
     expect(find(report, "getCompressedAccount", "params.hash", "format-changed").after).toBe("hash");
+  });
+});
+
+describe("diff upstream 0.50.0 → 0.51.2 (the release operators run)", async () => {
+  const report = await diffSpecs(v050, join(upstream, "0.51.2", "api.yaml"), {}, root);
+
+  it("names both versions and counts their methods", () => {
+    expect([report.old.version, report.old.methods, report.new.version, report.new.methods]).toEqual(["0.50.0", 36, "0.51.2", 38]);
+  });
+
+  it("finds the methods 0.51.2 added and removed, and the ones whose schemas changed", () => {
+    expect(report.summary.methodsAdded).toEqual(["getAccountInterface", "getMultipleAccountInterfaces", "getQueueInfo"]);
+    expect(report.summary.methodsRemoved).toEqual(["getBatchAddressUpdateInfo"]);
+    expect(report.summary.methodsChanged).toEqual(["getQueueElements", "getValidityProof", "getValidityProofV2"]);
+    expect(report.changes.find((c) => c.kind === "method-removed")?.class).toBe("breaking-clients");
   });
 });
