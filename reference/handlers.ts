@@ -9,9 +9,9 @@
  *   of the owner is -32000 `Validation Error: Invalid cursor`.
  * - getCompressedTokenBalancesByOwner applies `mint > cursor` also when `mint` is given.
  */
-import type { Handlers, MethodName, PaginatedMethodName, Schemas } from "../generated/index.js";
+import type { Answer, Handlers, MethodName, Params, Schemas } from "../generated/index.js";
 import { methods } from "../generated/methods.js";
-import { decodeBase58, encodeBase58, RpcError } from "@photon-indexer-kit/runtime";
+import { type CallContext, decodeBase58, encodeBase58, type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
 import { encodeBase58Fast } from "./base58.js";
 import { u64 } from "./records.js";
 import type { AccountRecord, SignatureRecord, TokenRecord } from "./records.js";
@@ -25,13 +25,27 @@ import type { OwnerData, ReferenceStore, TokenEntry } from "./store.js";
 export const PAGE_LIMIT: number = Math.max(...Object.values(methods).map((m) => m.pagination?.defaultLimit ?? 0));
 
 /** A call's page size: its limit param, else the method's default (`x-default` on its limit's schema). */
-function limitOf(method: PaginatedMethodName, limit: number | bigint | null | undefined): number {
-  return limit === null || limit === undefined ? (methods[method].pagination?.defaultLimit ?? Number.MAX_SAFE_INTEGER) : Number(limit);
+function limitOf(facts: MethodInfo, limit: number | bigint | null | undefined): number {
+  return limit === null || limit === undefined ? (facts.pagination?.defaultLimit ?? Number.MAX_SAFE_INTEGER) : Number(limit);
 }
 
 /** The most entries a list param may hold (`x-max-items`): more is -32000 from the handler, not a params error. */
-function maxItems(method: MethodName, param: string): number {
-  return methods[method].maxItems[param] ?? Number.MAX_SAFE_INTEGER;
+function maxItems(facts: MethodInfo, param: string): number {
+  return facts.maxItems[param] ?? Number.MAX_SAFE_INTEGER;
+}
+
+/** A handler that also gets its own method's entry of the method table (page sizes, list caps), so it never looks itself up by name. */
+type FactHandlers = { [M in MethodName]: (params: Params<M>, facts: MethodInfo, call: CallContext) => Answer<M> };
+
+/** The listener's handlers: each implementation called with its method's table entry. */
+function withFacts(impl: FactHandlers): Handlers {
+  const out: Record<string, (params: unknown, call: CallContext) => unknown> = {};
+  for (const name of Object.keys(impl) as MethodName[]) {
+    const fn = impl[name] as (params: unknown, facts: MethodInfo, call: CallContext) => unknown;
+    const facts: MethodInfo = methods[name];
+    out[name] = (params, call) => fn(params, facts, call);
+  }
+  return out as unknown as Handlers;
 }
 
 type Account = Schemas["Account"];
@@ -126,7 +140,7 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
   const context = () => ({ slot: store.slot });
   const accountOrNull = (a: AccountRecord | null) => (a === null ? null : toAccount(a));
 
-  return {
+  return withFacts({
     getCompressedAccount(params) {
       const { address, hash } = params;
       if (address !== null && address !== undefined) return { context: context(), value: accountOrNull(store.unspentByAddress(address)) };
@@ -134,22 +148,22 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
       throw RpcError.validation("Either address or hash must be provided");
     },
 
-    getMultipleCompressedAccounts(params) {
+    getMultipleCompressedAccounts(params, facts) {
       const { hashes, addresses } = params;
       const hasHashes = hashes !== null && hashes !== undefined;
       const hasAddresses = addresses !== null && addresses !== undefined;
       if (hasHashes && hasAddresses) throw RpcError.validation("Cannot provide both hashes and addresses");
       const [kind, keys] = hasHashes ? ["hashes", hashes] : hasAddresses ? ["addresses", addresses] : [null, null];
       if (kind === null || keys === null) throw RpcError.validation("Either hashes or addresses must be provided");
-      const most = maxItems("getMultipleCompressedAccounts", kind);
+      const most = maxItems(facts, kind);
       if (keys.length > most) throw RpcError.validation(`Too many ${kind} requested ${keys.length}. Maximum allowed: ${most}`);
       const find = kind === "hashes" ? (k: string) => store.unspentByHash(k) : (k: string) => store.unspentByAddress(k);
       return { context: context(), value: { items: keys.map((k) => accountOrNull(find(k))) } };
     },
 
-    getCompressedAccountsByOwner(params) {
+    getCompressedAccountsByOwner(params, facts) {
       const filters = params.filters ?? [];
-      const mostFilters = maxItems("getCompressedAccountsByOwner", "filters");
+      const mostFilters = maxItems(facts, "filters");
       if (filters.length > mostFilters) throw RpcError.validation(`Too many filters. The maximum number of filters allowed is ${mostFilters}`);
       const memcmps = filters.map((f, i): Memcmp => {
         if (f.memcmp === null || f.memcmp === undefined) throw RpcError.validation("Filter instance cannot be null");
@@ -159,7 +173,7 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
         params.dataSlice === null || params.dataSlice === undefined
           ? null
           : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
-      const limit = limitOf("getCompressedAccountsByOwner", params.limit);
+      const limit = limitOf(facts, params.limit);
       const list = store.ownerAccounts(params.owner);
       let i = 0;
       if (params.cursor !== null && params.cursor !== undefined) {
@@ -184,14 +198,14 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },
 
-    getCompressedTokenAccountsByOwner(params) {
+    getCompressedTokenAccountsByOwner(params, facts) {
       let cursor: { mint: string; hash: string } | null = null;
       if (params.cursor !== null && params.cursor !== undefined) {
         const bytes = bytesOf(params.cursor, "cursor");
         if (bytes.length !== 64) throw RpcError.validation(`Invalid cursor length. Expected 64. Received ${bytes.length}.`);
         cursor = { mint: encodeBase58Fast(bytes.subarray(0, 32)), hash: encodeBase58Fast(bytes.subarray(32)) };
       }
-      const limit = limitOf("getCompressedTokenAccountsByOwner", params.limit);
+      const limit = limitOf(facts, params.limit);
       const entries = store.tokenAccounts(params.owner);
       const [start, end] = store.tokenAccountRange(params.owner, params.mint ?? null, cursor);
       const page = entries.slice(start, Math.min(end, start + limit));
@@ -200,14 +214,14 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
       return { context: context(), value: { items, cursor: nextCursor(page, limit, encode) } };
     },
 
-    getCompressedTokenBalancesByOwner(params) {
+    getCompressedTokenBalancesByOwner(params, facts) {
       let after: string | null = null;
       if (params.cursor !== null && params.cursor !== undefined) {
         const bytes = bytesOf(params.cursor, "cursor");
         if (bytes.length !== 32) throw RpcError.validation(`Invalid cursor length. Expected 32. Received ${bytes.length}.`);
         after = encodeBase58Fast(bytes);
       }
-      const limit = limitOf("getCompressedTokenBalancesByOwner", params.limit);
+      const limit = limitOf(facts, params.limit);
       const rows = store.balances(params.owner);
       const start = after === null ? 0 : store.balancesAfter(params.owner, after);
       const mint = params.mint ?? null;
@@ -220,8 +234,8 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
       return { context: context(), value: { token_balances: tokenBalances, cursor: nextCursor(page, limit, (last) => last.mint) } };
     },
 
-    getCompressionSignaturesForTokenOwner(params) {
-      const limit = limitOf("getCompressionSignaturesForTokenOwner", params.limit);
+    getCompressionSignaturesForTokenOwner(params, facts) {
+      const limit = limitOf(facts, params.limit);
       let start = 0;
       if (params.cursor !== null && params.cursor !== undefined) {
         // 72 bytes encode to at most 99 characters. Longer text is never a cursor, and decoding it
@@ -245,5 +259,5 @@ export function createReferenceHandlers(store: ReferenceStore): Handlers {
     getIndexerSlot() {
       return store.slot;
     },
-  };
+  });
 }

@@ -25,7 +25,7 @@ export function pascal(name: string): string {
   return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
 }
 
-/** `getCompressedAccountsByOwner` → `iterateCompressedAccountsByOwner`. */
+/** The iterator of a paginated method: `getThingsByOwner` → `iterateThingsByOwner`, `list_things` → `iterateListThings`. */
 export function iteratorName(method: string): string {
   const base = /^get[A-Z]/.test(method) ? method.slice(3) : pascal(method);
   return identifier(`iterate${base}`);
