@@ -25,6 +25,7 @@ import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
 import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
 import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
+import { forConsole } from "./reporters/support/escape.js";
 
 const int =
   (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -277,9 +278,7 @@ async function list(flags: RunFlags): Promise<ExitStatusValue> {
   const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
   const cases = await loadSelection({ casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true }, fixtures);
   const width = Math.max(0, ...cases.map((c) => c.id.length));
-  const visible = (text: string) =>
-    text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  process.stdout.write(cases.map((c) => `${visible(c.id).padEnd(width)}  ${visible(c.method)}\n`).join(""));
+  process.stdout.write(cases.map((c) => `${forConsole(c.id).padEnd(width)}  ${forConsole(c.method)}\n`).join(""));
   return ExitStatus.OK;
 }
 
@@ -487,9 +486,9 @@ export async function main(argv: string[]): Promise<number> {
       const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }]);
       try {
         const { redact, discovered } = session;
-        if (discovered) process.stdout.write(redact(`discovered fixtures: ${stringifyJson(discovered)}\n`));
+        if (discovered) process.stdout.write(`discovered fixtures: ${forConsole(redact(stringifyJson(discovered)))}\n`);
         const changes = await recordCases({ ...selection(flags, session), url: flags.url, out: flags.out, secrets: extraSecrets(flags) }, session);
-        process.stdout.write(redact(renderChanges(changes)));
+        process.stdout.write(redact(renderChanges(changes, redact)));
         code = changes.some((c) => c.kind === "failed") ? ExitStatus.FAILED : ExitStatus.OK;
       } finally {
         await session.close();
@@ -554,7 +553,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const exit = exitFor(err); // cli/exit.ts: the status each code carries
     if (exit.printed) return exit.status; // commander printed it
-    const message = messageRedactor(err instanceof Error ? err.message : String(err));
+    // Redacted, then kept on its line (a message may quote a target's answer or a file's text).
+    const message = forConsole(messageRedactor(err instanceof Error ? err.message : String(err)));
     process.stderr.write(exit.expected ? `photon-conformance: ${message}\n` : `photon-conformance: unexpected error: ${message}\n`);
     return exit.status;
   }

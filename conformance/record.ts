@@ -16,6 +16,7 @@ import { differences, valueAt } from "./compare.js";
 import { requestOf } from "./run.js";
 import { openSession, type Session } from "./session.js";
 import { contextSlotPaths, cursorFields } from "./spec-facts.js";
+import { forConsole } from "./reporters/support/escape.js";
 
 export interface RecordOptions {
   readonly url: string;
@@ -127,16 +128,18 @@ export async function recordCases(options: RecordOptions, given?: Session): Prom
 }
 
 /** A readable account of what changed since the last recording. */
-export function renderChanges(changes: readonly RecordChange[]): string {
+export function renderChanges(changes: readonly RecordChange[], redact: (text: string) => string = (t) => t): string {
+  // Paths, values and messages come from the target's answers: each redacted, then shown on its line.
+  const o = (text: string | undefined) => forConsole(redact(text ?? ""));
   const lines: string[] = [];
   for (const c of changes) {
     if (c.kind === "changed") {
-      lines.push(`~ ${c.id}`);
-      for (const p of c.paths.slice(0, 10)) lines.push(`    ${p.path}: ${p.before} → ${p.after}`);
+      lines.push(`~ ${o(c.id)}`);
+      for (const p of c.paths.slice(0, 10)) lines.push(`    ${o(p.path)}: ${o(p.before)} → ${o(p.after)}`);
       if (c.paths.length > 10) lines.push(`    …and ${c.paths.length - 10} more`);
-    } else if (c.kind === "new") lines.push(`+ ${c.id} (first recording)`);
-    else if (c.kind === "failed") lines.push(`! ${c.id}: no answer: ${c.message}`);
-    else if (c.kind === "skipped") lines.push(`- ${c.id}: ${c.message}`);
+    } else if (c.kind === "new") lines.push(`+ ${o(c.id)} (first recording)`);
+    else if (c.kind === "failed") lines.push(`! ${o(c.id)}: no answer: ${o(c.message)}`);
+    else if (c.kind === "skipped") lines.push(`- ${o(c.id)}: ${o(c.message)}`);
   }
   const count = (k: RecordChange["kind"]) => changes.filter((c) => c.kind === k).length;
   lines.push(
