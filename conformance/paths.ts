@@ -1,20 +1,14 @@
-/**
- * Where this package's own files are (the case corpus, fixtures, package.json), from source
- * (tsx, vitest) or from dist/: the nearest folder above this file that holds package.json and
- * conformance/cases.
- */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+/** Where this package's own files are (the case corpus, fixtures, package.json), from source or from dist/. */
+import { join } from "node:path";
 import { internalError } from "@photon-indexer-kit/runtime";
+import { packageRootOf, versionAt } from "../cli/package-root.js";
 import { ConfErrorCode } from "./errors.js";
 
-function rootOf(start: string): string {
-  for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "conformance", "cases"))) return dir;
-  }
-  throw internalError(ConfErrorCode.INTERNAL, "photon-conformance: cannot find its package root (conformance/cases missing)");
+function findRoot(): string {
+  const root = packageRootOf(import.meta.url, [join("conformance", "cases")]);
+  if (root === null) throw internalError(ConfErrorCode.INTERNAL, "photon-conformance: cannot find its package root (conformance/cases missing)");
+  return root;
 }
 
-export const packageRoot: string = rootOf(dirname(fileURLToPath(import.meta.url)));
-export const packageVersion: string = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
+export const packageRoot: string = findRoot();
+export const packageVersion: string = versionAt(packageRoot);

@@ -1,18 +1,14 @@
 /** Locates files of this package, from source (tsx, vitest) or from dist/. */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packageRootOf, versionAt } from "../cli/package-root.js";
 import { GenError, GenErrorCode } from "./errors.js";
 
 function findRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "templates"))) return dir;
-    dir = dirname(dir);
-  }
-  throw new GenError(GenErrorCode.INSTALL, "photon-gen: cannot find its package root (templates/ missing)");
+  const root = packageRootOf(import.meta.url, ["templates"]);
+  if (root === null) throw new GenError(GenErrorCode.INSTALL, "photon-gen: cannot find its package root (templates/ missing)");
+  return root;
 }
 
 export const packageRoot = findRoot();
 export const templatesDir = join(packageRoot, "templates");
-export const packageVersion: string = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
+export const packageVersion: string = versionAt(packageRoot);
