@@ -16,6 +16,12 @@ const MASK = "***";
 const MIN_SECRET_LENGTH = 4;
 /** A piece of a secret this long or longer before an excerpt's `…` is masked. */
 const MIN_PIECE = 3;
+/** Forms longer than this are masked by plain search rather than in the one regex (V8 caps a pattern's size). */
+const REGEX_FORM = 1024;
+/** Prefixes up to this long are looked up in a set; longer ones compared directly. */
+const SET_PIECE = 256;
+/** The longest excerpt any output cuts (the runner keeps 4096 characters of a body): no cut piece is longer. */
+const MAX_PIECE = 4096;
 /** The mark excerpts end with when they cut text short. */
 const CUT = "…";
 
@@ -239,25 +245,40 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     for (const form of formsOf(secret)) (form.length >= MIN_SECRET_LENGTH ? long : short).add(form);
   }
   const byLength = (a: string, b: string) => b.length - a.length;
+  // The regex engine refuses very large patterns: forms longer than REGEX_FORM are masked by
+  // plain search instead, longest first, before the regex runs.
+  const huge = [...long].filter((f) => f.length > REGEX_FORM).sort(byLength);
+  const inRegex = [...long].filter((f) => f.length <= REGEX_FORM);
   const alternatives: string[] = [];
-  if (long.size > 0) alternatives.push([...long].sort(byLength).map(escapeRegExp).join("|"));
+  if (inRegex.length > 0) alternatives.push(inRegex.sort(byLength).map(escapeRegExp).join("|"));
   if (short.size > 0) alternatives.push(`(?<![\\p{L}\\p{N}_])(?:${[...short].sort(byLength).map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}_])`);
-  const pattern = new RegExp(alternatives.join("|"), "gu");
-  // Pieces a cut may leave: every prefix of 3+ characters of each long form.
+  const pattern = alternatives.length > 0 ? new RegExp(alternatives.join("|"), "gu") : null;
+  const maskWhole = (text: string): string => {
+    let out = text;
+    for (const form of huge) if (out.includes(form)) out = out.split(form).join(MASK);
+    return pattern === null ? out : out.replace(pattern, MASK);
+  };
+  // Pieces a cut may leave: every prefix of 3+ characters of each long form, up to SET_PIECE
+  // characters in a set (a long secret would otherwise cost its length squared); longer pieces,
+  // up to the longest excerpt any output cuts (MAX_PIECE), are compared with the forms that long.
   const pieces = new Set<string>();
+  const longForms: string[] = [];
   let longest = 0;
   for (const form of long) {
     longest = Math.max(longest, form.length);
-    for (let n = MIN_PIECE; n < form.length; n++) pieces.add(form.slice(0, n));
+    for (let n = MIN_PIECE; n < Math.min(form.length, SET_PIECE + 1); n++) pieces.add(form.slice(0, n));
+    if (form.length > SET_PIECE + 1) longForms.push(form);
   }
+  const isPiece = (piece: string): boolean =>
+    piece.length <= SET_PIECE ? pieces.has(piece) : longForms.some((f) => f.length > piece.length && f.startsWith(piece));
   const maskCutPieces = (text: string): string => {
     if (!text.includes(CUT)) return text;
     let out = "";
     let from = 0;
     for (let at = text.indexOf(CUT); at !== -1; at = text.indexOf(CUT, at + 1)) {
       let cut = 0;
-      for (let n = Math.min(longest - 1, at - from); n >= MIN_PIECE; n--) {
-        if (pieces.has(text.slice(at - n, at))) {
+      for (let n = Math.min(longest - 1, at - from, MAX_PIECE); n >= MIN_PIECE; n--) {
+        if (isPiece(text.slice(at - n, at))) {
           cut = n;
           break;
         }
@@ -269,5 +290,5 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     }
     return out + text.slice(from);
   };
-  return (text) => (typeof text === "string" && text.length > 0 ? maskCutPieces(text.replace(pattern, MASK)) : text);
+  return (text) => (typeof text === "string" && text.length > 0 ? maskCutPieces(maskWhole(text)) : text);
 }

@@ -194,3 +194,12 @@ describe("createRedactor", { timeout: 5_000 }, () => {
     expect(redact(`a ${secret} b hk_live…`)).toBe("a *** b ***…");
   });
 });
+
+describe("createRedactor with a very long secret", { timeout: 10_000 }, () => {
+  it("masks a 1 MB secret whole and cut, where one regex of it would be refused by the engine", () => {
+    const secret = `${"k".repeat(1_000_000)}Z`;
+    const redact = createRedactor([secret, "short-secret-1"]);
+    expect(redact(`a ${secret} b short-secret-1`)).toBe("a *** b ***");
+    expect(redact(`x ${secret.slice(0, 3000)}…`)).toBe("x ***…");
+  });
+});
