@@ -15,7 +15,8 @@ export function packageRootOf(moduleUrl: string, marks: readonly string[]): stri
   return null;
 }
 
-/** The `version` of the package.json in `root`. */
-export function versionAt(root: string): string {
-  return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+/** The `name` and `version` of the package.json in `root`. */
+export function packageAt(root: string): { readonly name: string; readonly version: string } {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
 }

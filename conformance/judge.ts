@@ -1,12 +1,10 @@
 /** Runs the applicable checks over one exchange, and rolls a run's results into a summary. */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Json } from "@photon-indexer-kit/runtime";
 import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
 import type { ConformanceCase } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
 import { fail, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
-import { packageRoot } from "./paths.js";
+import { packageInfo } from "./paths.js";
 
 export interface JudgeOptions {
   readonly strict: boolean;
@@ -42,10 +40,7 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
 }
 
 /** This package's name and version, as every report names the tool that judged. */
-export const tool: RunIdentity["tool"] = (() => {
-  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { name: string; version: string };
-  return { name: pkg.name, version: pkg.version };
-})();
+export const tool: RunIdentity["tool"] = packageInfo;
 
 /** The identity of a run from what its command was given. */
 export function identityOf(

@@ -1,7 +1,7 @@
 /** Where this package's own files are (the case corpus, fixtures, package.json), from source or from dist/. */
 import { join } from "node:path";
 import { internalError } from "@photon-indexer-kit/runtime";
-import { packageRootOf, versionAt } from "../cli/package-root.js";
+import { packageAt, packageRootOf } from "../cli/package-root.js";
 import { ConfErrorCode } from "./errors.js";
 
 function findRoot(): string {
@@ -11,4 +11,6 @@ function findRoot(): string {
 }
 
 export const packageRoot: string = findRoot();
-export const packageVersion: string = versionAt(packageRoot);
+/** This package's name and version, as every report names the tool that judged. */
+export const packageInfo = packageAt(packageRoot);
+export const packageVersion: string = packageInfo.version;

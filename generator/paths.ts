@@ -1,6 +1,6 @@
 /** Locates files of this package, from source (tsx, vitest) or from dist/. */
 import { join } from "node:path";
-import { packageRootOf, versionAt } from "../cli/package-root.js";
+import { packageAt, packageRootOf } from "../cli/package-root.js";
 import { GenError, GenErrorCode } from "./errors.js";
 
 function findRoot(): string {
@@ -11,4 +11,4 @@ function findRoot(): string {
 
 export const packageRoot = findRoot();
 export const templatesDir = join(packageRoot, "templates");
-export const packageVersion: string = versionAt(packageRoot);
+export const packageVersion: string = packageAt(packageRoot).version;
