@@ -11,6 +11,6 @@ export type { DatasetProfile, MemcmpCase } from "./profile.js";
 export { datasetLines, readDataset, writeDataset, DatasetFormatError, FORMAT_NAME, FORMAT_VERSION } from "./dataset-file.js";
 export { ReferenceStore } from "./store.js";
 export type { BalanceRow, TokenEntry } from "./store.js";
-export { createReferenceHandlers, PAGE_LIMIT } from "./handlers.js";
+export { createReferenceHandlers, PAGE_LIMIT } from "./handlers/index.js";
 export { startReferenceIndexer, MAX_CONNECTIONS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, RATE_LIMIT_CODE } from "./serve.js";
 export type { ReferenceIndexer, ReferenceOptions } from "./serve.js";

@@ -11,7 +11,7 @@ import { withMiddleware } from "@photon-indexer-kit/runtime";
 import { generateDataset } from "./dataset.js";
 import { latency, rateLimit } from "./faults.js";
 import { readDataset } from "./dataset-file.js";
-import { createReferenceHandlers } from "./handlers.js";
+import { createReferenceHandlers } from "./handlers/index.js";
 import type { Dataset } from "./records.js";
 import { ReferenceStore } from "./store.js";
 

@@ -9,7 +9,7 @@ import type { Handlers, MethodName, Params, Result } from "../../generated/index
 import { methodValidators } from "../../generated/index.js";
 import { decodeBase58, RpcError, validate } from "../../runtime/index.js";
 import type { CallContext } from "../../runtime/index.js";
-import { createReferenceHandlers } from "../../reference/handlers.js";
+import { createReferenceHandlers } from "../../reference/handlers/index.js";
 import { datasetProfile, generateDataset } from "../../reference/dataset.js";
 import { ReferenceStore } from "../../reference/store.js";
 import type { AccountRecord, Dataset } from "../../reference/records.js";
