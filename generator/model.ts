@@ -44,6 +44,13 @@ export interface MethodModel extends MethodInfo {
   readonly paramsRequired: boolean;
   readonly params: SchemaPair | null;
   readonly result: SchemaPair;
+  /** Other names the server answers this method under (`x-aliases`), each with this method's validators and handler. */
+  readonly aliases: readonly string[];
+  /**
+   * False when the spec documents a method the real server does not register (`x-registered: false`):
+   * its handler is optional, and a server without one answers -32601 whatever the params.
+   */
+  readonly registered: boolean;
 }
 
 export interface SpecModel {
@@ -174,7 +181,7 @@ function pagination(
 }
 
 /** Operation extensions the method table reads into its own fields (not repeated under `extensions`). */
-export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set(["x-pagination", "x-filters", "x-lookup", "x-sums", "x-identity"]);
+export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set(["x-pagination", "x-filters", "x-lookup", "x-sums", "x-identity", "x-aliases", "x-registered"]);
 
 const isParam = (params: readonly string[], name: unknown): name is string => typeof name === "string" && params.includes(name);
 
@@ -226,9 +233,67 @@ function readIdentity(value: Json | undefined, file: string, path: (string | num
   return value;
 }
 
-/** `x-max-items` of each param (a list cap the handler enforces with an application error). */
-function readMaxItems(doc: JsonObject, params: JsonObject | undefined, file: string, path: (string | number)[]): Record<string, number> {
+/**
+ * `x-aliases`: other names of the method (Photon registers `getCompressedBalance` with the handler of
+ * `getCompressedAccountBalance`). Each must be a valid method name; collisions are checked once every
+ * method is known.
+ */
+function readAliases(value: Json | undefined, file: string, path: (string | number)[]): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return fail(GenErrorCode.SCHEMA, "`x-aliases` must be a list of method names", file, path);
+  return value.map((alias, i) => {
+    if (typeof alias !== "string") return fail(GenErrorCode.METHOD_NAME, "an `x-aliases` entry must be a method name", file, [...path, i]);
+    checkMethodName({ name: alias, file, pointer: pointerOf(path), namePointer: pointerOf([...path, i]), pagination: null });
+    return alias;
+  });
+}
+
+/** `x-registered`: a boolean, default true (false: documented, but the real server does not register the method). */
+function readRegistered(value: Json | undefined, file: string, path: (string | number)[]): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "boolean") return fail(GenErrorCode.SCHEMA, "`x-registered` must be true or false", file, path);
+  return value;
+}
+
+/** No alias may take the name of a method or of another alias, ignoring case (the names are keys of one dispatch table). */
+function checkAliases(methods: readonly MethodModel[]): void {
+  const taken = new Map<string, string>();
+  for (const m of methods) taken.set(m.name.toLowerCase(), `method ${m.name} at ${m.file}#${m.namePointer}`);
+  for (const m of methods) {
+    m.aliases.forEach((alias, i) => {
+      const other = taken.get(alias.toLowerCase());
+      if (other !== undefined) {
+        throw new GenError(GenErrorCode.METHOD_NAME, `alias ${quote(alias)} of method ${m.name} collides with ${other}`, {
+          file: m.file,
+          pointer: `${m.pointer}/x-aliases/${i}`,
+        });
+      }
+      taken.set(alias.toLowerCase(), `alias ${alias} of method ${m.name}`);
+    });
+  }
+}
+
+/**
+ * `x-max-items` of each param (a list cap the handler enforces with an application error). When the
+ * params are themselves a JSON array (the proof methods), its cap is under the key `""`.
+ */
+function readMaxItems(
+  doc: JsonObject,
+  params: JsonObject | undefined,
+  source: Json | undefined,
+  file: string,
+  path: (string | number)[],
+): Record<string, number> {
   const out: Record<string, number> = {};
+  if (!params && source !== undefined) {
+    const list = deref(doc, source);
+    const cap = isObject(list) && list["x-max-items"] !== undefined ? list["x-max-items"] : scalarKeyword(doc, source, "x-max-items");
+    if (cap === null || cap === undefined) return out;
+    if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0)
+      fail(GenErrorCode.SCHEMA, "`x-max-items` must be a non-negative integer", file, [...path.slice(0, -1), "x-max-items"]);
+    out[""] = cap as number;
+    return out;
+  }
   if (!params || !isObject(params.properties)) return out;
   for (const [name, schema] of Object.entries(params.properties)) {
     const cap = isObject(schema) && schema["x-max-items"] !== undefined ? schema["x-max-items"] : scalarKeyword(doc, schema, "x-max-items");
@@ -379,10 +444,12 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
     filters: readFilters(operation["x-filters"], names, doc.file, [...path, "x-filters"]),
     lookup: readLookup(operation["x-lookup"], names, doc.file, [...path, "x-lookup"]),
     sums: readSums(operation["x-sums"], names, doc.file, [...path, "x-sums"]),
-    maxItems: readMaxItems(doc.doc, paramsView, doc.file, [...request.path, "properties", "params", "properties"]),
+    maxItems: readMaxItems(doc.doc, paramsView, paramsSource, doc.file, [...request.path, "properties", "params", "properties"]),
     extensions: Object.fromEntries(Object.entries(operation).filter(([k]) => k.startsWith("x-") && !TABLE_EXTENSIONS.has(k))),
     params: paramsSource === undefined ? null : schemaPair(b, doc, paramsSource, [...request.path, "properties", "params"], `${Name}Params`),
     result: schemaPair(b, doc, resultSource, resultPath, `${Name}Result`),
+    aliases: readAliases(operation["x-aliases"], doc.file, [...path, "x-aliases"]),
+    registered: readRegistered(operation["x-registered"], doc.file, [...path, "x-registered"]),
   };
 }
 
@@ -422,6 +489,7 @@ export function buildModel(spec: LoadedSpec): SpecModel {
     }
   }
   checkMethodCollisions(methods);
+  checkAliases(methods);
   for (const m of methods) {
     if (m.sums && !seen.has(m.sums.method)) {
       throw new GenError(GenErrorCode.SCHEMA, `\`x-sums.method\` names ${quote(m.sums.method)}, which is not a method of the spec`, {

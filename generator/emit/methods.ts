@@ -10,7 +10,7 @@ import type { SpecModel } from "../model.js";
 import { literal } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
-function info(m: SpecModel["methods"][number]): MethodInfo {
+function info(m: SpecModel["methods"][number]): MethodInfo & { aliases: readonly string[]; registered: boolean } {
   return {
     name: m.name,
     path: m.path,
@@ -27,6 +27,8 @@ function info(m: SpecModel["methods"][number]): MethodInfo {
     sums: m.sums,
     maxItems: m.maxItems,
     extensions: m.extensions,
+    aliases: m.aliases,
+    registered: m.registered,
   };
 }
 
@@ -41,7 +43,13 @@ export function addMethodTable(file: SourceFile, model: SpecModel): void {
     writer.writeLine("/** Every method of the spec, by name. */");
     writer
       .writeLine(
-        `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, info(m)])))};`,
+        `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, info(m)])))};`,
+      )
+      .blankLine();
+    writer.writeLine("/** Other names the server answers a method under (`x-aliases`), each with the method's validators and handler: alias → method. */");
+    writer
+      .writeLine(
+        `export const methodAliases: Readonly<Record<string, MethodName>> = ${literal(Object.fromEntries(model.methods.flatMap((m) => m.aliases.map((a) => [a, m.name]))))};`,
       )
       .blankLine();
     writer.writeLine("/** Method names in spec order. */");

@@ -9,14 +9,25 @@ import { docLines, LINE_WIDTH, stringLiteral, typeKey } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
 export function addServer(file: SourceFile, model: SpecModel): void {
+  const aliased = model.methods.some((m) => m.aliases.length > 0);
+  const optional = model.methods.some((m) => !m.registered);
+  // Unregistered methods' handlers are optional: the listener registers only the handlers it is given.
+  const register = optional
+    ? [
+        "for (const name of Object.keys(methods) as (keyof Handlers)[]) {",
+        "  const handler = handlers[name];",
+        "  if (handler !== undefined) table[name] = handler.bind(handlers) as Handler;",
+        "}",
+      ]
+    : ["for (const name of Object.keys(methods) as (keyof Handlers)[]) table[name] = handlers[name].bind(handlers) as Handler;"];
   file.addImportDeclaration({ moduleSpecifier: "node:http", namedImports: ["IncomingMessage", "ServerResponse"], isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["createRequestListener"] });
   file.addImportDeclaration({
     moduleSpecifier: RUNTIME_PACKAGE,
-    namedImports: ["CallContext", "Handler", "ListenerOptions"],
+    namedImports: aliased ? ["CallContext", "Handler", "ListenerOptions", "MethodInfo", "MethodValidators"] : ["CallContext", "Handler", "ListenerOptions"],
     isTypeOnly: true,
   });
-  file.addImportDeclaration({ moduleSpecifier: "./methods.js", namedImports: ["methods"] });
+  file.addImportDeclaration({ moduleSpecifier: "./methods.js", namedImports: aliased ? ["methodAliases", "methods"] : ["methods"] });
   file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName", "Params", "Result"], isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: ["methodValidators"] });
 
@@ -34,12 +45,14 @@ export function addServer(file: SourceFile, model: SpecModel): void {
       [
         "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)`",
         "for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
+        ...(optional ? ["A method the real server does not register (`x-registered: false`) may be left out: it then answers -32601."] : []),
       ].join("\n"),
     ],
     methods: model.methods.map((m) => {
       const name = stringLiteral(m.name);
       return {
         name: typeKey(m.name),
+        hasQuestionToken: !m.registered,
         docs: docLines(m.summary !== m.name ? m.summary : null),
         parameters: [
           { name: "params", type: m.hasParams ? `Params<${name}>` : "undefined" },
@@ -68,11 +81,25 @@ export function addServer(file: SourceFile, model: SpecModel): void {
       { name: "options", type: "ServerOptions", initializer: "{}" },
     ],
     returnType: "(request: IncomingMessage, response: ServerResponse) => void",
-    statements: [
-      "const table: Record<string, Handler> = {};",
-      "for (const name of Object.keys(methods) as (keyof Handlers)[]) table[name] = handlers[name].bind(handlers) as Handler;",
-      "return createRequestListener({ ...options, methods, validators: methodValidators, handlers: table });",
-    ],
+    statements: aliased
+      ? [
+          "const table: Record<string, Handler> = {};",
+          ...register,
+          "// An alias (`x-aliases`) is answered by its method's handler, with its method's validators.",
+          "const served: Record<string, MethodInfo> = { ...methods };",
+          "const validators: Record<string, MethodValidators> = { ...methodValidators };",
+          "for (const [alias, name] of Object.entries(methodAliases)) {",
+          "  served[alias] = methods[name];",
+          "  validators[alias] = methodValidators[name];",
+          ...(optional ? ["  const handler = table[name];", "  if (handler !== undefined) table[alias] = handler;"] : ["  table[alias] = table[name]!;"]),
+          "}",
+          "return createRequestListener({ ...options, methods: served, validators, handlers: table });",
+        ]
+      : [
+          "const table: Record<string, Handler> = {};",
+          ...register,
+          "return createRequestListener({ ...options, methods, validators: methodValidators, handlers: table });",
+        ],
   });
 }
 

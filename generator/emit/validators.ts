@@ -122,7 +122,10 @@ export const VALIDATOR_PRELUDE = [
  *   (a failed nested validator has set its errors) are beyond the compiler;
  * - `NAME.errors` is declared by an assignment after the function (TypeScript's expando
  *   property on a function declaration); the declaration stays hoisted, as ajv's code needs;
- * - the `break;` ajv writes after a `return false;` is dropped (unreachable).
+ * - the `break;` ajv writes after a `return false;` is dropped (unreachable);
+ * - ajv's error-count snapshots (`const _errsN = errors`) are `number`: inside the loop over an
+ *   array's items they are read in the conditions that narrow `errors`, which `tsc` otherwise
+ *   reports as a circular initializer (TS7022), e.g. for an array of bounded integers.
  * Anything else than the form ajv is known to write is an internal error, not silent output.
  */
 function typedFunction(code: string, name: string): string {
@@ -137,7 +140,10 @@ function typedFunction(code: string, name: string): string {
     used.length === 0
       ? "_context: ValidateContext = {}"
       : `{${used.map((n) => (n === "instancePath" ? 'instancePath = ""' : n === "rootData" ? "rootData = data" : n)).join(", ")}}: ValidateContext = {}`;
-  const typedBody = body.replace(/^(\s*)let (vErrors|passing\d+) = null;$/gm, "$1let $2: any = null;").replace(/^(\s*return false;)\n\s*break;$/gm, "$1");
+  const typedBody = body
+    .replace(/^(\s*)let (vErrors|passing\d+) = null;$/gm, "$1let $2: any = null;")
+    .replace(/^(\s*)const (_errs\d+) = errors;$/gm, "$1const $2: number = errors;")
+    .replace(/^(\s*return false;)\n\s*break;$/gm, "$1");
   const data = used.includes("rootData") || /\bdata\b(?!:)/.test(body) ? "data: any" : "_data: unknown";
   return `${code.slice(0, start)}function ${name}(${data}, ${context}): boolean {${typedBody}${typedBody.endsWith("\n") ? "" : "\n"}${name}.errors = null as AjvErrorObject[] | null;\n`;
 }

@@ -295,14 +295,17 @@ export class RpcCore {
     }
   }
 
-  /** Params must be an object passing the params validator, with no key written twice; else -32602 (§6). Throws RpcError. */
+  /** Params must be an object (a list where the method's params schema is one) passing the params validator, with no key written twice; else -32602 (§6). Throws RpcError. */
   checkParams(entry: Entry, params: unknown): unknown {
     if (params === undefined) {
       throw RpcError.invalidParams("Invalid params: missing params (an object is required)", {
         issues: [{ pointer: "", message: "is required" }],
       });
     }
-    if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    // A list is params only for a method whose params schema is a list (serde's `Vec<…>` request,
+    // e.g. the multiple-proof methods); every other method's params are an object.
+    const listParams = Array.isArray(params) && entry.params !== undefined && validate(entry.params, params).length === 0;
+    if (params === null || typeof params !== "object" || (Array.isArray(params) && !listParams)) {
       throw RpcError.invalidParams(`Invalid params: params must be an object, got ${kindOf(params)}`, {
         issues: [{ pointer: "", message: "must be an object" }],
       });

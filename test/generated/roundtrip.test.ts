@@ -23,6 +23,12 @@ const signatures: Signature[] = Array.from({ length: 25 }, (_, i) => ({
 
 const slot = 18446744073709551615n;
 let stuckCursor = false; // the server repeats one cursor forever
+const context = { slot: 7 };
+const emptyPage = { context, value: { items: [], cursor: null } };
+const treeContext = { treeType: 3, tree: key(20), queue: key(21), cpiContext: null };
+const proofOf = (hash: string) => ({ hash, leafIndex: 4, merkleTree: key(20), proof: [key(5), key(6)], root: key(7), rootSeq: 2n ** 60n });
+/** Which handler answered the last balance call, and under which name it was called. */
+let balanceCalls: { method: string; hash: unknown }[] = [];
 const handlers: Handlers = {
   getCompressedAccount: (params) => {
     if (!params.address && !params.hash) throw RpcError.validation("Either address or hash must be provided");
@@ -41,6 +47,53 @@ const handlers: Handlers = {
     return { context: { slot: 7 }, value: { items, cursor: items.length < limit ? null : String(start + limit) } };
   },
   getIndexerSlot: () => slot,
+  getCompressedAccountV2: () => ({ context, value: null }),
+  getMultipleCompressedAccountsV2: (params) => ({ context, value: { items: (params.hashes ?? params.addresses ?? []).map(() => null) } }),
+  getCompressedAccountsByOwnerV2: () => emptyPage,
+  getCompressedTokenAccountsByOwnerV2: () => emptyPage,
+  getCompressedTokenAccountsByDelegate: () => emptyPage,
+  getCompressedTokenAccountsByDelegateV2: () => emptyPage,
+  getCompressedTokenBalancesByOwnerV2: () => emptyPage,
+  getCompressedAccountBalance: (params, ctx) => {
+    balanceCalls.push({ method: ctx.method, hash: params.hash });
+    return { context, value: 2n ** 64n - 2n };
+  },
+  getCompressedBalanceByOwner: () => ({ context, value: 0 }),
+  getCompressedTokenAccountBalance: () => ({ context, value: { amount: 0 } }),
+  getCompressedMintTokenHolders: () => emptyPage,
+  getCompressionSignaturesForAccount: () => ({ context, value: { items: signatures.slice(0, 2) } }),
+  getCompressionSignaturesForAddress: () => emptyPage,
+  getCompressionSignaturesForOwner: () => emptyPage,
+  getLatestCompressionSignatures: () => emptyPage,
+  getLatestNonVotingSignatures: () => ({ context, value: { items: [{ ...signatures[0]!, error: null }] } }),
+  getTransactionWithCompressionInfo: () => ({ transaction: { slot: 1 }, compressionInfo: { closedAccounts: [], openedAccounts: [] } }),
+  getTransactionWithCompressionInfoV2: () => ({ transaction: { slot: 1 }, compressionInfo: { closedAccounts: [], openedAccounts: [] } }),
+  getCompressedAccountProof: (params) => ({ context, value: proofOf(params.hash) }),
+  getCompressedAccountProofV2: (params) => {
+    const { merkleTree: _tree, ...proof } = proofOf(params.hash);
+    return { context, value: { ...proof, proveByIndex: false, treeContext } };
+  },
+  getMultipleCompressedAccountProofs: (params) => ({ context, value: params.map(proofOf) }),
+  getMultipleCompressedAccountProofsV2: () => ({ context, value: [] }),
+  getMultipleNewAddressProofs: () => ({ context, value: [] }),
+  getMultipleNewAddressProofsV2: () => ({ context, value: [] }),
+  getValidityProof: () => ({
+    context,
+    value: {
+      compressedProof: { a: new Array(32).fill(0), b: new Array(64).fill(0), c: new Array(32).fill(0) },
+      roots: [],
+      rootIndices: [],
+      leafIndices: [],
+      leaves: [],
+      merkleTrees: [],
+    },
+  }),
+  getValidityProofV2: () => ({ context: { slot: 0 }, value: { compressedProof: null, accounts: [], addresses: [] } }),
+  getQueueElements: () => ({ context }),
+  getQueueInfo: () => ({ queues: [{ tree: key(20), queue: key(21), queueType: 5, queueSize: 0 }], slot: 7 }),
+  getIndexerHealth: () => "ok",
+  getAccountInterface: () => ({ context, value: null }),
+  getMultipleAccountInterfaces: () => ({ context, value: [] }),
 };
 
 let server: Server;
@@ -98,6 +151,68 @@ describe("every method round-trips", () => {
   it("posts to /<method> when asked, keeping the query string", async () => {
     const c = createClient({ url, methodPath: true });
     expect(await c.getIndexerSlot()).toBe(slot);
+  });
+});
+
+describe("0.51.2 methods", () => {
+  it("getCompressedBalance (x-aliases) is answered by getCompressedAccountBalance's handler, with its validators", async () => {
+    balanceCalls = [];
+    const c = createClient({ url });
+    const hash = key(8);
+    expect(await c.getCompressedAccountBalance({ hash })).toEqual({ context, value: 2n ** 64n - 2n });
+    // The alias has no client member (nor a method-table entry): post it as stateless.js does.
+    const post = async (params: unknown) => {
+      const body = stringifyJson({ jsonrpc: "2.0", id: "test-account", method: "getCompressedBalance", params });
+      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+      return parseJson(await res.text()) as { result?: unknown; error?: { code: number } };
+    };
+    expect((await post({ hash })).result).toEqual({ context, value: 2n ** 64n - 2n });
+    expect(balanceCalls).toEqual([
+      { method: "getCompressedAccountBalance", hash },
+      { method: "getCompressedBalance", hash },
+    ]);
+    // The canonical method's params validator runs for the alias too: an unknown key is -32602.
+    expect((await post({ hash, extra: 1 })).error).toMatchObject({ code: -32602 });
+    expect(balanceCalls).toHaveLength(2);
+  });
+
+  it("results without context (getQueueInfo, getTransactionWithCompressionInfo, getIndexerHealth) round-trip", async () => {
+    const c = client();
+    expect((await c.getQueueInfo({ trees: null })).queues[0]!.queueType).toBe(5);
+    expect(await c.getIndexerHealth()).toBe("ok");
+    expect((await c.getTransactionWithCompressionInfo({ signature: signatures[0]!.signature })).compressionInfo.openedAccounts).toEqual([]);
+  });
+
+  it("a method the spec marks `x-registered: false` may be left out of Handlers: it then answers -32601 whatever the params", async () => {
+    const { getAccountInterface: _one, getMultipleAccountInterfaces: _many, ...registered } = handlers;
+    const listener = createListener(registered);
+    const bare = createServer(listener);
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    try {
+      const at = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+      const post = async (method: string, params: unknown) => {
+        const res = await fetch(at, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: stringifyJson({ jsonrpc: "2.0", id: 7, method, params }),
+        });
+        return res.text();
+      };
+      const unknown = await post("getNoSuchMethod", {});
+      expect(parseJson(unknown)).toEqual({ jsonrpc: "2.0", error: { code: -32601, message: "Method not found" }, id: 7 });
+      // Valid params, invalid params, a list: the same answer as an unknown method, byte for byte.
+      for (const params of [{ address: key(1) }, { address: "not base58!" }, [1, 2]]) expect(await post("getAccountInterface", params)).toBe(unknown);
+      expect(await post("getMultipleAccountInterfaces", { addresses: [] })).toBe(unknown);
+      // A registered method is still served.
+      expect(parseJson(await post("getIndexerHealth", undefined))).toMatchObject({ result: "ok" });
+    } finally {
+      await new Promise<void>((resolve) => bare.close(() => resolve()));
+    }
+  });
+
+  it("a proof's u64 rootSeq above 2^53 stays exact", async () => {
+    const hash = key(11);
+    expect((await client().getCompressedAccountProof({ hash })).value.rootSeq).toBe(2n ** 60n);
   });
 });
 

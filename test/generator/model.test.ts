@@ -8,18 +8,70 @@ describe("model of our spec", async () => {
   const model = buildModel(await loadSpec(ourSpec));
   const byName = Object.fromEntries(model.methods.map((m) => [m.name, m]));
 
-  it("has the seven methods with their paths", () => {
-    expect(model.methods.map((m) => m.name).sort()).toEqual([
+  it("has the 38 paths of Photon 0.51.2 with their paths", () => {
+    expect(model.methods).toHaveLength(38);
+    expect(model.methods.map((m) => m.name).slice(0, 7)).toEqual([
       "getCompressedAccount",
+      "getMultipleCompressedAccounts",
       "getCompressedAccountsByOwner",
       "getCompressedTokenAccountsByOwner",
       "getCompressedTokenBalancesByOwner",
       "getCompressionSignaturesForTokenOwner",
       "getIndexerSlot",
-      "getMultipleCompressedAccounts",
     ]);
+    expect(model.methods.map((m) => m.name)).toEqual(
+      expect.arrayContaining(["getValidityProofV2", "getQueueInfo", "getAccountInterface", "getMultipleAccountInterfaces"]),
+    );
     expect(byName.getCompressedAccount!.path).toBe("/getCompressedAccount");
-    expect(model.version).toBe("0.50.0");
+    expect(model.version).toBe("0.51.2");
+  });
+
+  it("reads x-aliases into the method table, and keeps them out of `extensions`", () => {
+    expect(byName.getCompressedAccountBalance!.aliases).toEqual(["getCompressedBalance"]);
+    expect(model.methods.filter((m) => m.aliases.length > 0).map((m) => m.name)).toEqual(["getCompressedAccountBalance"]);
+    expect(byName.getCompressedAccountBalance!.extensions).toEqual({});
+  });
+
+  it("reads x-registered: false on the two methods Photon 0.51.2 does not register, true elsewhere, kept out of `extensions`", () => {
+    expect(model.methods.filter((m) => !m.registered).map((m) => m.name)).toEqual(["getAccountInterface", "getMultipleAccountInterfaces"]);
+    expect(byName.getAccountInterface!.extensions).toEqual({});
+  });
+
+  it("reads the cap of params that are a JSON array under the key ''", () => {
+    for (const name of [
+      "getMultipleCompressedAccountProofs",
+      "getMultipleCompressedAccountProofsV2",
+      "getMultipleNewAddressProofs",
+      "getMultipleNewAddressProofsV2",
+    ]) {
+      expect(byName[name]!.maxItems).toEqual({ "": 1000 });
+      expect(byName[name]!.requiredParams).toEqual([]);
+      expect(byName[name]!.hasParams).toBe(true);
+    }
+    expect(byName.getValidityProof!.maxItems).toEqual({ newAddressesWithTrees: 1000 });
+  });
+
+  it("reads the pagination of the 0.51.2 lists: holders by balance then owner, descending; balances V2 under `items`", () => {
+    expect(byName.getCompressedMintTokenHolders!.pagination!.order).toEqual([
+      { field: "balance", direction: "desc", compare: "integer" },
+      { field: "owner", direction: "desc", compare: "base58-bytes" },
+    ]);
+    expect(byName.getCompressedTokenBalancesByOwnerV2!.pagination!.items).toBe("items");
+    expect(byName.getCompressedTokenAccountsByDelegate!.filters).toEqual({ delegate: "tokenData.delegate", mint: "tokenData.mint" });
+    // No cursor in its result, so not paginated in the table (its cursor is still described in x-cursor).
+    expect(byName.getLatestNonVotingSignatures!.pagination).toBeNull();
+    expect(byName.getLatestNonVotingSignatures!.extensions["x-cursor"]).toEqual(expect.any(String));
+    const paginated = model.methods.filter((m) => m.pagination).map((m) => m.name);
+    expect(paginated).toHaveLength(13);
+  });
+
+  it("finds the slot where 0.51.2 results keep it", () => {
+    expect(byName.getQueueInfo!.slot).toBe("slot");
+    expect(byName.getQueueElements!.slot).toBe("context.slot");
+    expect(byName.getQueueElements!.hasContext).toBe(false);
+    expect(byName.getTransactionWithCompressionInfo!.slot).toBeNull();
+    expect(byName.getIndexerHealth!.hasParams).toBe(false);
+    expect(byName.getIndexerHealth!.slot).toBeNull();
   });
 
   it("reads required and optional params", () => {
@@ -70,6 +122,7 @@ describe("model of our spec", async () => {
     for (const m of model.methods) {
       expect(Object.keys(m.extensions).filter((k) => k !== "x-cursor")).toEqual([]);
     }
+    expect(model.methods.filter((m) => m.pagination).every((m) => typeof m.extensions["x-cursor"] === "string")).toBe(true);
     expect(byName.getCompressedAccountsByOwner!.extensions["x-cursor"]).toEqual(expect.any(String));
   });
 });

@@ -107,6 +107,77 @@ describe("method names", () => {
   });
 });
 
+describe("method aliases (x-aliases)", () => {
+  /** The spec of `spec()` with `x-aliases` on the first method. */
+  const aliased = (methods: MethodSpec[], aliases: Json): Json => {
+    const doc = spec(methods) as { paths: Record<string, { post: Record<string, Json> }> };
+    doc.paths["/m0"]!.post["x-aliases"] = aliases;
+    return doc as unknown as Json;
+  };
+  const aliasPointer = (i: number) => `#/paths/~1m0/post/x-aliases/${i}`;
+
+  it.each([
+    ["get-balance", "must match"],
+    ["__proto__", "must match"],
+    ["constructor", "is reserved"],
+    ["rpc", "is reserved"],
+  ])("%j is refused with exit 2 and the pointer of the alias, by the grammar of method names", async (alias, reason) => {
+    const r = await run(aliased([{ name: "getBalance" }], ["getOther", alias]));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${aliasPointer(1)}: method name `);
+    expect(r.stderr).toContain(reason);
+    expect(r.stderr).toContain("[PHOTON_GEN_ERR_METHOD_NAME]");
+  });
+
+  it("refuses an alias that is not a list, or that meets a method's name or another alias, ignoring case", async () => {
+    const notList = await run(aliased([{ name: "getBalance" }], "getOther"));
+    expect(notList.code).toBe(2);
+    expect(notList.stderr).toContain("`x-aliases` must be a list of method names");
+    const method = await run(aliased([{ name: "getBalance" }, { name: "getOther" }], ["getother"]));
+    expect(method.code).toBe(2);
+    expect(method.stderr).toContain(`${aliasPointer(0)}: alias "getother" of method getBalance collides with method getOther`);
+    const twice = await run(aliased([{ name: "getBalance" }], ["getOther", "GetOther"]));
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain("collides with alias getOther of method getBalance");
+  });
+
+  it("puts an accepted alias in the method table and serves it from the listener, with no client member", async () => {
+    const { files, model } = await generate(write(aliased([{ name: "getBalance" }, { name: "getOther" }], ["getCompressedBalance"])));
+    expect(model.methods[0]!.aliases).toEqual(["getCompressedBalance"]);
+    expect(model.methods[0]!.extensions).toEqual({});
+    expect(files.get("methods.ts")).toContain(
+      'export const methodAliases: Readonly<Record<string, MethodName>> = {\n  getCompressedBalance: "getBalance",\n};',
+    );
+    expect(files.get("methods.ts")).toContain('aliases: ["getCompressedBalance"]');
+    expect(files.get("server.ts")).toContain("for (const [alias, name] of Object.entries(methodAliases))");
+    expect(files.get("client.ts")).not.toContain("getCompressedBalance");
+    expect(files.get("types.ts")).not.toContain("getCompressedBalance");
+  });
+
+  it("x-registered: false makes the method's handler optional and the listener register only given handlers; a non-boolean is refused", async () => {
+    const unregistered = (value: Json): Json => {
+      const doc = spec([{ name: "getBalance" }, { name: "getOther" }]) as { paths: Record<string, { post: Record<string, Json> }> };
+      doc.paths["/m1"]!.post["x-registered"] = value;
+      return doc as unknown as Json;
+    };
+    const { files, model } = await generate(write(unregistered(false)));
+    expect(model.methods.map((m) => m.registered)).toEqual([true, false]);
+    expect(files.get("server.ts")).toMatch(/^ {2}getOther\?\(params/m);
+    expect(files.get("server.ts")).toMatch(/^ {2}getBalance\(params/m);
+    expect(files.get("server.ts")).toContain("if (handler !== undefined) table[name] = handler.bind(handlers) as Handler;");
+    expect(files.get("methods.ts")).toContain("registered: false");
+    const bad = await run(unregistered("no"));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("#/paths/~1m1/post/x-registered: `x-registered` must be true or false");
+  });
+
+  it("generates no alias code for a spec without aliases", async () => {
+    const { files } = await generate(write(spec([{ name: "getBalance" }])));
+    expect(files.get("methods.ts")).toContain("export const methodAliases: Readonly<Record<string, MethodName>> = {};");
+    expect(files.get("server.ts")).not.toContain("methodAliases");
+  });
+});
+
 describe("component, property and schema names", () => {
   // Schemas as JSON text: JSON.parse makes `__proto__` a key, as the YAML loader does.
   it.each<[string, string, string]>([

@@ -135,6 +135,7 @@ describe("package: a consumer project installing the packed tarball", () => {
         "dist/conformance/index.js",
         "dist/reference/index.js",
         "spec/photon-indexer.yaml",
+        "spec/versions/0.50.0.yaml",
       ]),
     );
     expect(packed.filter((p) => /^(test|\.scratch|bench|node_modules|scripts)\//.test(p) || /\.test\.[jt]s$/.test(p) || p.includes("RESULTS"))).toEqual([]);

@@ -115,7 +115,7 @@ export const spec = {
 } as const;
 
 /** Every method of the spec, by name. */
-export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = {
+export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = {
   getCompressedAccount: {
     name: "getCompressedAccount",
     path: "/",
@@ -132,6 +132,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -149,6 +151,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -166,6 +170,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -190,6 +196,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -207,6 +215,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -224,6 +234,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -248,6 +260,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -272,6 +286,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -296,6 +312,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -313,6 +331,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -337,6 +357,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -361,6 +383,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -385,6 +409,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -402,6 +428,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -419,6 +447,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -443,6 +473,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -460,6 +492,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -477,6 +511,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -494,6 +530,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -511,6 +549,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -528,6 +568,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -545,6 +587,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -562,8 +606,13 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
 };
+
+/** Other names the server answers a method under (`x-aliases`), each with the method's validators and handler: alias → method. */
+export const methodAliases: Readonly<Record<string, MethodName>> = {};
 
 /** Method names in spec order. */
 export const methodNames: readonly MethodName[] = [

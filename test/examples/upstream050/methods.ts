@@ -27,7 +27,7 @@ export const spec = {
 } as const;
 
 /** Every method of the spec, by name. */
-export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M } } = {
+export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = {
   getBatchAddressUpdateInfo: {
     name: "getBatchAddressUpdateInfo",
     path: "/getBatchAddressUpdateInfo",
@@ -44,6 +44,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -61,6 +63,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -78,6 +82,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -95,6 +101,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -112,6 +120,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -129,6 +139,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -153,6 +165,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -177,6 +191,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -194,6 +210,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -218,6 +236,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -235,6 +255,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -259,6 +281,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -283,6 +307,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -307,6 +333,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -331,6 +359,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -355,6 +385,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -379,6 +411,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -396,6 +430,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -420,6 +456,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -444,6 +482,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -468,6 +508,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -485,6 +527,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -502,6 +546,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -526,6 +572,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -543,6 +591,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -560,6 +610,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -577,6 +629,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -594,6 +648,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -611,6 +667,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -628,6 +686,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -645,6 +705,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -662,6 +724,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -679,6 +743,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -696,6 +762,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -713,6 +781,8 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -730,8 +800,13 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     sums: null,
     maxItems: {},
     extensions: {},
+    aliases: [],
+    registered: true,
   },
 };
+
+/** Other names the server answers a method under (`x-aliases`), each with the method's validators and handler: alias → method. */
+export const methodAliases: Readonly<Record<string, MethodName>> = {};
 
 /** Method names in spec order. */
 export const methodNames: readonly MethodName[] = [

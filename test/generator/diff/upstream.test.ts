@@ -76,14 +76,48 @@ describe("diff of our spec", () => {
     }
   });
 
-  it("from upstream 0.50.0: the seven methods we keep, and what our stricter schemas change", async () => {
+  it("from upstream 0.50.0: every method but the stale one, and what our stricter schemas change", async () => {
     const report = await diffSpecs(v050, ourSpec, {}, root);
-    expect(report.summary.methodsRemoved).toHaveLength(29);
-    expect(report.summary.methodsAdded).toEqual([]);
+    expect(report.summary.methodsRemoved).toEqual(["getBatchAddressUpdateInfo"]);
+    expect(report.summary.methodsAdded).toEqual(["getAccountInterface", "getMultipleAccountInterfaces", "getQueueInfo"]);
     // Photon always sends Option fields as explicit null: required and nullable in our spec.
     expect(find(report, "getCompressedAccount", "result.value.seq", "field-required").class).toBe("breaking-servers");
     expect(find(report, "getCompressedAccount", "result.value.seq", "nullable-added").class).toBe("breaking-clients");
     expect(find(report, "getCompressedAccount", "params.hash", "format-changed").after).toBe("hash");
+  });
+});
+
+describe("the bump of our spec, 0.50.0 → 0.51.2 (docs/spec-bumps.md, worked example)", () => {
+  const ours050 = join(root, "spec", "versions", "0.50.0.yaml");
+  const up0512 = join(upstream, "0.51.2", "api.yaml");
+
+  it("step 1: ours at 0.50.0 against upstream 0.51.2", async () => {
+    const report = await diffSpecs(ours050, up0512, {}, root);
+    expect([report.old.version, report.old.methods, report.new.version, report.new.methods]).toEqual(["0.50.0", 7, "0.51.2", 38]);
+    expect(report.summary.methodsAdded).toHaveLength(31);
+    expect(report.summary.methodsRemoved).toEqual([]);
+    expect(report.changes).toHaveLength(125);
+  });
+
+  it("the result: only methods added, no change in meaning to the seven (their tlv text aside)", async () => {
+    const report = await diffSpecs(ours050, ourSpec, {}, root);
+    expect(report.summary.methodsAdded).toHaveLength(31);
+    expect(report.summary.methodsRemoved).toEqual([]);
+    expect(report.summary.methodsChanged).toEqual([]);
+    expect(report.changes.every((c) => c.kind === "method-added" && c.class === "breaking-servers")).toBe(true);
+    const docs = await diffSpecs(ours050, ourSpec, { includeDocs: true }, root);
+    expect(docs.changes.filter((c) => c.kind !== "method-added").map((c) => [c.method, c.path])).toEqual([
+      ["getCompressedTokenAccountsByOwner", "result.value.items[].tokenData"],
+    ]);
+  });
+
+  it("ours against upstream 0.51.2: the same 38 methods, each settled more strictly", async () => {
+    const report = await diffSpecs(up0512, ourSpec, {}, root);
+    expect(report.summary.methodsAdded).toEqual([]);
+    expect(report.summary.methodsRemoved).toEqual([]);
+    expect(report.summary.methodsChanged).toHaveLength(36);
+    // Photon serialises `compressionInfo` (camelCase); its OpenAPI text says `compression_info`.
+    expect(find(report, "getTransactionWithCompressionInfo", "result.compressionInfo", "field-added")).toBeDefined();
   });
 });
 
