@@ -1,15 +1,20 @@
 /**
- * The dataset file format: JSON lines (see reference/README.md).
+ * The dataset file format: JSON lines (see reference/README.md), version 2.
  *
- *   {"type":"meta","format":"photon-reference-dataset","version":1,"slot":…,"seed":…}
- *   {"type":"account","hash":…,"address":…,"data":…,"owner":…,"lamports":…,"tree":…,"leafIndex":…,"seq":…,"slotCreated":…,"spent":…}
+ *   {"type":"meta","format":"photon-reference-dataset","version":2,"slot":…,"seed":…}
+ *   {"type":"tree","tree":…,"queue":…,"treeType":…,"height":…,"rootHistory":…,"cpiContext":…,"seq":…}
+ *   {"type":"account","hash":…,"address":…,"data":…,"owner":…,"lamports":…,"tree":…,"leafIndex":…,"seq":…,"slotCreated":…,"spent":…,"inInputQueue":…,"inOutputQueue":…}
  *   {"type":"token","hash":…,"mint":…,"owner":…,"amount":…,"delegate":…,"state":…,"tlv":…}
- *   {"type":"signature","signature":…,"slot":…,"blockTime":…,"accounts":[…]}
+ *   {"type":"signature","signature":…,"slot":…,"blockTime":…,"opened":[…],"closed":[…]}
+ *   {"type":"address","address":…,"tree":…,"slot":…,"queued":…}
  *
  * u64 values are bare JSON integers (written with `stringifyJson`, read with `parseJson`, so
- * nothing above 2^53 is rounded). A token or signature line may only name account hashes
- * from earlier lines. `writeDataset` writes the meta line, then accounts, tokens and
- * signatures in dataset order, so the same dataset always gives the same bytes.
+ * nothing above 2^53 is rounded). An account line may only name a state tree, an address
+ * line an address tree, of an earlier tree line; a token or signature line only account
+ * hashes of earlier lines. `writeDataset` writes the meta line, then trees, accounts, tokens,
+ * signatures and addresses in dataset order, so the same dataset always gives the same bytes.
+ * Version 1 files (signatures with one `accounts` list, no trees or addresses) are refused:
+ * they lack what version 2 records, so regenerate them.
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
@@ -17,16 +22,30 @@ import { createInterface } from "node:readline";
 import { finished } from "node:stream/promises";
 import { formats, isUint64, parseJson, stringifyJson } from "@photon-indexer-kit/runtime";
 import { DatasetFormatError, RefErrorCode, ReferenceIndexerError } from "./errors.js";
-import type { AccountRecord, Dataset, SignatureRecord, TokenRecord, U64 } from "./records.js";
+import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TreeRecord, TreeType, U64 } from "./records.js";
 
 export const FORMAT_NAME = "photon-reference-dataset";
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+
+const TREE_TYPES: readonly TreeType[] = ["StateV1", "AddressV1", "StateV2", "AddressV2"];
 
 export { DatasetFormatError };
 
 /** The lines of a dataset file, without newlines. */
 export function* datasetLines(dataset: Dataset): Generator<string> {
   yield stringifyJson({ type: "meta", format: FORMAT_NAME, version: FORMAT_VERSION, slot: dataset.slot, seed: dataset.seed });
+  for (const t of dataset.trees) {
+    yield stringifyJson({
+      type: "tree",
+      tree: t.tree,
+      queue: t.queue,
+      treeType: t.type,
+      height: t.height,
+      rootHistory: t.rootHistory,
+      cpiContext: t.cpiContext,
+      seq: t.seq,
+    });
+  }
   for (const a of dataset.accounts) {
     const data = a.data === null ? null : { discriminator: a.data.discriminator, data: a.data.data, dataHash: a.data.dataHash };
     yield stringifyJson({
@@ -41,14 +60,17 @@ export function* datasetLines(dataset: Dataset): Generator<string> {
       seq: a.seq,
       slotCreated: a.slotCreated,
       spent: a.spent,
+      inInputQueue: a.inInputQueue,
+      inOutputQueue: a.inOutputQueue,
     });
   }
   for (const t of dataset.tokens) {
     yield stringifyJson({ type: "token", hash: t.hash, mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv });
   }
   for (const s of dataset.signatures) {
-    yield stringifyJson({ type: "signature", signature: s.signature, slot: s.slot, blockTime: s.blockTime, accounts: s.accounts });
+    yield stringifyJson({ type: "signature", signature: s.signature, slot: s.slot, blockTime: s.blockTime, opened: s.opened, closed: s.closed });
   }
+  for (const a of dataset.addresses) yield stringifyJson({ type: "address", address: a.address, tree: a.tree, slot: a.slot, queued: a.queued });
 }
 
 /** Writes `dataset` to `path` as JSON lines, streaming. */
@@ -88,12 +110,20 @@ function fail(detail: string): never {
   throw new LineError(detail);
 }
 
+/** Flags of an account hash seen on an earlier line. */
+const SPENT = 1;
+const OPENED = 2;
+const CLOSED = 4;
+
 /** Checks parsed lines, remembering what earlier lines declared. */
 class LineChecker {
   private readonly pubkeys = new Set<string>();
-  readonly hashes = new Set<string>();
+  /** Account hash -> SPENT | OPENED | CLOSED. */
+  private readonly hashes = new Map<string, number>();
   private readonly tokenHashes = new Set<string>();
   private readonly signatures = new Set<string>();
+  private readonly trees = new Map<string, TreeType>();
+  private readonly addresses = new Set<string>();
 
   constructor(readonly slot: number) {}
 
@@ -144,8 +174,42 @@ class LineChecker {
     return hash;
   }
 
+  private boolean(value: unknown, field: string): boolean {
+    if (typeof value === "boolean") return value;
+    fail(`${field} must be a boolean`);
+  }
+
+  /** A tree of an earlier tree line whose type is one of `types`. */
+  private knownTree(value: unknown, field: string, types: readonly TreeType[], what: string): [string, TreeType] {
+    const tree = this.pubkey(value, field) as string;
+    const type = this.trees.get(tree);
+    if (type === undefined || !types.includes(type)) fail(`${field} ${tree} is not ${what} of an earlier tree line`);
+    return [tree, type];
+  }
+
+  tree(r: Fields): TreeRecord {
+    this.keys(r, ["type", "tree", "queue", "treeType", "height", "rootHistory", "cpiContext", "seq"]);
+    const tree = this.pubkey(r.tree, "tree") as string;
+    if (this.trees.has(tree)) fail(`duplicate tree ${tree}`);
+    const type = r.treeType;
+    if (typeof type !== "string" || !TREE_TYPES.includes(type as TreeType)) fail(`treeType must be one of ${TREE_TYPES.join(", ")}`);
+    const record: TreeRecord = {
+      tree,
+      queue: this.pubkey(r.queue, "queue") as string,
+      type: type as TreeType,
+      height: this.int(r.height, "height") as number,
+      rootHistory: this.int(r.rootHistory, "rootHistory") as number,
+      cpiContext: this.pubkey(r.cpiContext, "cpiContext", true),
+      seq: this.int(r.seq, "seq") as number,
+    };
+    if (record.height < 1 || record.height > 64) fail("height must be between 1 and 64");
+    if (record.rootHistory < 1) fail("rootHistory must be at least 1");
+    this.trees.set(tree, record.type);
+    return record;
+  }
+
   account(r: Fields): AccountRecord {
-    this.keys(r, ["type", "hash", "address", "data", "owner", "lamports", "tree", "leafIndex", "seq", "slotCreated", "spent"]);
+    this.keys(r, ["type", "hash", "address", "data", "owner", "lamports", "tree", "leafIndex", "seq", "slotCreated", "spent", "inInputQueue", "inOutputQueue"]);
     const hash = this.hash(r.hash, "hash");
     if (this.hashes.has(hash)) fail(`duplicate account hash ${hash}`);
     let data: AccountRecord["data"] = null;
@@ -159,20 +223,29 @@ class LineChecker {
         dataHash: this.hash(d.dataHash, "data.dataHash"),
       };
     }
-    if (typeof r.spent !== "boolean") fail("spent must be a boolean");
+    const spent = this.boolean(r.spent, "spent");
+    const inInputQueue = this.boolean(r.inInputQueue, "inInputQueue");
+    const [tree, treeType] = this.knownTree(r.tree, "tree", ["StateV1", "StateV2"], "a state tree");
+    const seq = this.int(r.seq, "seq", true);
+    const inOutputQueue = this.boolean(r.inOutputQueue, "inOutputQueue");
+    if ((seq === null) !== (treeType === "StateV2")) fail("seq must be null exactly for an account of a StateV2 tree (as Photon sends it)");
+    if (inOutputQueue && treeType !== "StateV2") fail("inOutputQueue may be true only for an account of a StateV2 tree");
+    if (inInputQueue && !(spent && treeType === "StateV2")) fail("inInputQueue may be true only for a spent account of a StateV2 tree");
     const record: AccountRecord = {
       hash,
       address: this.pubkey(r.address, "address", true),
       data,
       owner: this.pubkey(r.owner, "owner") as string,
       lamports: this.u64(r.lamports, "lamports"),
-      tree: this.pubkey(r.tree, "tree") as string,
+      tree,
       leafIndex: this.int(r.leafIndex, "leafIndex") as number,
-      seq: this.int(r.seq, "seq", true),
+      seq,
       slotCreated: this.slotOf(r.slotCreated, "slotCreated"),
-      spent: r.spent,
+      spent,
+      inInputQueue,
+      inOutputQueue,
     };
-    this.hashes.add(hash);
+    this.hashes.set(hash, spent ? SPENT : 0);
     return record;
   }
 
@@ -194,19 +267,45 @@ class LineChecker {
     return record;
   }
 
+  /** `opened` or `closed` of a signature line: hashes of earlier accounts, each opened (closed) by one signature only. */
+  private sides(value: unknown, field: "opened" | "closed"): string[] {
+    if (!Array.isArray(value)) fail(`${field} must be an array of account hashes`);
+    const flag = field === "opened" ? OPENED : CLOSED;
+    return value.map((h: unknown, i) => {
+      const hash = this.knownAccount(this.hash(h, `${field}[${i}]`), `${field}[${i}]`);
+      const flags = this.hashes.get(hash) as number;
+      if ((flags & flag) !== 0) fail(`${field}[${i}] ${hash} is ${field} by an earlier signature line too`);
+      if (flag === CLOSED && (flags & SPENT) === 0) fail(`closed[${i}] ${hash} is not a spent account`);
+      this.hashes.set(hash, flags | flag);
+      return hash;
+    });
+  }
+
   signature(r: Fields): SignatureRecord {
-    this.keys(r, ["type", "signature", "slot", "blockTime", "accounts"]);
+    this.keys(r, ["type", "signature", "slot", "blockTime", "opened", "closed"]);
     const signature = r.signature;
     if (typeof signature !== "string" || !formats.signature(signature)) fail("signature must be a base58 64-byte signature");
     if (this.signatures.has(signature)) fail(`duplicate signature ${signature}`);
-    if (!Array.isArray(r.accounts)) fail("accounts must be an array of account hashes");
     const record: SignatureRecord = {
       signature,
       slot: this.slotOf(r.slot, "slot"),
       blockTime: this.int(r.blockTime, "blockTime") as number,
-      accounts: r.accounts.map((h: unknown, i) => this.knownAccount(this.hash(h, `accounts[${i}]`), `accounts[${i}]`)),
+      opened: this.sides(r.opened, "opened"),
+      closed: this.sides(r.closed, "closed"),
     };
     this.signatures.add(signature);
+    return record;
+  }
+
+  address(r: Fields): AddressRecord {
+    this.keys(r, ["type", "address", "tree", "slot", "queued"]);
+    const address = this.pubkey(r.address, "address") as string;
+    if (this.addresses.has(address)) fail(`duplicate address ${address}`);
+    const [tree, treeType] = this.knownTree(r.tree, "tree", ["AddressV1", "AddressV2"], "an address tree");
+    const queued = this.boolean(r.queued, "queued");
+    if (queued && treeType !== "AddressV2") fail("queued may be true only in an AddressV2 tree");
+    const record: AddressRecord = { address, tree, slot: this.slotOf(r.slot, "slot"), queued };
+    this.addresses.add(address);
     return record;
   }
 }
@@ -214,6 +313,11 @@ class LineChecker {
 function meta(r: Fields): { slot: number; seed: number | null } {
   if (r.type !== "meta") fail('the first line must be the meta line {"type":"meta",…}');
   if (r.format !== FORMAT_NAME) fail(`format must be "${FORMAT_NAME}"`);
+  if (r.version === 1) {
+    fail(
+      `version 1 files are no longer read (this reader knows version ${FORMAT_VERSION}: trees, addresses, signatures with opened/closed): regenerate the file`,
+    );
+  }
   if (r.version !== FORMAT_VERSION) fail(`unsupported version ${String(r.version)} (this reader knows ${FORMAT_VERSION})`);
   for (const k of Object.keys(r)) if (!["type", "format", "version", "slot", "seed"].includes(k)) fail(`unknown field "${k}"`);
   const slot = r.slot;
@@ -229,7 +333,7 @@ export async function readDataset(path: string): Promise<Dataset> {
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   let checker: LineChecker | undefined;
-  const dataset: Dataset = { seed: null, slot: 0, accounts: [], tokens: [], signatures: [] };
+  const dataset: Dataset = { seed: null, slot: 0, trees: [], accounts: [], tokens: [], signatures: [], addresses: [] };
   try {
     for await (const line of lines) {
       n++;
@@ -249,6 +353,9 @@ export async function readDataset(path: string): Promise<Dataset> {
         continue;
       }
       switch (record.type) {
+        case "tree":
+          dataset.trees.push(checker.tree(record));
+          break;
         case "account":
           dataset.accounts.push(checker.account(record));
           break;
@@ -257,6 +364,9 @@ export async function readDataset(path: string): Promise<Dataset> {
           break;
         case "signature":
           dataset.signatures.push(checker.signature(record));
+          break;
+        case "address":
+          dataset.addresses.push(checker.address(record));
           break;
         default:
           fail(record.type === "meta" ? "a second meta line" : `unknown record type ${JSON.stringify(record.type) ?? "(missing)"}`);

@@ -3,6 +3,10 @@
  * switches used to test clients and runners (`rateLimit`: HTTP 429 with a JSON-RPC error
  * body and Retry-After over N requests per second; `latencyMs`: a delay before each answer),
  * composed in front of the listener as middleware (faults.ts).
+ *
+ * The Merkle trees (trees/forest.ts) are built in the background once the server listens, a
+ * slice of hashing per turn of the event loop, so that start-up stays quick and a proof asked for
+ * later finds its tree built; a proof asked for during the warm-up finishes its own tree first.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +18,7 @@ import { readDataset } from "./dataset-file.js";
 import { createReferenceHandlers } from "./handlers/index.js";
 import type { Dataset } from "./records.js";
 import { ReferenceStore } from "./store.js";
+import { Forest } from "./trees/forest.js";
 
 export interface ReferenceOptions {
   host?: string;
@@ -34,7 +39,23 @@ export interface ReferenceOptions {
    * as soon as it is accepted.
    */
   maxConnections?: number;
+  /**
+   * A gnark prover's base URL, as Photon's `--prover-url`: validity proofs post their inputs to
+   * `{proverUrl}/prove` and answer the real Groth16 proof. Without it they carry a placeholder
+   * (not a proof; see handlers/prover.ts).
+   */
+  proverUrl?: string;
+  /** Build every Merkle tree in the background from the start (default true); false builds each on its first proof. */
+  warmTrees?: boolean;
 }
+
+/**
+ * Hashing per turn of the event loop while the trees are built in the background: a request that
+ * arrives meanwhile waits about this long per turn it needs. Measured on the default dataset
+ * (seed 1, 20,000 accounts, nine trees): event-loop lag median 4 ms and p99 10 ms at 2 ms, against
+ * 12 ms and 72 ms at 10 ms, and the whole build no slower (5.1 s against 7.9 s).
+ */
+const WARM_SLICE_MS = 2;
 
 /** Photon's `--max-http-connections` default. */
 export const MAX_CONNECTIONS = 1024;
@@ -47,6 +68,8 @@ export interface ReferenceIndexer {
   /** `http://host:port/` */
   readonly url: string;
   readonly store: ReferenceStore;
+  /** The Merkle trees over the dataset, which the proof methods answer from. */
+  readonly forest: Forest;
   readonly server: Server;
   close(): Promise<void>;
 }
@@ -57,13 +80,15 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const data =
     options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
+  const forest = new Forest(data);
+  const report = (what: string, err: unknown) => process.stderr.write(`reference indexer: ${what} failed: ${(err as Error).stack ?? String(err)}\n`);
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const listener = withMiddleware(
-    createListener(createReferenceHandlers(store), {
+    createListener(createReferenceHandlers(store, { proverUrl: options.proverUrl }, forest), {
       // The dataset never changes: an identical call gets the same answer.
       memoizeResults: { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
       maxConnections,
-      onError: (err, { method }) => process.stderr.write(`reference indexer: ${method} failed: ${(err as Error).stack ?? String(err)}\n`),
+      onError: (err, { method }) => report(method, err),
     }),
     // Outermost first: a rate-limited request is refused at once, not after the latency.
     options.rateLimit ? rateLimit(options.rateLimit) : null,
@@ -77,13 +102,19 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
     server.listen(options.port ?? 8784, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  // Stopped by close(); a tree that cannot be built fails again, with the same error, on the proof that needs it.
+  const warming = new AbortController();
+  if (options.warmTrees !== false)
+    forest.warm({ signal: warming.signal, sliceMs: WARM_SLICE_MS }).catch((err: unknown) => report("building the Merkle trees", err));
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/`,
     store,
+    forest,
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        warming.abort();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

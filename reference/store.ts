@@ -1,105 +1,75 @@
 /**
- * The reference indexer's in-memory store: a Dataset plus the indexes that make every
- * page O(log n + limit). Lists hold unspent records only (the signature history is the
- * exception), presorted in each method's documented order; base58 values are ordered
- * by their decoded bytes (`compareBase58`), and cursors are found by binary search.
+ * The reference indexer's in-memory store: a Dataset plus the indexes that make every page
+ * O(log n + limit). It answers the queries of every method Photon 0.51.2 registers; handlers
+ * (reference/handlers/) turn its rows into results.
+ *
+ * - Orders come from the caller: each list query takes the method's `pagination.order` from
+ *   the generated method table (`facts.pagination.order` in a handler), and rows carry their
+ *   fields at the items' paths, so the store names no method (store/order.ts). Each list is
+ *   sorted on its first use per order and kept.
+ * - Lists hold what Photon's query for them holds (spent accounts are hidden everywhere
+ *   except the signature histories and the queues); each rule cites Photon's source.
+ * - Indexes are lazy: the constructor builds only the lookups by hash, address and tree (and
+ *   checks the records against one another); every other index is built on the first query
+ *   that needs it (`builtIndexes()` names those built so far).
  */
-import type { PaginatedMethodName } from "../generated/index.js";
-import { methods } from "../generated/methods.js";
-import { internalError, type OrderKey } from "@photon-indexer-kit/runtime";
-import { compareBase58 } from "./base58.js";
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
-import type { AccountRecord, Dataset, SignatureRecord, TokenRecord } from "./records.js";
+import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TreeRecord } from "./records.js";
+import { keyByAccountHash, keyByAddress, keyByProgramOwner, keyByTokenOwner, type HistoryKey, histories } from "./store/history.js";
+import { type Order, type Sorted, SortedGroups } from "./store/order.js";
+import {
+  type AddressQueueElement,
+  addressQueues,
+  type InputQueueElement,
+  inputQueues,
+  NO_QUEUE,
+  nullifierQueueIndexes,
+  type OutputQueueElement,
+  outputQueues,
+  type QueueList,
+} from "./store/queues.js";
 
+export { documentedOrder, EMPTY, firstIndex, type Order, orderComparator, orderSignature, type Probe, Sorted } from "./store/order.js";
+export type { AddressQueueElement, InputQueueElement, OutputQueueElement } from "./store/queues.js";
+export { QueueList } from "./store/queues.js";
+
+/** An unspent token account: its account and token records (`tokenData` is `token`, at the item's path). */
 export interface TokenEntry {
   readonly account: AccountRecord;
   readonly token: TokenRecord;
+  /** The same record as `token`, where token-account items keep it (so orders read `tokenData.mint`). */
+  readonly tokenData: TokenRecord;
 }
 
+/**
+ * One row of Photon's `token_owner_balances` (token owner, mint): the rows of
+ * getCompressedTokenBalancesByOwner(V2) (by owner) and getCompressedMintTokenHolders (by mint).
+ */
 export interface BalanceRow {
+  /** The token owner. */
+  readonly owner: string;
   readonly mint: string;
-  /** Sum of the unspent amounts; 0 when every account of the mint is spent. */
+  /** Sum of the unspent amounts: 0 once every account is spent; may exceed u64 (Photon then fails to parse it). */
   readonly balance: bigint;
 }
 
-interface TokenOwnerIndex {
-  /** Unspent token accounts by (mint bytes, hash bytes). */
-  readonly entries: TokenEntry[];
-  /** Where each mint's entries sit in `entries`: [start, end). */
-  readonly mintRanges: Map<string, readonly [number, number]>;
-  /** One row per mint the owner ever held, by mint bytes. */
-  readonly balances: BalanceRow[];
-  /** Distinct signatures touching the owner's token accounts (spent included), by slot desc, signature bytes desc. */
-  readonly signatures: SignatureRecord[];
+/** An account a transaction opened or closed, with its token fields when it is a token account. */
+export interface TxAccount {
+  readonly account: AccountRecord;
+  readonly token: TokenRecord | null;
 }
 
-/** The first index in [lo, hi) at which `after(item)` holds, for a predicate that is false then true. */
-export function firstIndex<T>(items: readonly T[], after: (item: T) => boolean, lo = 0, hi = items.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (after(items[mid] as T)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/** The documented order of a paginated method (its `x-pagination.order` in the method table). */
-function orderOf(method: PaginatedMethodName): readonly OrderKey[] {
-  const order = methods[method].pagination?.order;
-  if (!order) throw internalError(RefErrorCode.INTERNAL, `the spec states no order for ${method}`);
-  return order;
+/** A transaction and the accounts it opened and closed, in output and input order. */
+export interface TransactionView {
+  readonly signature: SignatureRecord;
+  readonly opened: readonly TxAccount[];
+  readonly closed: readonly TxAccount[];
 }
 
 /**
- * A comparator of records in a documented order. Order keys are item paths; `rename` maps an
- * item field to the record's (a token entry keeps `tokenData` as `token`). Base58 values are
- * compared as their bytes (`compareBase58`: the spec's values of one field have one length).
- */
-export function orderComparator<T>(order: readonly OrderKey[], rename: Readonly<Record<string, string>> = {}): (a: T, b: T) => number {
-  const keys = order.map((key) => {
-    const parts = key.field.split(".").map((p, i) => (i === 0 ? (rename[p] ?? p) : p));
-    const get = (r: T): unknown => parts.reduce<unknown>((node, p) => (node as Record<string, unknown>)[p], r);
-    const sign = key.direction === "asc" ? 1 : -1;
-    const compare =
-      key.compare === "integer"
-        ? (x: unknown, y: unknown) =>
-            typeof x === "number" && typeof y === "number"
-              ? x - y
-              : BigInt(x as number) < BigInt(y as number)
-                ? -1
-                : BigInt(x as number) > BigInt(y as number)
-                  ? 1
-                  : 0
-        : key.compare === "base58-bytes"
-          ? (x: unknown, y: unknown) => compareBase58(x as string, y as string)
-          : (x: unknown, y: unknown) => (String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0);
-    return { get, sign, compare };
-  });
-  return (a, b) => {
-    for (const k of keys) {
-      const c = k.compare(k.get(a), k.get(b));
-      if (c !== 0) return k.sign * c;
-    }
-    return 0;
-  };
-}
-
-/** Order of the accounts-by-owner list (leafIndex, then hash bytes, as the spec documents). */
-export const compareAccounts = orderComparator<AccountRecord>(orderOf("getCompressedAccountsByOwner"));
-
-/** Order of the token-accounts list (mint bytes, then account hash bytes). */
-const compareTokenEntries = orderComparator<Pick<TokenEntry, "account" | "token">>(orderOf("getCompressedTokenAccountsByOwner"), { tokenData: "token" });
-
-/** Order of the balances list (mint bytes). */
-const compareBalances = orderComparator<Pick<BalanceRow, "mint">>(orderOf("getCompressedTokenBalancesByOwner"));
-
-/** Order of the signatures list (slot desc, then signature bytes desc: newest first). */
-const compareSignaturesNewestFirst = orderComparator<Pick<SignatureRecord, "slot" | "signature">>(orderOf("getCompressionSignaturesForTokenOwner"));
-
-/**
- * An owner's account data bytes, decoded once, in ownerAccounts(owner) order: account i's
- * bytes are `bytes[start[i], start[i + 1])`, and `hasData[i]` is 0 where its data is null.
- * memcmp filters compare in place here instead of decoding base64 per account and call.
+ * A list's account data bytes, decoded once, in the list's order: account i's bytes are
+ * `bytes[start[i], start[i + 1])`, and `hasData[i]` is 0 where its data is null. memcmp
+ * filters compare in place here instead of decoding base64 per account and call.
  */
 export interface OwnerData {
   readonly bytes: Buffer;
@@ -107,121 +77,242 @@ export interface OwnerData {
   readonly hasData: Uint8Array;
 }
 
-const EMPTY_TOKENS: TokenOwnerIndex = { entries: [], mintRanges: new Map(), balances: [], signatures: [] };
+const EMPTY_DATA: OwnerData = { bytes: Buffer.alloc(0), start: new Int32Array(1), hasData: new Uint8Array(0) };
+
+function group<T>(rows: Iterable<T>, keyOf: (row: T) => string | null): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (key === null) continue;
+    const list = out.get(key);
+    if (list === undefined) out.set(key, [row]);
+    else list.push(row);
+  }
+  return out;
+}
+
+/** Memoises a builder; `built` tells whether it ran. */
+class Lazy<T> {
+  private value: T | undefined;
+  constructor(
+    readonly name: string,
+    private readonly build: () => T,
+  ) {}
+  get built(): boolean {
+    return this.value !== undefined;
+  }
+  get(): T {
+    if (this.value === undefined) this.value = this.build();
+    return this.value;
+  }
+}
 
 export class ReferenceStore {
   /** context.slot of every result and the getIndexerSlot value. */
   readonly slot: number;
+  readonly dataset: Dataset;
   private readonly byHash = new Map<string, AccountRecord>();
   private readonly byAddress = new Map<string, AccountRecord>();
-  private readonly byOwner = new Map<string, AccountRecord[]>();
   private readonly tokenByHash = new Map<string, TokenRecord>();
-  private readonly byTokenOwner = new Map<string, TokenOwnerIndex>();
-  /** Built on an owner's first filtered call (memory: its data bytes plus 5 bytes an account). */
-  private readonly dataByOwner = new Map<string, OwnerData>();
+  private readonly treeByKey = new Map<string, TreeRecord>();
+  private readonly treeByQueueKey = new Map<string, TreeRecord>();
+  private readonly treeList: readonly TreeRecord[];
+  /** StateV2 tree keys: the trees with output and input queues. */
+  private readonly batchedState = new Set<string>();
 
+  // Lazy indexes: each built on the first query that needs it.
+  private readonly unspentTokens = new Lazy("tokenEntries", () => this.buildTokenEntries());
+  private readonly owners = new SortedGroups<string, AccountRecord>("accountsByOwner", () =>
+    group(
+      this.dataset.accounts.filter((a) => !a.spent),
+      (a) => a.owner,
+    ),
+  );
+  private readonly tokenOwners = new SortedGroups<string, TokenEntry>("tokenAccountsByOwner", () => group(this.unspentTokens.get(), (e) => e.token.owner));
+  private readonly tokenOwnerMints = new SortedGroups<string, TokenEntry>("tokenAccountsByOwnerAndMint", () =>
+    group(this.unspentTokens.get(), (e) => `${e.token.owner} ${e.token.mint}`),
+  );
+  private readonly tokenDelegates = new SortedGroups<string, TokenEntry>("tokenAccountsByDelegate", () =>
+    group(this.unspentTokens.get(), (e) => e.token.delegate),
+  );
+  private readonly tokenDelegateMints = new SortedGroups<string, TokenEntry>("tokenAccountsByDelegateAndMint", () =>
+    group(this.unspentTokens.get(), (e) => (e.token.delegate === null ? null : `${e.token.delegate} ${e.token.mint}`)),
+  );
+  private readonly balanceRows = new Lazy("tokenOwnerBalances", () => this.buildBalanceRows());
+  private readonly balancesByOwner = new SortedGroups<string, BalanceRow>("balancesByOwner", () => group(this.balanceRows.get(), (r) => r.owner));
+  private readonly holdersByMint = new SortedGroups<string, BalanceRow>("holdersByMint", () => group(this.balanceRows.get(), (r) => r.mint));
+  private readonly lamports = new Lazy("lamportsByOwner", () => this.buildLamports());
+  private readonly accountHistory = this.history("signaturesByAccount", keyByAccountHash);
+  private readonly addressHistory = this.history("signaturesByAddress", keyByAddress);
+  private readonly ownerHistory = this.history("signaturesByOwner", keyByProgramOwner);
+  private readonly tokenOwnerHistory = this.history("signaturesByTokenOwner", keyByTokenOwner);
+  private readonly latest = new SortedGroups<string, SignatureRecord>("latestSignatures", () => new Map([["", this.dataset.signatures]]));
+  private readonly bySignature = new Lazy("transactions", () => new Map(this.dataset.signatures.map((s) => [s.signature, s])));
+  private readonly openers = new Lazy("openedBy", () => this.buildOpeners());
+  private readonly nullifierIndexes = new Lazy("nullifierQueueIndexes", () =>
+    nullifierQueueIndexes(this.dataset.signatures, (h) => this.byHash.get(h), this.batchedState),
+  );
+  private readonly outputs = new Lazy("outputQueues", () => outputQueues(this.dataset.accounts, this.batchedState));
+  private readonly inputs = new Lazy("inputQueues", () => inputQueues(this.dataset.accounts, this.nullifierIndexes.get()));
+  private readonly addressLists = new Lazy("addressQueues", () => addressQueues(this.dataset.addresses ?? []));
+  /** Packed data bytes per accounts list (built on a list's first filtered call). */
+  private readonly dataByList = new WeakMap<Sorted<AccountRecord>, OwnerData>();
+
+  /**
+   * Indexes the lookups and checks the records: a hash twice, an address held by two unspent
+   * accounts, a token record of no account or two token records of one account, a tree or
+   * queue key twice are DATASET_INCONSISTENT.
+   */
   constructor(dataset: Dataset) {
     this.slot = dataset.slot;
+    this.dataset = dataset;
     // Duplicates are detected by a map that does not grow (one lookup per insert).
     for (const a of dataset.accounts) {
       const size = this.byHash.size;
       if (this.byHash.set(a.hash, a).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `duplicate account hash ${a.hash}`);
-      if (a.spent) continue;
-      if (a.address !== null) {
-        const held = this.byAddress.size;
-        if (this.byAddress.set(a.address, a).size === held)
-          throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${a.address} is held by two unspent accounts`);
-      }
-      const list = this.byOwner.get(a.owner);
-      if (list === undefined) this.byOwner.set(a.owner, [a]);
-      else list.push(a);
+      if (a.spent || a.address === null) continue;
+      const held = this.byAddress.size;
+      if (this.byAddress.set(a.address, a).size === held)
+        throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${a.address} is held by two unspent accounts`);
     }
-    for (const list of this.byOwner.values()) list.sort(compareAccounts);
-    this.indexTokens(dataset.tokens, dataset.signatures);
-  }
-
-  private indexTokens(tokens: readonly TokenRecord[], signatures: readonly SignatureRecord[]): void {
-    const entries = new Map<string, TokenEntry[]>();
-    const sums = new Map<string, Map<string, bigint>>();
-    for (const t of tokens) {
-      const account = this.byHash.get(t.hash);
-      if (account === undefined) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `token record for unknown account ${t.hash}`);
+    for (const t of dataset.tokens) {
+      if (!this.byHash.has(t.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `token record for unknown account ${t.hash}`);
       const size = this.tokenByHash.size;
       if (this.tokenByHash.set(t.hash, t).size === size)
         throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two token records for account ${t.hash}`);
-      let perMint = sums.get(t.owner);
-      if (perMint === undefined) sums.set(t.owner, (perMint = new Map()));
-      perMint.set(t.mint, (perMint.get(t.mint) ?? 0n) + (account.spent ? 0n : BigInt(t.amount)));
-      if (account.spent) continue;
-      const list = entries.get(t.owner);
-      if (list === undefined) entries.set(t.owner, [{ account, token: t }]);
-      else list.push({ account, token: t });
     }
-    const history = new Map<string, SignatureRecord[]>();
-    for (const s of signatures) {
-      let seen: string | undefined;
-      for (const hash of s.accounts) {
-        const owner = this.tokenByHash.get(hash)?.owner;
-        if (owner === undefined || owner === seen) continue;
-        const list = history.get(owner);
-        if (list === undefined) history.set(owner, [s]);
-        else if (list[list.length - 1] !== s) list.push(s);
-        seen = owner;
-      }
-    }
-    for (const [owner, perMint] of sums) {
-      const list = (entries.get(owner) ?? []).sort(compareTokenEntries);
-      const mintRanges = new Map<string, readonly [number, number]>();
-      for (let i = 0; i < list.length; ) {
-        const mint = (list[i] as TokenEntry).token.mint;
-        let j = i + 1;
-        while (j < list.length && (list[j] as TokenEntry).token.mint === mint) j++;
-        mintRanges.set(mint, [i, j]);
-        i = j;
-      }
-      const balances = [...perMint].map(([mint, balance]) => ({ mint, balance })).sort(compareBalances);
-      const sigs = (history.get(owner) ?? []).sort(compareSignaturesNewestFirst);
-      this.byTokenOwner.set(owner, { entries: list, mintRanges, balances, signatures: sigs });
+    // Dataset files of format version 1 predate trees and addresses.
+    this.treeList = dataset.trees ?? [];
+    for (const t of this.treeList) {
+      const size = this.treeByKey.size;
+      if (this.treeByKey.set(t.tree, t).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `tree ${t.tree} listed twice`);
+      const queues = this.treeByQueueKey.size;
+      if (this.treeByQueueKey.set(t.queue, t).size === queues)
+        throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `queue ${t.queue} belongs to two trees`);
+      if (t.type === "StateV2") this.batchedState.add(t.tree);
     }
   }
+
+  /** The lazy indexes built so far (for tests and benchmarks: construction builds none). */
+  builtIndexes(): string[] {
+    const all: { name: string; built: boolean }[] = [
+      this.unspentTokens,
+      this.owners,
+      this.tokenOwners,
+      this.tokenOwnerMints,
+      this.tokenDelegates,
+      this.tokenDelegateMints,
+      this.balanceRows,
+      this.balancesByOwner,
+      this.holdersByMint,
+      this.lamports,
+      this.accountHistory,
+      this.addressHistory,
+      this.ownerHistory,
+      this.tokenOwnerHistory,
+      this.latest,
+      this.bySignature,
+      this.openers,
+      this.nullifierIndexes,
+      this.outputs,
+      this.inputs,
+      this.addressLists,
+    ];
+    return all.filter((x) => x.built).map((x) => x.name);
+  }
+
+  // ---------------------------------------------------------------- lookups
 
   /** Any account by hash, spent or not. */
   account(hash: string): AccountRecord | undefined {
     return this.byHash.get(hash);
   }
 
-  /** The unspent account with this hash, or null. */
+  /**
+   * The unspent account with this hash, or null: getCompressedAccount(V2),
+   * getMultipleCompressedAccounts(V2) and getCompressedAccountBalance (`spent = false`,
+   * photon HEAD:src/api/method/utils.rs:266-284; the balance is 0 when null,
+   * get_compressed_account_balance.rs:17-25).
+   */
   unspentByHash(hash: string): AccountRecord | null {
     const a = this.byHash.get(hash);
     return a === undefined || a.spent ? null : a;
   }
 
-  /** The unspent account holding this address, or null. */
+  /** The unspent account holding this address, or null (same methods, by address; the address wins over the hash, utils.rs:298-309). */
   unspentByAddress(address: string): AccountRecord | null {
     return this.byAddress.get(address) ?? null;
   }
 
-  /** The token fields of an account, if it is a token account. */
+  /** The token fields of an account (spent or not), if it is a token account. */
   token(hash: string): TokenRecord | undefined {
     return this.tokenByHash.get(hash);
   }
 
-  /** The owner's unspent accounts in (leafIndex, hash bytes) order. */
-  ownerAccounts(owner: string): readonly AccountRecord[] {
-    return this.byOwner.get(owner) ?? [];
+  /**
+   * The unspent token account with this hash, or null: getCompressedTokenAccountBalance by
+   * hash (`token_accounts.hash = $1 AND spent = false`, amount 0 when null;
+   * get_compressed_token_account_balance.rs:35-43, utils.rs:276-282). By address Photon
+   * filters `token_accounts.owner = address` (utils.rs:277-279) and takes one row without an
+   * ORDER BY: the handler chooses (e.g. `tokenAccountsByOwner(address, order).rows[0]`).
+   */
+  unspentToken(hash: string): TokenEntry | null {
+    const account = this.unspentByHash(hash);
+    const token = account === null ? undefined : this.tokenByHash.get(hash);
+    return account === null || token === undefined ? null : { account, token, tokenData: token };
   }
 
-  /** The owner's data bytes for memcmp, decoded on first use and kept (the dataset never changes). */
-  ownerData(owner: string): OwnerData {
-    let packed = this.dataByOwner.get(owner);
+  /** A tree by its pubkey (merkleContext of V2 results, proofs, queues). */
+  tree(pubkey: string): TreeRecord | undefined {
+    return this.treeByKey.get(pubkey);
+  }
+
+  /** The tree whose queue this is (the nullifier queue of a StateV1 tree, the output queue of a StateV2 tree, an AddressV1 queue, an AddressV2 tree itself). */
+  treeByQueue(pubkey: string): TreeRecord | undefined {
+    return this.treeByQueueKey.get(pubkey);
+  }
+
+  /** Every tree, in dataset order (Photon's `tree_metadata`). */
+  trees(): readonly TreeRecord[] {
+    return this.treeList;
+  }
+
+  // ---------------------------------------------------------------- accounts by owner
+
+  /**
+   * The owner's (program owner's) unspent accounts in `order`: getCompressedAccountsByOwner
+   * and its V2, which share one query (`owner = $1 AND spent = false`;
+   * get_compressed_accounts_by_owner/common.rs:85-108, v1.rs:38-53, v2.rs:40-55).
+   */
+  accountsByOwner(owner: string, order: Order): Sorted<AccountRecord> {
+    return this.owners.get(owner, order);
+  }
+
+  /** `accountsByOwner(owner, order).rows`. */
+  ownerAccounts(owner: string, order: Order): readonly AccountRecord[] {
+    return this.accountsByOwner(owner, order).rows;
+  }
+
+  /** The index of account `hash` in ownerAccounts(owner, order), or -1 when it is not an unspent account of that owner. */
+  ownerPosition(owner: string, hash: string, order: Order): number {
+    const a = this.byHash.get(hash);
+    if (a === undefined || a.spent || a.owner !== owner) return -1;
+    return this.accountsByOwner(owner, order).indexOf(a);
+  }
+
+  /** The data bytes of ownerAccounts(owner, order) for memcmp, decoded on first use and kept (the dataset never changes). */
+  ownerData(owner: string, order: Order): OwnerData {
+    const list = this.accountsByOwner(owner, order);
+    if (list.length === 0) return EMPTY_DATA;
+    let packed = this.dataByList.get(list);
     if (packed !== undefined) return packed;
-    const list = this.ownerAccounts(owner);
+    const rows = list.rows;
     const parts: Buffer[] = [];
-    const start = new Int32Array(list.length + 1);
-    const hasData = new Uint8Array(list.length);
+    const start = new Int32Array(rows.length + 1);
+    const hasData = new Uint8Array(rows.length);
     let at = 0;
-    for (let i = 0; i < list.length; i++) {
-      const data = (list[i] as AccountRecord).data;
+    for (let i = 0; i < rows.length; i++) {
+      const data = (rows[i] as AccountRecord).data;
       start[i] = at;
       if (data === null) continue;
       const bytes = Buffer.from(data.data, "base64");
@@ -229,65 +320,262 @@ export class ReferenceStore {
       parts.push(bytes);
       at += bytes.length;
     }
-    start[list.length] = at;
+    start[rows.length] = at;
     packed = { bytes: Buffer.concat(parts, at), start, hasData };
-    this.dataByOwner.set(owner, packed);
+    this.dataByList.set(list, packed);
     return packed;
   }
 
-  /** The index of account `hash` in ownerAccounts(owner), or -1 when it is not an unspent account of that owner. */
-  ownerPosition(owner: string, hash: string): number {
-    const a = this.byHash.get(hash);
-    if (a === undefined || a.spent || a.owner !== owner) return -1;
-    const list = this.ownerAccounts(owner);
-    return firstIndex(list, (b) => compareAccounts(b, a) >= 0);
+  /**
+   * The sum of the lamports of the owner's unspent accounts (token accounts count for the token
+   * program): getCompressedBalanceByOwner reads Photon's `owner_balances` row, kept as that sum
+   * by the ingester (get_compressed_balance_by_owner.rs:24-35; persist/mod.rs:329-406,
+   * spend.rs:16-42); 0 for an owner without accounts. A bigint: above u64 max Photon fails to
+   * parse the row (`parse_decimal`, utils.rs:31-36) and answers -32000 "Internal server error".
+   */
+  lamportsByOwner(owner: string): bigint {
+    return this.lamports.get().get(owner) ?? 0n;
   }
 
-  /** The token owner's unspent token accounts in (mint bytes, hash bytes) order. */
-  tokenAccounts(owner: string): readonly TokenEntry[] {
-    return this.tokens(owner).entries;
+  // ---------------------------------------------------------------- token accounts
+
+  /**
+   * The token owner's unspent token accounts in `order`, only `mint`'s when given:
+   * getCompressedTokenAccountsByOwner(V2) (`token_accounts.owner = $1 AND spent = false
+   * [AND mint = $2]`; photon HEAD:src/api/method/utils.rs:124-141, 664-681). Photon's next page
+   * with `mint` is `hash > cursor.hash` (utils.rs:154-157): a probe whose mint is the `mint`
+   * param (`{ tokenData: { mint }, account: { hash } }`) gives exactly that.
+   */
+  tokenAccountsByOwner(owner: string, order: Order, mint: string | null = null): Sorted<TokenEntry> {
+    return mint === null ? this.tokenOwners.get(owner, order) : this.tokenOwnerMints.get(`${owner} ${mint}`, order);
   }
 
   /**
-   * The slice [start, end) of tokenAccounts(owner) that a page reads from: only `mint`'s
-   * accounts when it is given, and only those after `cursor`: (mint, hash) > cursor
-   * without `mint`, hash > cursor.hash with it (the documented rules).
+   * The delegate's unspent token accounts (`tokenData.delegate` = delegate) in `order`, only
+   * `mint`'s when given: getCompressedTokenAccountsByDelegate(V2), the same query as by owner
+   * with `token_accounts.delegate = $1` (get_compressed_token_accounts_by_delegate.rs:12-46,
+   * utils.rs:130-136, 670-676), same cursor rules.
    */
-  tokenAccountRange(owner: string, mint: string | null, cursor: { mint: string; hash: string } | null): [number, number] {
-    const index = this.tokens(owner);
-    let [start, end] = mint === null ? [0, index.entries.length] : (index.mintRanges.get(mint) ?? [0, 0]);
-    if (cursor !== null) {
-      const after =
-        mint === null
-          ? (e: TokenEntry) => compareTokenEntries(e, { token: { mint: cursor.mint } as TokenRecord, account: { hash: cursor.hash } as AccountRecord }) > 0
-          : (e: TokenEntry) => compareBase58(e.account.hash, cursor.hash) > 0;
-      start = firstIndex(index.entries, after, start, end);
+  tokenAccountsByDelegate(delegate: string, order: Order, mint: string | null = null): Sorted<TokenEntry> {
+    return mint === null ? this.tokenDelegates.get(delegate, order) : this.tokenDelegateMints.get(`${delegate} ${mint}`, order);
+  }
+
+  /** `tokenAccountsByOwner(owner, order).rows`. */
+  tokenAccounts(owner: string, order: Order): readonly TokenEntry[] {
+    return this.tokenAccountsByOwner(owner, order).rows;
+  }
+
+  /**
+   * The slice [start, end) of tokenAccounts(owner, order) that a page reads from: only `mint`'s
+   * accounts when it is given, and only those after `cursor`: (mint, hash) after the cursor's
+   * without `mint`, hash after cursor.hash with it. Needs an order led by the mint (the
+   * documented one is), where one mint's accounts are contiguous.
+   */
+  tokenAccountRange(owner: string, mint: string | null, cursor: { mint: string; hash: string } | null, order: Order): [number, number] {
+    const list = this.tokenAccountsByOwner(owner, order);
+    if (mint === null) return [cursor === null ? 0 : list.after({ tokenData: { mint: cursor.mint }, account: { hash: cursor.hash } }), list.length];
+    const sub = this.tokenAccountsByOwner(owner, order, mint);
+    const first = sub.rows[0];
+    if (first === undefined) return [0, 0];
+    const base = list.indexOf(first);
+    const start = cursor === null ? 0 : sub.after({ tokenData: { mint }, account: { hash: cursor.hash } });
+    return [base + start, base + sub.length];
+  }
+
+  // ---------------------------------------------------------------- balances and holders
+
+  /**
+   * The token owner's balance rows in `order`: getCompressedTokenBalancesByOwner and its V2
+   * (which only renames the items field: get_compressed_token_balances_by_owner.rs:130-146).
+   * Rows are Photon's `token_owner_balances` (owner, mint): created by the first non-zero
+   * change and never deleted, so a mint whose accounts were all spent keeps a row with balance
+   * 0, and one whose accounts all had amount 0 has none (persist/mod.rs:388-403 skips zero net
+   * changes; photon-behaviour.md §12); balance = the sum of the unspent amounts.
+   */
+  tokenBalancesByOwner(owner: string, order: Order): Sorted<BalanceRow> {
+    return this.balancesByOwner.get(owner, order);
+  }
+
+  /**
+   * The mint's holders (balance rows of every token owner of the mint, zero balances included)
+   * in `order`: getCompressedMintTokenHolders (`token_owner_balances.mint = $1`, ORDER BY amount
+   * DESC, owner DESC; next page `amount < b OR (amount = b AND owner < o)` from a 40-byte
+   * cursor balance u64 LE ‖ owner: get_compressed_mint_token_holders.rs:54-85, 97-105), which
+   * `after({ balance, owner })` gives in that order.
+   */
+  mintHolders(mint: string, order: Order): Sorted<BalanceRow> {
+    return this.holdersByMint.get(mint, order);
+  }
+
+  /** `tokenBalancesByOwner(owner, order).rows`. */
+  balances(owner: string, order: Order): readonly BalanceRow[] {
+    return this.tokenBalancesByOwner(owner, order).rows;
+  }
+
+  /** The index of the first balance row after `mint` in `order`. */
+  balancesAfter(owner: string, mint: string, order: Order): number {
+    return this.tokenBalancesByOwner(owner, order).after({ mint });
+  }
+
+  // ---------------------------------------------------------------- signatures and transactions
+
+  /**
+   * Every transaction that opened or closed the account with this hash (spent or not), in
+   * `order`: getCompressionSignaturesForAccount (`account_transactions.hash = $1`, unpaginated;
+   * Photon answers -32000 "Record Not Found: Account not found" when there are none and an
+   * internal error above 2; get_compression_signatures_for_account.rs:18-40).
+   */
+  signaturesForAccount(hash: string, order: Order): Sorted<SignatureRecord> {
+    return this.accountHistory.get(hash, order);
+  }
+
+  /** Every transaction touching any account (spent or not) that holds or held this address: getCompressionSignaturesForAddress (utils.rs:430-432). */
+  signaturesForAddress(address: string, order: Order): Sorted<SignatureRecord> {
+    return this.addressHistory.get(address, order);
+  }
+
+  /**
+   * Every transaction touching any account (spent or not) owned by this program:
+   * getCompressionSignaturesForOwner (`accounts.owner = $1`, utils.rs:433-435 with base table
+   * `accounts`, :424-427). Token accounts count only for the token program, their `owner`.
+   */
+  signaturesForOwner(owner: string, order: Order): Sorted<SignatureRecord> {
+    return this.ownerHistory.get(owner, order);
+  }
+
+  /** Every transaction touching any token account (spent or not) of this token owner: getCompressionSignaturesForTokenOwner (`token_accounts.owner = $1`). */
+  signaturesForTokenOwner(owner: string, order: Order): Sorted<SignatureRecord> {
+    return this.tokenOwnerHistory.get(owner, order);
+  }
+
+  /**
+   * Every transaction in `order`: getLatestCompressionSignatures (`uses_compression = true`)
+   * and getLatestNonVotingSignatures (every stored transaction, with its `error`; Photon drops
+   * its cursor: utils.rs:511-535, get_latest_non_voting_signatures.rs:18-33). The dataset holds
+   * only successful compression transactions, so both lists are this one and every `error` is null.
+   */
+  latestSignatures(order: Order): Sorted<SignatureRecord> {
+    return this.latest.get("", order);
+  }
+
+  /** `signaturesForTokenOwner(owner, order).rows`. */
+  signatures(owner: string, order: Order): readonly SignatureRecord[] {
+    return this.signaturesForTokenOwner(owner, order).rows;
+  }
+
+  /** The index of the first token-owner signature after (slot, signature) in `order`. */
+  signaturesAfter(owner: string, slot: bigint, signature: string, order: Order): number {
+    return this.signaturesForTokenOwner(owner, order).after({ slot, signature });
+  }
+
+  /**
+   * A transaction with the accounts it opened and closed (token fields included), or null:
+   * getTransactionWithCompressionInfo(V2) (`closedAccounts`, `openedAccounts`, each with
+   * `optionalTokenData`; get_transaction_with_compression_info.rs:235-255, 367-394). The
+   * account records are current: Photon parses opened accounts from the transaction (as
+   * created) and reads closed ones from its table (spent).
+   */
+  transaction(signature: string): TransactionView | null {
+    const s = this.bySignature.get().get(signature);
+    if (s === undefined) return null;
+    const view = (hash: string): TxAccount => {
+      const account = this.byHash.get(hash);
+      if (account === undefined) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `transaction ${signature} names unknown account ${hash}`);
+      return { account, token: this.tokenByHash.get(hash) ?? null };
+    };
+    return { signature: s, opened: s.opened.map(view), closed: s.closed.map(view) };
+  }
+
+  /** The transaction that opened (created) this account, or null. */
+  openedBy(hash: string): SignatureRecord | null {
+    return this.openers.get().opened.get(hash) ?? null;
+  }
+
+  /** The transaction that closed (spent) this account, or null. */
+  closedBy(hash: string): SignatureRecord | null {
+    return this.openers.get().closed.get(hash) ?? null;
+  }
+
+  // ---------------------------------------------------------------- queues of batched trees
+
+  /** The output queue of a StateV2 tree (empty for other trees): getQueueElements `outputQueue`, getQueueInfo output size. */
+  outputQueue(tree: string): QueueList<OutputQueueElement> {
+    return this.outputs.get().get(tree) ?? NO_QUEUE;
+  }
+
+  /** The input (nullifier) queue of a StateV2 tree (empty for other trees): getQueueElements `inputQueue`, getQueueInfo input size. */
+  inputQueue(tree: string): QueueList<InputQueueElement> {
+    return this.inputs.get().get(tree) ?? NO_QUEUE;
+  }
+
+  /** The queue of an address tree (queued addresses; empty for V1 trees): getQueueElements `addressQueue`, getQueueInfo address size. */
+  addressQueue(tree: string): QueueList<AddressQueueElement> {
+    return this.addressLists.get().queues.get(tree) ?? NO_QUEUE;
+  }
+
+  /** Every address of an address tree in insertion order, queued or not (the k-th has queue index k). */
+  addressesOf(tree: string): readonly AddressRecord[] {
+    return this.addressLists.get().all.get(tree) ?? [];
+  }
+
+  /** The nullifier queue index of a spent account of a StateV2 tree (nullified in the tree or not), or null. */
+  nullifierQueueIndex(hash: string): number | null {
+    return this.nullifierIndexes.get().get(hash)?.queueIndex ?? null;
+  }
+
+  // ---------------------------------------------------------------- builders
+
+  private history(name: string, keyOf: HistoryKey): SortedGroups<string, SignatureRecord> {
+    return new SortedGroups(name, () =>
+      histories(
+        this.dataset.signatures,
+        (h) => this.byHash.get(h),
+        (h) => this.tokenByHash.get(h),
+        keyOf,
+      ),
+    );
+  }
+
+  private buildTokenEntries(): TokenEntry[] {
+    const out: TokenEntry[] = [];
+    for (const token of this.dataset.tokens) {
+      const account = this.byHash.get(token.hash) as AccountRecord;
+      if (!account.spent) out.push({ account, token, tokenData: token });
     }
-    return [start, end];
+    return out;
   }
 
-  /** One row per mint the owner ever held (zero balances included), by mint bytes. */
-  balances(owner: string): readonly BalanceRow[] {
-    return this.tokens(owner).balances;
+  private buildBalanceRows(): BalanceRow[] {
+    const sums = new Map<string, Map<string, { balance: bigint; row: boolean }>>();
+    for (const t of this.dataset.tokens) {
+      const amount = BigInt(t.amount);
+      const spent = (this.byHash.get(t.hash) as AccountRecord).spent;
+      let perMint = sums.get(t.owner);
+      if (perMint === undefined) sums.set(t.owner, (perMint = new Map()));
+      let cell = perMint.get(t.mint);
+      if (cell === undefined) perMint.set(t.mint, (cell = { balance: 0n, row: false }));
+      // A row exists once some change was non-zero: the account's creation with a non-zero amount.
+      if (amount !== 0n) cell.row = true;
+      if (!spent) cell.balance += amount;
+    }
+    const rows: BalanceRow[] = [];
+    for (const [owner, perMint] of sums) for (const [mint, cell] of perMint) if (cell.row) rows.push({ owner, mint, balance: cell.balance });
+    return rows;
   }
 
-  /** The index of the first balance row whose mint is after `mint` in byte order. */
-  balancesAfter(owner: string, mint: string): number {
-    return firstIndex(this.balances(owner), (row) => compareBalances(row, { mint }) > 0);
+  private buildLamports(): Map<string, bigint> {
+    const out = new Map<string, bigint>();
+    for (const a of this.dataset.accounts) if (!a.spent) out.set(a.owner, (out.get(a.owner) ?? 0n) + BigInt(a.lamports));
+    return out;
   }
 
-  /** Distinct signatures of the owner's token accounts, newest first (slot desc, signature bytes desc). */
-  signatures(owner: string): readonly SignatureRecord[] {
-    return this.tokens(owner).signatures;
-  }
-
-  /** The index of the first signature after (slot, signature) in newest-first order. */
-  signaturesAfter(owner: string, slot: bigint, signature: string): number {
-    const s = slot > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(slot);
-    return firstIndex(this.signatures(owner), (r) => compareSignaturesNewestFirst(r, { slot: s, signature }) > 0);
-  }
-
-  private tokens(owner: string): TokenOwnerIndex {
-    return this.byTokenOwner.get(owner) ?? EMPTY_TOKENS;
+  private buildOpeners(): { opened: Map<string, SignatureRecord>; closed: Map<string, SignatureRecord> } {
+    const opened = new Map<string, SignatureRecord>();
+    const closed = new Map<string, SignatureRecord>();
+    for (const s of this.dataset.signatures) {
+      for (const hash of s.opened) if (!opened.has(hash)) opened.set(hash, s);
+      for (const hash of s.closed) if (!closed.has(hash)) closed.set(hash, s);
+    }
+    return { opened, closed };
   }
 }

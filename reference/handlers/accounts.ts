@@ -1,16 +1,35 @@
 /**
  * Compressed accounts: single and multiple lookups, and the owner's list with memcmp filters
- * and data slices (photon-behaviour.md §1.1–§1.3, §5).
+ * and data slices (photon-behaviour.md §1.1–§1.3, §5), each in the 0.50.0 shape (Account) and
+ * the V2 shape (AccountV2: `proveByIndex`, `merkleContext`; DECISIONS row 55). A V2 method runs
+ * its V1 method's query (get_compressed_account.rs:45-62, get_multiple_compressed_accounts.rs:150-191,
+ * get_compressed_accounts_by_owner/v2.rs:28-70) and differs only in the items' shape, and in
+ * getMultipleCompressedAccountsV2's one message for both and neither list.
  *
  * Reference choice where Photon is buggy: getCompressedAccountsByOwner pages in its documented
  * order (leafIndex, hash): the next page holds the items after the cursor's account; a cursor
  * that is not an unspent account of the owner is -32000 `Validation Error: Invalid cursor`
  * (spec/DECISIONS.md row 33).
  */
-import { RpcError } from "@photon-indexer-kit/runtime";
+import type { Schemas } from "../../generated/index.js";
+import { type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
 import type { AccountRecord } from "../records.js";
-import type { OwnerData } from "../store.js";
-import { type Account, bytesOf, contextOf, type Family, limitOf, maxItems, nextCursor, toAccount } from "./support.js";
+import { documentedOrder, type OwnerData } from "../store.js";
+import {
+  type Account,
+  type AccountV2,
+  bytesOf,
+  contextOf,
+  type Family,
+  limitOf,
+  lookupAccount,
+  maxItems,
+  nextCursor,
+  type Reference,
+  type Slice,
+  toAccount,
+  toAccountV2,
+} from "./support.js";
 
 interface Memcmp {
   offset: number;
@@ -47,64 +66,119 @@ function matches(data: OwnerData, i: number, filters: readonly Memcmp[]): boolea
 
 const accountOrNull = (a: AccountRecord | null) => (a === null ? null : toAccount(a));
 
-export const accountHandlers = ((store) => {
-  const context = () => contextOf(store);
+/** The params of both owner lists (V2 reuses the V1 request struct: get_compressed_accounts_by_owner/v2.rs:28-31). */
+type ByOwnerParams = Schemas["GetCompressedAccountsByOwnerParams"];
+
+/**
+ * The accounts `keys` name, in input order, null for unknown or spent ones (duplicates repeat):
+ * getMultipleCompressedAccounts(V2), get_multiple_compressed_accounts.rs:71-98. More than the
+ * list's cap is -32000 (:108-124, 158-174).
+ */
+function lookupMany({ store }: Reference, facts: MethodInfo, kind: "hashes" | "addresses", keys: readonly string[]): (AccountRecord | null)[] {
+  const most = maxItems(facts, kind);
+  if (keys.length > most) throw RpcError.validation(`Too many ${kind} requested ${keys.length}. Maximum allowed: ${most}`);
+  return kind === "hashes" ? keys.map((k) => store.unspentByHash(k)) : keys.map((k) => store.unspentByAddress(k));
+}
+
+/** The two lists of a multiple lookup, absent ones as null. */
+function listsOf(params: { hashes?: string[] | null; addresses?: string[] | null }): { hashes: string[] | null; addresses: string[] | null } {
+  return { hashes: params.hashes ?? null, addresses: params.addresses ?? null };
+}
+
+/**
+ * One page of an owner's unspent accounts: getCompressedAccountsByOwner and its V2, which run
+ * the same query (get_compressed_accounts_by_owner/v1.rs, v2.rs:28-59, common.rs:85-119,
+ * 214-227) and differ only in the items' shape. Returns the records and the slice to apply.
+ */
+function ownerPage({ store }: Reference, params: ByOwnerParams, facts: MethodInfo): { rows: AccountRecord[]; slice: Slice | null; limit: number } {
+  const order = documentedOrder(facts);
+  const filters = params.filters ?? [];
+  const mostFilters = maxItems(facts, "filters");
+  // validate_filters, common.rs:230-238.
+  if (filters.length > mostFilters) throw RpcError.validation(`Too many filters. The maximum number of filters allowed is ${mostFilters}`);
+  // FilterSelector::into_filter_instance, common.rs:46-56.
+  const memcmps = filters.map((f, i): Memcmp => {
+    if (f.memcmp === null || f.memcmp === undefined) throw RpcError.validation("Filter instance cannot be null");
+    return { offset: Number(f.memcmp.offset), bytes: Buffer.from(bytesOf(f.memcmp.bytes, `filters[${i}].memcmp.bytes`)) };
+  });
+  const slice =
+    params.dataSlice === null || params.dataSlice === undefined ? null : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
+  const limit = limitOf(facts, params.limit);
+  const list = store.accountsByOwner(params.owner, order).rows;
+  let i = 0;
+  if (params.cursor !== null && params.cursor !== undefined) {
+    // The agreed next page (DECISIONS row 33): the items after the cursor's account in the documented order.
+    const position = store.ownerPosition(params.owner, params.cursor, order);
+    if (position < 0) throw RpcError.validation("Invalid cursor");
+    i = position + 1;
+  }
+  const rows: AccountRecord[] = [];
+  if (memcmps.length === 0) {
+    for (; i < list.length && rows.length < limit; i++) rows.push(list[i] as AccountRecord);
+  } else {
+    // check_account_limits, common.rs:165-212. A filtered page scans the owner's accounts after the
+    // cursor until `limit` match: at most MAX_ACCOUNTS_WITH_FILTERS of them, each a few byte
+    // comparisons (no decoding).
+    if (list.length >= MAX_ACCOUNTS_WITH_FILTERS) {
+      throw RpcError.validation(`Owner has too many children accounts. The maximum number of accounts allowed with filters is ${MAX_ACCOUNTS_WITH_FILTERS}`);
+    }
+    const data = store.ownerData(params.owner, order);
+    for (; i < list.length && rows.length < limit; i++) if (matches(data, i, memcmps)) rows.push(list[i] as AccountRecord);
+  }
+  return { rows, slice, limit };
+}
+
+/** The 0.50.0 shapes (Account). */
+const v1Handlers = ((ref) => {
+  const context = () => contextOf(ref);
   return {
     getCompressedAccount(params) {
-      const { address, hash } = params;
-      if (address !== null && address !== undefined) return { context: context(), value: accountOrNull(store.unspentByAddress(address)) };
-      if (hash !== null && hash !== undefined) return { context: context(), value: accountOrNull(store.unspentByHash(hash)) };
-      throw RpcError.validation("Either address or hash must be provided");
+      return { context: context(), value: accountOrNull(lookupAccount(ref, params)) };
     },
 
     getMultipleCompressedAccounts(params, facts) {
-      const { hashes, addresses } = params;
-      const hasHashes = hashes !== null && hashes !== undefined;
-      const hasAddresses = addresses !== null && addresses !== undefined;
-      if (hasHashes && hasAddresses) throw RpcError.validation("Cannot provide both hashes and addresses");
-      const [kind, keys] = hasHashes ? ["hashes", hashes] : hasAddresses ? ["addresses", addresses] : [null, null];
-      if (kind === null || keys === null) throw RpcError.validation("Either hashes or addresses must be provided");
-      const most = maxItems(facts, kind);
-      if (keys.length > most) throw RpcError.validation(`Too many ${kind} requested ${keys.length}. Maximum allowed: ${most}`);
-      const find = kind === "hashes" ? (k: string) => store.unspentByHash(k) : (k: string) => store.unspentByAddress(k);
-      return { context: context(), value: { items: keys.map((k) => accountOrNull(find(k))) } };
+      const { hashes, addresses } = listsOf(params);
+      // get_multiple_compressed_accounts.rs:106-137.
+      if (hashes !== null && addresses !== null) throw RpcError.validation("Cannot provide both hashes and addresses");
+      if (hashes === null && addresses === null) throw RpcError.validation("Either hashes or addresses must be provided");
+      const found = hashes !== null ? lookupMany(ref, facts, "hashes", hashes) : lookupMany(ref, facts, "addresses", addresses as string[]);
+      return { context: context(), value: { items: found.map(accountOrNull) } };
     },
 
     getCompressedAccountsByOwner(params, facts) {
-      const filters = params.filters ?? [];
-      const mostFilters = maxItems(facts, "filters");
-      if (filters.length > mostFilters) throw RpcError.validation(`Too many filters. The maximum number of filters allowed is ${mostFilters}`);
-      const memcmps = filters.map((f, i): Memcmp => {
-        if (f.memcmp === null || f.memcmp === undefined) throw RpcError.validation("Filter instance cannot be null");
-        return { offset: Number(f.memcmp.offset), bytes: Buffer.from(bytesOf(f.memcmp.bytes, `filters[${i}].memcmp.bytes`)) };
-      });
-      const slice =
-        params.dataSlice === null || params.dataSlice === undefined
-          ? null
-          : { offset: Number(params.dataSlice.offset), length: Number(params.dataSlice.length) };
-      const limit = limitOf(facts, params.limit);
-      const list = store.ownerAccounts(params.owner);
-      let i = 0;
-      if (params.cursor !== null && params.cursor !== undefined) {
-        const position = store.ownerPosition(params.owner, params.cursor);
-        if (position < 0) throw RpcError.validation("Invalid cursor");
-        i = position + 1;
-      }
-      const items: Account[] = [];
-      if (memcmps.length === 0) {
-        for (; i < list.length && items.length < limit; i++) items.push(toAccount(list[i] as AccountRecord, slice));
-      } else {
-        // A filtered page scans the owner's accounts after the cursor until `limit` match: at most
-        // MAX_ACCOUNTS_WITH_FILTERS of them, each a few byte comparisons (no decoding).
-        if (list.length >= MAX_ACCOUNTS_WITH_FILTERS) {
-          throw RpcError.validation(
-            `Owner has too many children accounts. The maximum number of accounts allowed with filters is ${MAX_ACCOUNTS_WITH_FILTERS}`,
-          );
-        }
-        const data = store.ownerData(params.owner);
-        for (; i < list.length && items.length < limit; i++) if (matches(data, i, memcmps)) items.push(toAccount(list[i] as AccountRecord, slice));
-      }
+      const { rows, slice, limit } = ownerPage(ref, params, facts);
+      const items: Account[] = rows.map((a) => toAccount(a, slice));
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },
   };
 }) satisfies Family<"getCompressedAccount" | "getMultipleCompressedAccounts" | "getCompressedAccountsByOwner">;
+
+/** The V2 shapes (AccountV2, with `proveByIndex` and `merkleContext`): the same queries as the V1 methods. */
+const v2Handlers = ((ref) => {
+  const context = () => contextOf(ref);
+  return {
+    getCompressedAccountV2(params) {
+      // get_compressed_account.rs:45-62: the same lookup as V1.
+      const a = lookupAccount(ref, params);
+      return { context: context(), value: a === null ? null : toAccountV2(ref, a) };
+    },
+
+    getMultipleCompressedAccountsV2(params, facts) {
+      const { hashes, addresses } = listsOf(params);
+      // get_multiple_compressed_accounts.rs:156-180: V2 answers both and neither with one message.
+      if ((hashes === null) === (addresses === null)) throw RpcError.validation("Either hashes or addresses must be provided");
+      const found = hashes !== null ? lookupMany(ref, facts, "hashes", hashes) : lookupMany(ref, facts, "addresses", addresses as string[]);
+      return { context: context(), value: { items: found.map((a) => (a === null ? null : toAccountV2(ref, a))) } };
+    },
+
+    getCompressedAccountsByOwnerV2(params, facts) {
+      const { rows, slice, limit } = ownerPage(ref, params, facts);
+      const items: AccountV2[] = rows.map((a) => toAccountV2(ref, a, slice));
+      // v2.rs:61-64: the last item's hash, null on a short page.
+      return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
+    },
+  };
+}) satisfies Family<"getCompressedAccountV2" | "getMultipleCompressedAccountsV2" | "getCompressedAccountsByOwnerV2">;
+
+/** The account methods, V1 and V2. */
+export const accountHandlers = (ref: Reference) => ({ ...v1Handlers(ref), ...v2Handlers(ref) });

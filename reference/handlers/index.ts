@@ -3,6 +3,9 @@
  * settled in spec/DECISIONS.md, over a ReferenceStore, one file per method family. Params
  * arrive validated by the generated listener, so only semantic rules are checked here. Each
  * handler receives its own method-table entry (`withFacts`), so none looks itself up by name.
+ * The methods the spec documents but Photon 0.51.2 does not register (`x-registered: false`:
+ * getAccountInterface, getMultipleAccountInterfaces) have no handler: the listener answers them
+ * -32601 `Method not found`, as it answers any unknown method.
  */
 import type { Handlers, MethodName } from "../../generated/index.js";
 import { methods } from "../../generated/methods.js";
@@ -11,7 +14,13 @@ import type { ReferenceStore } from "../store.js";
 import { accountHandlers } from "./accounts.js";
 import { indexerHandlers } from "./indexer.js";
 import { signatureHandlers } from "./signatures.js";
-import type { FactHandlers } from "./support.js";
+import { Forest } from "../trees/forest.js";
+import { balanceHandlers } from "./balances.js";
+import { proofHandlers } from "./proofs.js";
+import { queueHandlers } from "./queues.js";
+import type { FactHandlers, HandlerOptions, Reference } from "./support.js";
+import { transactionHandlers } from "./transactions.js";
+import { validityHandlers } from "./validity.js";
 import { tokenHandlers } from "./tokens.js";
 
 export { MAX_ACCOUNTS_WITH_FILTERS } from "./accounts.js";
@@ -34,11 +43,23 @@ function withFacts(impl: FactHandlers): Handlers {
   return out as unknown as Handlers;
 }
 
-export function createReferenceHandlers(store: ReferenceStore): Handlers {
+export type { HandlerOptions } from "./support.js";
+
+/**
+ * Every method's handler over `store`, with the Merkle trees of its records (`forest`, built
+ * lazily per tree on the first proof that needs it unless given).
+ */
+export function createReferenceHandlers(store: ReferenceStore, options: HandlerOptions = {}, forest = new Forest(store.dataset)): Handlers {
+  const ref: Reference = { store, forest, options };
   return withFacts({
-    ...accountHandlers(store),
-    ...tokenHandlers(store),
-    ...signatureHandlers(store),
-    ...indexerHandlers(store),
+    ...accountHandlers(ref),
+    ...tokenHandlers(ref),
+    ...balanceHandlers(ref),
+    ...signatureHandlers(ref),
+    ...transactionHandlers(ref),
+    ...proofHandlers(ref),
+    ...validityHandlers(ref),
+    ...queueHandlers(ref),
+    ...indexerHandlers(ref),
   });
 }

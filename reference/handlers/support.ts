@@ -2,17 +2,51 @@
  * What the reference's handler families share: the handler shape (a method's params plus its
  * own method-table entry), result builders for the records, and Photon's paging rules.
  */
-import type { Answer, MethodName, Params, Schemas } from "../../generated/index.js";
-import { type CallContext, decodeBase58, type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
-import type { AccountRecord, SignatureRecord, TokenRecord } from "../records.js";
+import type { Answer, Handlers, MethodName, Params, Schemas } from "../../generated/index.js";
+import { type CallContext, decodeBase58, type MethodInfo, RpcCode, RpcError, RpcMessage } from "@photon-indexer-kit/runtime";
+import { type AccountRecord, type SignatureRecord, type TokenRecord, type U64, U64_MAX, u64 } from "../records.js";
 import type { ReferenceStore } from "../store.js";
+import { type Forest, merkleContextOf, ZERO_HASH } from "../trees/forest.js";
 
 /** A handler that also gets its own method's entry of the method table (page sizes, list caps), so it never looks itself up by name. */
 export type FactHandler<M extends MethodName> = (params: Params<M>, facts: MethodInfo, call: CallContext) => Answer<M>;
-export type FactHandlers = { [M in MethodName]: FactHandler<M> };
+/**
+ * A handler per method the real indexer registers; the generated `Handlers` leaves the others
+ * optional (`x-registered: false`), and the reference leaves them out so they answer -32601 as
+ * Photon does, whatever the params (spec/DECISIONS.md row 54).
+ */
+export type FactHandlers = { [M in keyof Handlers]: FactHandler<M> };
 
-/** One family of handlers (a file of handlers/) over the store: some of the methods. */
-export type Family<M extends MethodName> = (store: ReferenceStore) => { [K in M]: FactHandler<K> };
+/** What every handler family serves from: the records' indexes and the Merkle trees built over them. */
+export interface Reference {
+  readonly store: ReferenceStore;
+  readonly forest: Forest;
+  readonly options: HandlerOptions;
+}
+
+/** Options of the reference's handlers (ReferenceOptions passes them through). */
+export interface HandlerOptions {
+  /**
+   * A gnark prover's base URL (`{proverUrl}/prove`, as Photon's `--prover-url`): validity proofs
+   * forward their inputs there for a real Groth16 proof. Without it they carry a placeholder proof.
+   */
+  readonly proverUrl?: string;
+}
+
+/** One family of handlers (a file of handlers/): some of the methods. */
+export type Family<M extends MethodName> = (ref: Reference) => { [K in M]: FactHandler<K> };
+
+/**
+ * The unspent account a lookup names: by `address` when given, else by `hash` (address wins,
+ * src/api/method/utils.rs:298-310), or null when it is unknown or spent (`spent = false`,
+ * utils.rs:266-275). Neither is -32000 `Validation Error: Either address or hash must be provided`.
+ */
+export function lookupAccount({ store }: Pick<Reference, "store">, params: { address?: string | null; hash?: string | null }): AccountRecord | null {
+  const { address, hash } = params;
+  if (address !== null && address !== undefined) return store.unspentByAddress(address);
+  if (hash !== null && hash !== undefined) return store.unspentByHash(hash);
+  throw RpcError.validation("Either address or hash must be provided");
+}
 
 /** A call's page size: its limit param, else the method's default (`x-default` on its limit's schema). */
 export function limitOf(facts: MethodInfo, limit: number | bigint | null | undefined): number {
@@ -25,7 +59,7 @@ export function maxItems(facts: MethodInfo, param: string): number {
 }
 
 /** `context` of every `{context, value}` result. */
-export function contextOf(store: ReferenceStore): { slot: number } {
+export function contextOf({ store }: Reference): { slot: number } {
   return { slot: store.slot };
 }
 
@@ -36,21 +70,23 @@ export interface Slice {
   length: number;
 }
 
+/** An account's `data`, its bytes cut to `slice` when given (`dataSlice`: `dataHash` and `discriminator` unchanged). */
+function dataOf(a: AccountRecord, slice: Slice | null): Account["data"] {
+  if (a.data === null) return null;
+  const bytes =
+    slice === null
+      ? a.data.data
+      : Buffer.from(a.data.data, "base64")
+          .subarray(slice.offset, slice.offset + slice.length)
+          .toString("base64");
+  return { discriminator: a.data.discriminator, data: bytes, dataHash: a.data.dataHash };
+}
+
 export function toAccount(a: AccountRecord, slice: Slice | null = null): Account {
-  let data: Account["data"] = null;
-  if (a.data !== null) {
-    const bytes =
-      slice === null
-        ? a.data.data
-        : Buffer.from(a.data.data, "base64")
-            .subarray(slice.offset, slice.offset + slice.length)
-            .toString("base64");
-    data = { discriminator: a.data.discriminator, data: bytes, dataHash: a.data.dataHash };
-  }
   return {
     hash: a.hash,
     address: a.address,
-    data,
+    data: dataOf(a, slice),
     owner: a.owner,
     lamports: a.lamports,
     tree: a.tree,
@@ -58,6 +94,32 @@ export function toAccount(a: AccountRecord, slice: Slice | null = null): Account
     seq: a.seq,
     slotCreated: a.slotCreated,
   };
+}
+
+export type AccountV2 = Schemas["AccountV2"];
+export type MerkleContextV2 = Schemas["MerkleContextV2"];
+export type TreeContextInfo = Schemas["TreeContextInfo"];
+
+/**
+ * The `merkleContext` of an account of tree `key`: that tree's, or, for a tree the index holds no
+ * metadata of (a dataset without trees), tree type 0 and the zero queue, as Photon reads a row
+ * whose `tree_type` and `queue` are NULL (`unwrap_or(0)`, `unwrap_or_default()`: v2.rs:100-106).
+ */
+export function accountMerkleContext({ store }: Pick<Reference, "store">, key: string): MerkleContextV2 {
+  const tree = store.tree(key);
+  return tree === undefined ? { treeType: 0, tree: key, queue: ZERO_HASH, cpiContext: null, nextTreeContext: null } : merkleContextOf(tree);
+}
+
+/**
+ * An account in the V2 shape (src/common/typedefs/account/v2.rs:16-38, 57-111): Account without
+ * `tree`, plus `proveByIndex` (the account is still in its batched tree's output queue,
+ * `in_output_queue`: v2.rs:98) and its tree's `merkleContext`. `seq` is the record's (null for
+ * every account of a batched tree: records.ts).
+ */
+export function toAccountV2(ref: Pick<Reference, "store">, a: AccountRecord, slice: Slice | null = null): AccountV2 {
+  // Photon's key order: the V1 keys without `tree`, then the two V2 keys.
+  const { tree: _tree, ...account } = toAccount(a, slice);
+  return { ...account, proveByIndex: a.inOutputQueue, merkleContext: accountMerkleContext(ref, a.tree) };
 }
 
 export function toTokenData(t: TokenRecord): Schemas["TokenData"] {
@@ -79,6 +141,24 @@ export function bytesOf(text: string, field: string): Uint8Array {
   const bytes = decodeBase58(text);
   if (bytes === undefined) throw RpcError.invalidParams(`invalid base58 in ${field}`);
   return bytes;
+}
+
+/**
+ * Photon's answer to an unexpected error (`PhotonApiError::UnexpectedError` and database errors):
+ * -32000 `Internal server error`, the detail only logged (src/api/error.rs:55-68, 91-93).
+ */
+export function internalServerError(): RpcError {
+  return new RpcError(RpcCode.CALL_EXECUTION_FAILED, RpcMessage.CALL_EXECUTION_FAILED);
+}
+
+/**
+ * A sum Photon stores as a decimal and reads back as a u64 (`parse_decimal`,
+ * src/api/method/utils.rs:31-36): above u64::MAX the parse fails, an unexpected error, so the
+ * whole call answers -32000 `Internal server error`.
+ */
+export function u64Sum(value: bigint): U64 {
+  if (value > U64_MAX) throw internalServerError();
+  return u64(value);
 }
 
 export function concat(...parts: Uint8Array[]): Uint8Array {

@@ -1,52 +1,169 @@
 /**
- * Compressed token accounts and balances by token owner (photon-behaviour.md §1.4, §1.5).
+ * Compressed token accounts (by token owner and by delegate, 0.50.0 and V2 shapes), token
+ * balances by owner and a mint's holders (photon-behaviour.md §1.4, §1.5, §12). Every list is
+ * the store's, in the method's documented order (`facts.pagination.order`).
  *
- * Reference choice where Photon is buggy: getCompressedTokenBalancesByOwner applies
+ * Token accounts, by owner or delegate (one query, src/api/method/utils.rs:124-224 and its V2
+ * copy :664-764; DECISIONS rows 31, 32, 62): unspent, ordered (mint, hash); cursor base58 of
+ * 64 bytes mint ‖ hash; next page `(mint, hash) > cursor` without `mint`, `hash > c_hash`
+ * with it.
+ *
+ * Reference choice where Photon is buggy: getCompressedTokenBalancesByOwner(V2) applies
  * `mint > cursor` also when `mint` is given (spec/DECISIONS.md row 34).
  */
-import { encodeBase58, RpcError } from "@photon-indexer-kit/runtime";
+import type { Schemas } from "../../generated/index.js";
+import { encodeBase58, type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
 import { encodeBase58Fast } from "../base58.js";
-import { u64 } from "../records.js";
-import type { TokenEntry } from "../store.js";
-import { bytesOf, concat, contextOf, type Family, limitOf, nextCursor, toAccount, toTokenData } from "./support.js";
+import { type BalanceRow, documentedOrder, type Order, type Sorted, type TokenEntry } from "../store.js";
+import { bytesOf, concat, contextOf, type Family, limitOf, nextCursor, type Reference, toAccount, toAccountV2, toTokenData, u64Sum } from "./support.js";
 
-export const tokenHandlers = ((store) => {
-  const context = () => contextOf(store);
+/** The paging params every token-account list takes besides its owner or delegate. */
+type TokenListParams = Schemas["GetCompressedTokenAccountsByOwnerParams"] | Schemas["GetCompressedTokenAccountsByDelegateParams"];
+
+/** The cursor's bytes after Photon's length check: -32000 `Invalid cursor length. Expected N. Received M.` otherwise. */
+function cursorBytes(cursor: string, length: number): Buffer {
+  const bytes = Buffer.from(bytesOf(cursor, "cursor"));
+  if (bytes.length !== length) throw RpcError.validation(`Invalid cursor length. Expected ${length}. Received ${bytes.length}.`);
+  return bytes;
+}
+
+/**
+ * One page of token accounts from `listOf(order, mint)` (the owner's or the delegate's): the
+ * accounts after the cursor (fetch_token_accounts, utils.rs:138-178; the 64-byte check :142-151;
+ * with `mint` only `hash > c_hash` counts, :154-157, which a probe with the `mint` param's
+ * mint gives).
+ */
+function tokenPage(
+  facts: MethodInfo,
+  params: TokenListParams,
+  listOf: (order: Order, mint: string | null) => Sorted<TokenEntry>,
+): { rows: readonly TokenEntry[]; limit: number } {
+  const mint = params.mint ?? null;
+  const list = listOf(documentedOrder(facts), mint);
+  let start = 0;
+  if (params.cursor !== null && params.cursor !== undefined) {
+    const bytes = cursorBytes(params.cursor, 64);
+    const cursorMint = mint ?? encodeBase58Fast(bytes.subarray(0, 32));
+    start = list.after({ tokenData: { mint: cursorMint }, account: { hash: encodeBase58Fast(bytes.subarray(32)) } });
+  }
+  const limit = limitOf(facts, params.limit);
+  return { rows: list.page(start, limit), limit };
+}
+
+/** A token-account cursor: base58 of the last item's mint ‖ account hash (utils.rs:207-218, 747-755). */
+const tokenCursor = (e: TokenEntry) => encodeBase58(concat(bytesOf(e.token.mint, "mint"), bytesOf(e.account.hash, "hash")));
+
+/** The 0.50.0 shape (TokenAccount: Account and TokenData). */
+const tokenAccountHandlers = ((ref) => {
+  const { store } = ref;
+  const context = () => contextOf(ref);
+  const answer = ({ rows, limit }: { rows: readonly TokenEntry[]; limit: number }) => ({
+    context: context(),
+    value: { items: rows.map((e) => ({ account: toAccount(e.account), tokenData: toTokenData(e.token) })), cursor: nextCursor(rows, limit, tokenCursor) },
+  });
   return {
     getCompressedTokenAccountsByOwner(params, facts) {
-      let cursor: { mint: string; hash: string } | null = null;
-      if (params.cursor !== null && params.cursor !== undefined) {
-        const bytes = bytesOf(params.cursor, "cursor");
-        if (bytes.length !== 64) throw RpcError.validation(`Invalid cursor length. Expected 64. Received ${bytes.length}.`);
-        cursor = { mint: encodeBase58Fast(bytes.subarray(0, 32)), hash: encodeBase58Fast(bytes.subarray(32)) };
-      }
-      const limit = limitOf(facts, params.limit);
-      const entries = store.tokenAccounts(params.owner);
-      const [start, end] = store.tokenAccountRange(params.owner, params.mint ?? null, cursor);
-      const page = entries.slice(start, Math.min(end, start + limit));
-      const items = page.map((e) => ({ account: toAccount(e.account), tokenData: toTokenData(e.token) }));
-      const encode = (e: TokenEntry) => encodeBase58(concat(bytesOf(e.token.mint, "mint"), bytesOf(e.account.hash, "hash")));
-      return { context: context(), value: { items, cursor: nextCursor(page, limit, encode) } };
+      return answer(tokenPage(facts, params, (order, mint) => store.tokenAccountsByOwner(params.owner, order, mint)));
     },
 
-    getCompressedTokenBalancesByOwner(params, facts) {
-      let after: string | null = null;
-      if (params.cursor !== null && params.cursor !== undefined) {
-        const bytes = bytesOf(params.cursor, "cursor");
-        if (bytes.length !== 32) throw RpcError.validation(`Invalid cursor length. Expected 32. Received ${bytes.length}.`);
-        after = encodeBase58Fast(bytes);
-      }
-      const limit = limitOf(facts, params.limit);
-      const rows = store.balances(params.owner);
-      const start = after === null ? 0 : store.balancesAfter(params.owner, after);
-      const mint = params.mint ?? null;
-      let page = rows.slice(start, start + limit);
-      if (mint !== null) {
-        const at = store.balancesAfter(params.owner, mint) - 1;
-        page = at >= start && rows[at]?.mint === mint ? rows.slice(at, at + Math.min(1, limit)) : [];
-      }
-      const tokenBalances = page.map((r) => ({ mint: r.mint, balance: u64(r.balance) }));
-      return { context: context(), value: { token_balances: tokenBalances, cursor: nextCursor(page, limit, (last) => last.mint) } };
+    getCompressedTokenAccountsByDelegate(params, facts) {
+      // get_compressed_token_accounts_by_delegate.rs:12-28: the owner's query with `delegate = $1`.
+      return answer(tokenPage(facts, params, (order, mint) => store.tokenAccountsByDelegate(params.delegate, order, mint)));
     },
   };
-}) satisfies Family<"getCompressedTokenAccountsByOwner" | "getCompressedTokenBalancesByOwner">;
+}) satisfies Family<"getCompressedTokenAccountsByOwner" | "getCompressedTokenAccountsByDelegate">;
+
+/** The V2 shape (TokenAccountV2: AccountV2 and TokenData; fetch_token_accounts_v2, utils.rs:664-764). */
+const tokenAccountV2Handlers = ((ref) => {
+  const { store } = ref;
+  const context = () => contextOf(ref);
+  const answer = ({ rows, limit }: { rows: readonly TokenEntry[]; limit: number }) => ({
+    context: context(),
+    value: {
+      items: rows.map((e) => ({ account: toAccountV2(ref, e.account), tokenData: toTokenData(e.token) })),
+      cursor: nextCursor(rows, limit, tokenCursor),
+    },
+  });
+  return {
+    getCompressedTokenAccountsByOwnerV2(params, facts) {
+      return answer(tokenPage(facts, params, (order, mint) => store.tokenAccountsByOwner(params.owner, order, mint)));
+    },
+
+    getCompressedTokenAccountsByDelegateV2(params, facts) {
+      // get_compressed_token_accounts_by_delegate.rs:30-46.
+      return answer(tokenPage(facts, params, (order, mint) => store.tokenAccountsByDelegate(params.delegate, order, mint)));
+    },
+  };
+}) satisfies Family<"getCompressedTokenAccountsByOwnerV2" | "getCompressedTokenAccountsByDelegateV2">;
+
+/**
+ * One page of a token owner's balance rows (get_compressed_token_balances_by_owner.rs:44-105):
+ * ordered by mint; cursor the last mint (32 bytes, else -32000 :59-70); next page
+ * `mint > cursor`, also with `mint` (the agreed behaviour, DECISIONS row 34, where Photon
+ * ignores the cursor, :71-78). With `mint`, at most that mint's row.
+ */
+function balancePage(
+  { store }: Reference,
+  facts: MethodInfo,
+  params: Schemas["GetCompressedTokenBalancesByOwnerParams"],
+): { items: Schemas["TokenBalance"][]; cursor: string | null } {
+  const rows = store.tokenBalancesByOwner(params.owner, documentedOrder(facts));
+  const after = params.cursor === null || params.cursor === undefined ? null : encodeBase58Fast(cursorBytes(params.cursor, 32));
+  const limit = limitOf(facts, params.limit);
+  const mint = params.mint ?? null;
+  let page: readonly BalanceRow[];
+  if (mint === null) page = rows.page(after === null ? 0 : rows.after({ mint: after }), limit);
+  else {
+    const at = rows.atOrAfter({ mint });
+    const row = rows.rows[at];
+    const afterCursor = after === null || at >= rows.after({ mint: after });
+    page = row !== undefined && row.mint === mint && afterCursor ? rows.page(at, Math.min(1, limit)) : [];
+  }
+  // Each balance is read back as a u64 (`parse_decimal`, :88-93).
+  const items = page.map((r) => ({ mint: r.mint, balance: u64Sum(r.balance) }));
+  return { items, cursor: nextCursor(page, limit, (last) => last.mint) };
+}
+
+/** A holders cursor: base58 of the balance as u64 LE ‖ owner (get_compressed_mint_token_holders.rs:97-105). */
+function holderCursor(row: BalanceRow): string {
+  const balance = Buffer.alloc(8);
+  balance.writeBigUInt64LE(row.balance);
+  return encodeBase58(concat(balance, bytesOf(row.owner, "owner")));
+}
+
+/** Balances by owner (0.50.0 `token_balances`, V2 `items`) and a mint's holders. */
+const balanceListHandlers = ((ref) => {
+  const { store } = ref;
+  const context = () => contextOf(ref);
+  return {
+    getCompressedTokenBalancesByOwner(params, facts) {
+      const { items, cursor } = balancePage(ref, facts, params);
+      return { context: context(), value: { token_balances: items, cursor } };
+    },
+
+    getCompressedTokenBalancesByOwnerV2(params, facts) {
+      // The V1 answer with its items under `items` (get_compressed_token_balances_by_owner.rs:130-146).
+      return { context: context(), value: balancePage(ref, facts, params) };
+    },
+
+    getCompressedMintTokenHolders(params, facts) {
+      // get_compressed_mint_token_holders.rs:44-114 (DECISIONS row 61): the mint's balance rows,
+      // zero balances included, by (balance desc, owner desc); next page after the cursor's
+      // (balance, owner): `balance < b OR (balance = b AND owner < o)` (:71-77).
+      const rows = store.mintHolders(params.mint, documentedOrder(facts));
+      let start = 0;
+      if (params.cursor !== null && params.cursor !== undefined) {
+        const bytes = cursorBytes(params.cursor, 40);
+        start = rows.after({ balance: bytes.readBigUInt64LE(0), owner: encodeBase58Fast(bytes.subarray(8)) });
+      }
+      const limit = limitOf(facts, params.limit);
+      const page = rows.page(start, limit);
+      // Each balance is read back as a u64 (:89-94) before the cursor is made from it.
+      const items = page.map((r) => ({ owner: r.owner, balance: u64Sum(r.balance) }));
+      return { context: context(), value: { items, cursor: nextCursor(page, limit, holderCursor) } };
+    },
+  };
+}) satisfies Family<"getCompressedTokenBalancesByOwner" | "getCompressedTokenBalancesByOwnerV2" | "getCompressedMintTokenHolders">;
+
+/** The token methods: token accounts (both shapes), balances and holders. */
+export const tokenHandlers = (ref: Reference) => ({ ...tokenAccountHandlers(ref), ...tokenAccountV2Handlers(ref), ...balanceListHandlers(ref) });

@@ -10,8 +10,10 @@ import { rateLimitedOnce, redirectTo, startBehaviour, type BehaviourName } from 
 import { TIMEOUT_MS } from "./harness.js";
 import { askUpstream, closeAll, closeUpstreamAgent, idOf, respond, startRaw, using, type RawServer } from "./servers.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
+import { datasetProfile, generateDataset } from "../../reference/dataset.js";
 
-const ADDRESS = "3B5wEYuxHq6JYsaGiWrHAkmQDinJVaog3ZCYxeen5ii7";
+/** An address the default reference dataset holds (its profile's `knownAddress`). */
+const ADDRESS = datasetProfile(generateDataset()).knownAddress;
 /** Slack over the timeout for one call: scheduling, parsing, validation. */
 const MARGIN_MS = 1000;
 

@@ -71,8 +71,14 @@ export function expectedOwnerAccounts(owner: string): AccountRecord[] {
   return dataset.accounts.filter((a) => !a.spent && a.owner === owner).sort((a, b) => a.leafIndex - b.leafIndex || byteOrder(a.hash, b.hash));
 }
 
-/** The wire form of an account record (the record without `spent`). */
-export function wire(a: AccountRecord): Omit<AccountRecord, "spent"> {
-  const { spent: _spent, ...rest } = a;
-  return rest;
+/** The fields of the wire `Account` (spec's Account schema), in the order Photon sends them. */
+export type WireAccount = Pick<AccountRecord, "hash" | "address" | "data" | "owner" | "lamports" | "tree" | "leafIndex" | "seq" | "slotCreated">;
+
+/**
+ * The wire form of an account record: the Account fields only, picked by name, so the record's own
+ * bookkeeping (`spent`, `inInputQueue`, `inOutputQueue`, and any field added later) never reaches it.
+ */
+export function wire(a: AccountRecord): WireAccount {
+  const { hash, address, data, owner, lamports, tree, leafIndex, seq, slotCreated } = a;
+  return { hash, address, data, owner, lamports, tree, leafIndex, seq, slotCreated };
 }

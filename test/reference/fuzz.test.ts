@@ -28,7 +28,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { Pool } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { envelopeValidators, methodNames, methods, methodValidators } from "../../generated/index.js";
+import { envelopeValidators, methodAliases, methodNames, methods, methodValidators } from "../../generated/index.js";
 import type { MethodName } from "../../generated/index.js";
 import { datasetProfile, generateDataset } from "../../reference/dataset.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
@@ -46,11 +46,49 @@ const U64_MAX = 18446744073709551615n;
 /** Error codes the real indexer sends (photon-behaviour.md §6). */
 const DOCUMENTED_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32000, -32701, -32702]);
 const JSON_CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "application/json;charset=utf-8"];
-/** Methods the listener registers: the method table plus `liveness` and `readiness` (§7). */
-const CALLABLE = new Set<string>([...methodNames, "liveness", "readiness"]);
+/** Methods the listener registers: the method table, its aliases (`x-aliases`), `liveness` and `readiness` (§7). */
+const CALLABLE = new Set<string>([...methodNames, ...Object.keys(methodAliases), "liveness", "readiness"]);
+/** The method an alias stands for (its handler and validators answer it), or the method itself. */
+const methodOf = (method: string): MethodName => ((methodAliases as Record<string, MethodName>)[method] ?? method) as MethodName;
+/** Methods whose params are a JSON array (Photon's `Vec<…>` params: the proof lists), not an object. */
+const LIST_PARAMS = new Set<string>(methodNames.filter((m) => methods[m].hasParams && validate(methodValidators[m].params, []).length === 0));
+/**
+ * Methods of the spec that Photon 0.51.2 does not register (its rpc_server.rs has neither; spec/DECISIONS.md
+ * row 54): the reference answers them -32601 as Photon does, after the listener's params check (-32602).
+ */
+const UNREGISTERED = new Set<string>(["getAccountInterface", "getMultipleAccountInterfaces"]);
 
 // The server's default dataset (seed 1), for real keys that reach the handlers' lookups.
-const profile = datasetProfile(generateDataset());
+const dataset = generateDataset();
+const profile = datasetProfile(dataset);
+
+/**
+ * Program owners whose unspent lamports sum above u64::MAX (the profile's `ownerWithManyAccounts` is one):
+ * Photon cannot parse that `owner_balances` row and answers getCompressedBalanceByOwner with -32000
+ * "Internal server error" (get_compressed_balance_by_owner.rs, utils.rs `parse_decimal`), and so does the
+ * reference. That answer is Photon's, not a handler crash.
+ */
+const OVERFLOWING_OWNERS: ReadonlySet<string> = (() => {
+  const sums = new Map<string, bigint>();
+  for (const a of dataset.accounts) if (!a.spent) sums.set(a.owner, (sums.get(a.owner) ?? 0n) + BigInt(a.lamports));
+  return new Set([...sums].filter(([, sum]) => sum > U64_MAX).map(([owner]) => owner));
+})();
+
+/**
+ * getValidityProofV2 without hashes and new addresses: Photon answers its response type's default without
+ * reading anything, `context.slot` 0 included (get_validity_proof/v2.rs:136-138), and so does the reference.
+ */
+function emptyValidityRequest(method: string, params: unknown): boolean {
+  const p = params as { hashes?: unknown; newAddressesWithTrees?: unknown };
+  const empty = (list: unknown) => list === undefined || list === null || (Array.isArray(list) && list.length === 0);
+  return method === "getValidityProofV2" && empty(p.hashes) && empty(p.newAddressesWithTrees);
+}
+
+function photonInternalError(want: Answer): boolean {
+  if (want.kind !== "call" || want.method !== "getCompressedBalanceByOwner") return false;
+  const owner = (want.params as { owner?: unknown } | null)?.owner;
+  return typeof owner === "string" && OVERFLOWING_OWNERS.has(owner);
+}
 
 // -------------------------------------------------------------------------------------------
 // Bodies: a small JSON AST that can hold raw number tokens (1e400 must stay 1e400 on the wire)
@@ -205,7 +243,8 @@ function checkEnvelope(env: unknown, want: Answer, where: string, slot: number):
     if (!Number.isInteger(code) || !DOCUMENTED_CODES.has(code as number)) problems.push(`${where}: undocumented error code ${String(code)}`);
     // -32603 is only for probes and result-schema failures; `Internal server error` means a handler threw unexpectedly.
     if (code === -32603) problems.push(`${where}: internal error -32603 (${String(message)})`);
-    if (code === -32000 && message === "Internal server error") problems.push(`${where}: a handler threw an unexpected error (-32000 Internal server error)`);
+    if (code === -32000 && message === "Internal server error" && !photonInternalError(want))
+      problems.push(`${where}: a handler threw an unexpected error (-32000 Internal server error)`);
   }
   if (want.kind === "error") {
     if (e.error === undefined) problems.push(`${where}: expected error ${want.code}, got a result`);
@@ -218,25 +257,31 @@ function checkEnvelope(env: unknown, want: Answer, where: string, slot: number):
       problems.push(`${where}: unknown method ${excerpt(method, 60)} answered ${e.error === undefined ? "with a result" : e.error.code}, expected -32601`);
     return problems;
   }
-  if (method === "getIndexerSlot" || method === "liveness" || method === "readiness") {
-    // Methods without params ignore whatever `params` holds.
-    const value = method === "getIndexerSlot" ? slot : null;
+  if (method === "liveness" || method === "readiness" || !methods[methodOf(method)].hasParams) {
+    // Methods without params ignore whatever `params` holds: getIndexerSlot answers the slot, getIndexerHealth "ok" (the
+    // reference is never behind), liveness and readiness null.
+    const value = method === "getIndexerSlot" ? slot : method === "getIndexerHealth" ? "ok" : null;
     if (e.error !== undefined || e.result !== value)
       problems.push(`${where}: ${method} answered ${excerpt(JSON.stringify(e.error ?? e.result) ?? "")}, expected result ${value}`);
     return problems;
   }
-  const paramsObject = params !== null && typeof params === "object" && !Array.isArray(params);
+  // The params container the method takes: an object, or an array for the list methods.
+  const paramsObject = params !== null && typeof params === "object" && Array.isArray(params) === LIST_PARAMS.has(methodOf(method));
   if (e.error !== undefined) {
-    const allowed = paramsObject ? [-32602, -32000, -32702] : [-32602];
+    const allowed = UNREGISTERED.has(method) ? [-32602, -32601] : paramsObject ? [-32602, -32000, -32702] : [-32602];
     if (!allowed.includes(e.error.code as number))
       problems.push(`${where}: ${method} answered error ${String(e.error.code)} (${String(e.error.message)}), expected one of ${allowed.join(", ")}`);
+    return problems;
+  }
+  if (UNREGISTERED.has(method)) {
+    problems.push(`${where}: ${method} answered a result, expected -32601 (Photon 0.51.2 does not register it)`);
     return problems;
   }
   if (!paramsObject) {
     problems.push(`${where}: ${method} with params ${excerpt(String(JSON.stringify(params)), 60)} answered a result, expected -32602`);
     return problems;
   }
-  const resultIssues = validate(methodValidators[method as MethodName].result, e.result);
+  const resultIssues = validate(methodValidators[methodOf(method)].result, e.result);
   if (resultIssues.length > 0)
     problems.push(
       `${where}: ${method} result fails its schema: ${resultIssues
@@ -245,7 +290,8 @@ function checkEnvelope(env: unknown, want: Answer, where: string, slot: number):
         .join("; ")}`,
     );
   const context = (e.result as { context?: { slot?: unknown } } | null)?.context;
-  if (context !== undefined && context.slot !== slot) problems.push(`${where}: context.slot ${String(context.slot)}, expected ${slot}`);
+  if (context !== undefined && context.slot !== slot && !(context.slot === 0 && emptyValidityRequest(method, params)))
+    problems.push(`${where}: context.slot ${String(context.slot)}, expected ${slot}`);
   return problems;
 }
 

@@ -5,6 +5,7 @@ import { createListener } from "../../generated/index.js";
 import { U64_MAX } from "../../reference/records.js";
 import { parseJson, stringifyJson } from "../../runtime/index.js";
 import { call, dataset, handlers, profile } from "./fixture.js";
+import { expectedBalances } from "./oracles.js";
 
 let server: Server;
 let url: string;
@@ -64,6 +65,7 @@ describe("reference handlers over HTTP", () => {
       cursor = json.result.value.cursor;
     } while (cursor !== null);
     expect(seen).toHaveLength(profile.tokenOwnerWithManyMints.mints);
+    expect(seen).toEqual(expectedBalances(dataset, owner));
     const batch = await post([
       { jsonrpc: "2.0", id: "a", method: "getIndexerSlot" },
       { jsonrpc: "2.0", id: "b", method: "getMultipleCompressedAccounts", params: { hashes: [profile.knownHash, profile.spentHash] } },

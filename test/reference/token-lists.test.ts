@@ -3,6 +3,7 @@ import type { Schemas } from "../../generated/index.js";
 import { TOKEN_PROGRAM, U64_MAX } from "../../reference/records.js";
 import { decodeBase58, encodeBase58 } from "../../runtime/index.js";
 import { byteOrder, bytes, call, callError, dataset, profile, walk, wire } from "./fixture.js";
+import { expectedBalanceRows, expectedBalances as balancesOf } from "./oracles.js";
 
 const spent = new Set(dataset.accounts.filter((a) => a.spent).map((a) => a.hash));
 const accountByHash = new Map(dataset.accounts.map((a) => [a.hash, a]));
@@ -18,20 +19,14 @@ function expectedTokenAccounts(owner: string, mint?: string): Schemas["TokenAcco
     }));
 }
 
-/** Oracle: one balance per mint the owner ever held, summing unspent amounts, by mint bytes. */
-function expectedBalances(owner: string): Schemas["TokenBalance"][] {
-  const sums = new Map<string, bigint>();
-  for (const t of dataset.tokens) if (t.owner === owner) sums.set(t.mint, (sums.get(t.mint) ?? 0n) + (spent.has(t.hash) ? 0n : BigInt(t.amount)));
-  return [...sums]
-    .sort(([a], [b]) => byteOrder(a, b))
-    .map(([mint, balance]) => ({ mint, balance: balance > BigInt(Number.MAX_SAFE_INTEGER) ? balance : Number(balance) }));
-}
+/** Oracle: the owner's balance rows under Photon's zero-balance rule (oracles.ts), by mint bytes. */
+const expectedBalances = (owner: string): Schemas["TokenBalance"][] => balancesOf(dataset, owner);
 
 /** Oracle: distinct signatures touching the owner's token accounts, by slot desc, signature bytes desc. */
 function expectedSignatures(owner: string): Schemas["SignatureInfo"][] {
   const mine = new Set(dataset.tokens.filter((t) => t.owner === owner).map((t) => t.hash));
   return dataset.signatures
-    .filter((s) => s.accounts.some((h) => mine.has(h)))
+    .filter((s) => [...s.opened, ...s.closed].some((h) => mine.has(h)))
     .sort((a, b) => b.slot - a.slot || byteOrder(b.signature, a.signature))
     .map((s) => ({ signature: s.signature, slot: s.slot, blockTime: s.blockTime }));
 }
@@ -104,12 +99,20 @@ describe("getCompressedTokenAccountsByOwner", () => {
 });
 
 describe("getCompressedTokenBalancesByOwner", () => {
-  it("lists one row per mint ever held, zero balances included, u64 sums exact", () => {
+  it("lists one row per mint that ever had a non-zero amount (0 once spent; none for zero amounts only), u64 sums exact", () => {
     for (const owner of tokenOwners()) expect(walk("getCompressedTokenBalancesByOwner", { owner }).items).toEqual(expectedBalances(owner));
     const zero = profile.ownerWithZeroBalance;
     const rows = call("getCompressedTokenBalancesByOwner", { owner: zero.owner }).value.token_balances;
     expect(rows.find((r) => r.mint === zero.mint)?.balance).toBe(0);
-    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.some((r) => r.mint === zero.zeroAmountMint)).toBe(false);
+    expect(rows).toHaveLength(zero.balances);
+    // The zero-amount mint is held (an unspent account of amount 0), just without a row.
+    expect(expectedTokenAccounts(zero.owner, zero.zeroAmountMint).map((t) => t.tokenData.amount)).toEqual([0]);
+    expect(call("getCompressedTokenBalancesByOwner", { owner: zero.owner, mint: zero.zeroAmountMint }).value).toEqual({ token_balances: [], cursor: null });
+    // Somewhere in the dataset, generic owners have zero-amount-only mints too, and rows of 0 after spending.
+    const rowKeys = new Set(expectedBalanceRows(dataset).map((r) => `${r.owner} ${r.mint}`));
+    expect(dataset.tokens.some((t) => !rowKeys.has(`${t.owner} ${t.mint}`))).toBe(true);
+    expect(expectedBalanceRows(dataset).filter((r) => r.balance === 0n).length).toBeGreaterThan(1);
     const big = profile.tokenOwnerWithBigAmounts;
     const bigRows = call("getCompressedTokenBalancesByOwner", { owner: big.owner }).value.token_balances;
     expect(bigRows.find((r) => r.mint === big.maxMint)?.balance).toBe(U64_MAX);
@@ -117,7 +120,9 @@ describe("getCompressedTokenBalancesByOwner", () => {
   });
 
   it("pages 1001 mints at the default limit; the cursor is the last mint", () => {
-    const owner = profile.tokenOwnerWith1001TokenAccounts.owner;
+    const { owner, mints } = profile.tokenOwnerWith1001TokenAccounts;
+    expect(expectedBalances(owner)).toHaveLength(mints);
+    expect(mints).toBe(1001);
     const first = call("getCompressedTokenBalancesByOwner", { owner }).value;
     expect(first.token_balances).toHaveLength(1000);
     expect(first.cursor).toBe(first.token_balances[999]?.mint);

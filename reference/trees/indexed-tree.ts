@@ -1,0 +1,183 @@
+/**
+ * Address trees as indexed Merkle trees, as light-protocol initialises them and Photon stores
+ * them (`indexed_trees` plus the leaf hashes in `state_trees`), at 366a15b:
+ *
+ * - Every element is (value, nextIndex, nextValue): the elements form a list sorted by value, and
+ *   an address absent from the tree lies strictly between some element's value and its nextValue
+ *   (the "low element" of the address).
+ * - V1 (AddressV1, height 26): leaf = Poseidon(value, nextIndex, nextValue)
+ *   (indexed_merkle_tree/helpers.rs:71-86). Initialised with two elements: leaf 0 = (0, 1, HIGHEST)
+ *   and leaf 1 = (HIGHEST, 0, 0) (light-protocol IndexedMerkleTree::init + add_highest_element,
+ *   program-libs/indexed-merkle-tree/src/lib.rs:134-184; Photon helpers.rs:117-145), which leaves
+ *   the tree at sequence number 3. Addresses are appended from leaf 2 on.
+ * - V2 (AddressV2, height 40): leaf = Poseidon(value, nextValue), nextIndex kept but not hashed
+ *   (helpers.rs:88-102). Initialised with one element: leaf 0 = (0, 0, HIGHEST) (helpers.rs:104-115;
+ *   the localnet account amt2 holds next_index 1 and sequence number 0). Addresses are appended from leaf 1 on.
+ * - Appending v: the new element takes its low element's (nextIndex, nextValue), and the low
+ *   element points to v (Photon persisted_indexed_merkle_tree.rs `multi_append`, on-chain
+ *   update_address_merkle_tree.rs). The final list depends only on the set of values, so it is
+ *   built here by sorting, with the leaf indexes of the insertion order.
+ *
+ * Nothing is sorted or hashed until first use.
+ */
+import { internalError } from "@photon-indexer-kit/runtime";
+import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
+import { bigintToBase58, HIGHEST_ADDRESS_PLUS_ONE, hash2, hash3 } from "./poseidon.js";
+import { MerkleTree, WORK_PER_STEP } from "./state-tree.js";
+
+/** V1 (AddressV1) or V2 (AddressV2, batched). */
+export type AddressTreeVersion = 1 | 2;
+
+export interface IndexedElement {
+  readonly leafIndex: number;
+  readonly value: bigint;
+  readonly nextIndex: number;
+  readonly nextValue: bigint;
+}
+
+/** The leaf hash of an element in a tree of `version` (Photon `compute_hash_by_tree_type`). */
+export function indexedLeafHash(version: AddressTreeVersion, element: IndexedElement): bigint {
+  return version === 1 ? hash3(element.value, BigInt(element.nextIndex), element.nextValue) : hash2(element.value, element.nextValue);
+}
+
+export class IndexedMerkleTree {
+  readonly version: AddressTreeVersion;
+  readonly height: number;
+  private readonly values: readonly bigint[];
+  private built: { elements: IndexedElement[]; sorted: IndexedElement[] } | null = null;
+  private merkle: MerkleTree | null = null;
+  private readonly leafHashes: bigint[] = [];
+
+  /**
+   * `values`: the addresses inserted, in insertion order (unique, each above 0 and below
+   * HIGHEST_ADDRESS_PLUS_ONE, checked on first use).
+   */
+  constructor(version: AddressTreeVersion, height: number, values: readonly bigint[]) {
+    this.version = version;
+    this.height = height;
+    this.values = values;
+  }
+
+  /** Addresses inserted (not counting the initial elements). */
+  get inserted(): number {
+    return this.values.length;
+  }
+
+  /** Every element, by leaf index: the initial ones, then the addresses in insertion order. */
+  elements(): readonly IndexedElement[] {
+    return this.build().elements;
+  }
+
+  /** Element at `leafIndex`. */
+  element(leafIndex: number): IndexedElement {
+    const e = this.build().elements[leafIndex];
+    if (!e) throw internalError(RefErrorCode.INTERNAL, `no indexed element at leaf ${leafIndex}`);
+    return e;
+  }
+
+  /**
+   * The element with the largest value below `value` (Photon's `value < address ORDER BY value
+   * DESC LIMIT 1`, indexed_merkle_tree/proof.rs:261-364), or undefined when there is none (value 0).
+   * For an address already in the tree this is its predecessor, whose nextValue is the address.
+   */
+  lowElement(value: bigint): IndexedElement | undefined {
+    const at = this.lowerBound(value);
+    return at === 0 ? undefined : this.build().sorted[at - 1];
+  }
+
+  /** Whether `value` is an element of the tree. */
+  has(value: bigint): boolean {
+    return this.build().sorted[this.lowerBound(value)]?.value === value;
+  }
+
+  /** The position in value order of the first element not below `value`. */
+  private lowerBound(value: bigint): number {
+    const sorted = this.build().sorted;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as IndexedElement).value < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  leafHash(element: IndexedElement): bigint {
+    return indexedLeafHash(this.version, element);
+  }
+
+  root(): bigint {
+    return this.tree().root();
+  }
+
+  /** Sibling hashes of leaf `leafIndex`, bottom-up (`height` of them). */
+  proof(leafIndex: number): bigint[] {
+    return this.tree().proof(leafIndex);
+  }
+
+  /** The Merkle tree of the element leaves (built on first use of its root, proofs or nodes). */
+  merkleTree(): MerkleTree {
+    return this.tree();
+  }
+
+  /** Builds the tree a slice at a time (see `MerkleTree.steps`): leaf hashes first, then the levels. */
+  *steps(): Generator<void, void, undefined> {
+    const elements = this.build().elements;
+    while (this.leafHashes.length < elements.length) {
+      this.leafHashes.push(this.leafHash(elements[this.leafHashes.length] as IndexedElement));
+      if (this.leafHashes.length % WORK_PER_STEP === 0) yield;
+    }
+    yield* this.tree().steps();
+  }
+
+  private tree(): MerkleTree {
+    if (!this.merkle) {
+      const elements = this.build().elements;
+      while (this.leafHashes.length < elements.length) this.leafHashes.push(this.leafHash(elements[this.leafHashes.length] as IndexedElement));
+      this.merkle = new MerkleTree(this.height, this.leafHashes);
+    }
+    return this.merkle;
+  }
+
+  private build(): { elements: IndexedElement[]; sorted: IndexedElement[] } {
+    if (this.built) return this.built;
+    const initial: { value: bigint; leafIndex: number }[] =
+      this.version === 1
+        ? [
+            { value: 0n, leafIndex: 0 },
+            { value: HIGHEST_ADDRESS_PLUS_ONE, leafIndex: 1 },
+          ]
+        : [{ value: 0n, leafIndex: 0 }];
+    const nodes = [...initial, ...this.values.map((value, i) => ({ value, leafIndex: initial.length + i }))];
+    for (const { value } of nodes.slice(initial.length)) {
+      if (value <= 0n || value >= HIGHEST_ADDRESS_PLUS_ONE)
+        throw new ReferenceIndexerError(
+          RefErrorCode.DATASET_INCONSISTENT,
+          `address ${bigintToBase58(value)} is outside the range of an address tree (0, 2^248 - 1): its first byte must be 0 and it must not be 0`,
+        );
+    }
+    const order = [...nodes].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    for (let i = 1; i < order.length; i++)
+      if ((order[i] as { value: bigint }).value === (order[i - 1] as { value: bigint }).value)
+        throw new ReferenceIndexerError(
+          RefErrorCode.DATASET_INCONSISTENT,
+          `address ${bigintToBase58((order[i] as { value: bigint }).value)} is inserted twice`,
+        );
+    const elements: IndexedElement[] = new Array(nodes.length);
+    const sorted: IndexedElement[] = order.map((node, i) => {
+      const next = order[i + 1];
+      // The last element: V1's highest element points back to (0, 0); V2's largest address keeps
+      // the zeroeth element's initial (0, HIGHEST).
+      const element: IndexedElement = next
+        ? { leafIndex: node.leafIndex, value: node.value, nextIndex: next.leafIndex, nextValue: next.value }
+        : this.version === 1
+          ? { leafIndex: node.leafIndex, value: node.value, nextIndex: 0, nextValue: 0n }
+          : { leafIndex: node.leafIndex, value: node.value, nextIndex: 0, nextValue: HIGHEST_ADDRESS_PLUS_ONE };
+      elements[node.leafIndex] = element;
+      return element;
+    });
+    this.built = { elements, sorted };
+    return this.built;
+  }
+}

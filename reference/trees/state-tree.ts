@@ -1,0 +1,151 @@
+/**
+ * An append-only sparse Merkle tree over a dense leaf array, hashed with Poseidon as Photon's
+ * `state_trees` table holds it: leaves at level 0, `parent = Poseidon(left, right)`, and every
+ * node outside the filled part the zero value of its level (`ZERO_BYTES`,
+ * src/ingester/persist/leaf_node.rs:139-167 and persisted_state_tree.rs at 366a15b).
+ *
+ * Only the non-empty part is stored: level k holds ceil(n / 2^k) nodes, so building a tree of n
+ * leaves costs about n + height hashes; a pair of zero subtrees is the next zero value without
+ * hashing. The levels are built on the first call to `root` or `proof`, never by the constructor.
+ */
+import { internalError } from "@photon-indexer-kit/runtime";
+import { RefErrorCode } from "../errors.js";
+import { hash2, MAX_HEIGHT, zeroHash } from "./poseidon.js";
+
+/** Hashes per step of an incremental build (`steps`): a few milliseconds of Poseidon with poseidon-lite. */
+export const WORK_PER_STEP = 32;
+
+export class MerkleTree {
+  readonly height: number;
+  private readonly leaves: readonly bigint[];
+  private levels: bigint[][] | null = null;
+  private pending: Generator<void, bigint[][], undefined> | null = null;
+
+  /**
+   * `leaves[i]` is leaf i (0 where nothing is stored, which is also the zero leaf); the array is
+   * kept, not copied, and must not change afterwards.
+   */
+  constructor(height: number, leaves: readonly bigint[]) {
+    if (!Number.isInteger(height) || height < 1 || height > MAX_HEIGHT) throw internalError(RefErrorCode.INTERNAL, `a Merkle tree of height ${height}`);
+    if (leaves.length > 2 ** height) throw internalError(RefErrorCode.INTERNAL, `${leaves.length} leaves do not fit a tree of height ${height}`);
+    this.height = height;
+    this.leaves = leaves;
+  }
+
+  /** Leaves stored (the index after the last one). */
+  get size(): number {
+    return this.leaves.length;
+  }
+
+  /** Leaf `index` (0 beyond the stored ones). */
+  leaf(index: number): bigint {
+    this.check(index);
+    return this.leaves[index] ?? 0n;
+  }
+
+  /** The root: the zero value of `height` levels for an empty tree. */
+  root(): bigint {
+    const levels = this.build();
+    return levels[this.height]?.[0] ?? zeroHash(this.height);
+  }
+
+  /**
+   * The sibling hashes of leaf `index`, bottom-up (`height` of them): what Photon returns as
+   * `proof` (all levels, no canopy cut: leaf_node_proof.rs:210-283 pops only the root).
+   */
+  proof(index: number): bigint[] {
+    this.check(index);
+    const levels = this.build();
+    const out: bigint[] = [];
+    let i = index;
+    for (let k = 0; k < this.height; k++) {
+      const sibling = i % 2 === 0 ? i + 1 : i - 1;
+      out.push(levels[k]?.[sibling] ?? zeroHash(k));
+      i = Math.floor(i / 2);
+    }
+    return out;
+  }
+
+  /**
+   * The node at `level` (0 = the leaves) and `position` when the tree stores it, else undefined
+   * (a zero subtree). A level stores positions 0 to `width(level) - 1`: the nodes with a stored
+   * leaf below them when the leaves are stored from 0 on, as Photon's `state_trees` rows are.
+   */
+  node(level: number, position: number): bigint | undefined {
+    return this.build()[level]?.[position];
+  }
+
+  /** How many nodes level `level` stores (0 above the root of an empty tree). */
+  width(level: number): number {
+    return this.build()[level]?.length ?? 0;
+  }
+
+  private check(index: number): void {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** this.height)
+      throw internalError(RefErrorCode.INTERNAL, `leaf index ${index} is outside a tree of height ${this.height}`);
+  }
+
+  /**
+   * Builds the tree a slice at a time: each `next()` does about `WORK_PER_STEP` hashes, and the
+   * generator ends when the tree is built (at once if it already is). A `root` or `proof` call in
+   * between finishes the same build instead of starting another.
+   */
+  *steps(): Generator<void, void, undefined> {
+    while (!this.levels) {
+      this.step();
+      if (!this.levels) yield;
+    }
+  }
+
+  private step(): void {
+    if (this.levels) return;
+    this.pending ??= this.work();
+    const r = this.pending.next();
+    if (r.done) {
+      this.levels = r.value;
+      this.pending = null;
+    }
+  }
+
+  private build(): bigint[][] {
+    while (!this.levels) this.step();
+    return this.levels;
+  }
+
+  private *work(): Generator<void, bigint[][], undefined> {
+    const levels: bigint[][] = [this.leaves as bigint[]];
+    let done = 0;
+    for (let k = 0; k < this.height; k++) {
+      const below = levels[k] as bigint[];
+      if (below.length === 0) break;
+      const zero = zeroHash(k);
+      const next = zeroHash(k + 1);
+      const up: bigint[] = new Array(Math.ceil(below.length / 2));
+      for (let j = 0; j < up.length; j++) {
+        const left = below[2 * j] as bigint;
+        const right = below[2 * j + 1] ?? zero;
+        up[j] = left === zero && right === zero ? next : hash2(left, right);
+        if (++done % WORK_PER_STEP === 0) yield;
+      }
+      levels.push(up);
+    }
+    return levels;
+  }
+}
+
+/**
+ * The root a proof folds to: from the leaf up, Poseidon(node, sibling) when the index bit of that
+ * level is 0, Poseidon(sibling, node) when it is 1 (Photon `MerkleProofWithContext::validate`,
+ * src/ingester/persist/merkle_proof_with_context.rs:21-64).
+ */
+export function foldProof(leaf: bigint, leafIndex: number, proof: readonly bigint[]): bigint {
+  if (!Number.isSafeInteger(leafIndex) || leafIndex < 0 || leafIndex >= 2 ** proof.length)
+    throw internalError(RefErrorCode.INTERNAL, `leaf index ${leafIndex} is outside a proof of ${proof.length} levels`);
+  let node = leaf;
+  let i = leafIndex;
+  for (const sibling of proof) {
+    node = i % 2 === 0 ? hash2(node, sibling) : hash2(sibling, node);
+    i = Math.floor(i / 2);
+  }
+  return node;
+}
