@@ -86,6 +86,18 @@ export function checkUrl(flag: string, value: string): string {
   return value;
 }
 
+/** `serve`'s options as commander parses them. */
+interface ServeFlags {
+  host: string;
+  port: number;
+  dataset?: string;
+  seed: number;
+  accounts?: number;
+  rateLimit?: number;
+  latency?: number;
+  proverUrl?: string;
+}
+
 function shard(value: string): { index: number; total: number } {
   const m = /^(\d+)\/(\d+)$/.exec(value);
   if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new InvalidArgumentError("--shard is I/N with 1 <= I <= N");
@@ -524,7 +536,10 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option("--rate-limit <n>", "requests per second; over it, HTTP 429 with Retry-After", int("--rate-limit", 1))
     .option("--latency <ms>", "delay before every answer", int("--latency"))
-    .action(async (flags: { host: string; port: number; dataset?: string; seed: number; accounts?: number; rateLimit?: number; latency?: number }) => {
+    .option("--prover-url <url>", "a gnark prover (POST URL/prove) for real validity proofs; without it they carry a placeholder proof", (value: string) =>
+      checkUrl("--prover-url", value),
+    )
+    .action(async (flags: ServeFlags) => {
       const server = await startReferenceIndexer({
         host: flags.host,
         port: flags.port,
@@ -533,6 +548,7 @@ export async function main(argv: string[]): Promise<number> {
         accounts: flags.accounts,
         rateLimit: flags.rateLimit,
         latencyMs: flags.latency,
+        proverUrl: flags.proverUrl,
       }).catch((err: NodeJS.ErrnoException) => {
         const usage = listenError(err, flags.host, flags.port);
         if (usage) throw usage;

@@ -15,7 +15,7 @@ import { show } from "./checks/check.js";
 import { differences, valueAt } from "./compare.js";
 import { requestOf } from "./run.js";
 import { openSession, type Session } from "./session.js";
-import { contextSlotPaths, cursorFields } from "./spec-facts.js";
+import { cursorFields, methodInfo } from "./spec-facts.js";
 import { forConsole } from "./reporters/support/escape.js";
 
 export interface RecordOptions {
@@ -40,9 +40,11 @@ export interface RecordChange {
 }
 
 /** Paths that vary per deployment, run or moment: the id, the context slot and every cursor (where the method table puts them). */
-function defaultIgnore(body: unknown): string[] {
+function defaultIgnore(body: unknown, method: string | undefined): string[] {
   const cursors = cursorFields();
-  const out = ["id", ...contextSlotPaths().map((p) => `result.${p}`)];
+  // The slot path of the case's own method only: another method's (getQueueInfo's top-level `slot`) may name a real field here.
+  const slot = method === undefined ? undefined : methodInfo(method)?.slot;
+  const out = ["id", ...(slot ? [`result.${slot}`] : [])];
   const walk = (node: unknown, path: string) => {
     if (!isObject(node)) return;
     for (const [k, v] of Object.entries(node)) {
@@ -78,7 +80,7 @@ async function recordCase(c: ConformanceCase, text: string, body: unknown, statu
   const doc = parseDocument(text, { intAsBigInt: true });
   const last = narrow((doc.toJS() as Record<string, unknown> | null)?.recorded);
   const previous = isObject(last) ? last : null;
-  const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body);
+  const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body, c.method);
   doc.set("recorded", doc.createNode({ status, ignore, body }));
   const target = join(out, `${c.id}.yaml`);
   await mkdir(dirname(target), { recursive: true });

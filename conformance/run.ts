@@ -186,13 +186,17 @@ function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult
   };
 }
 
-/** The context slot an answer states (where the method table's `x-slot` puts it), or null. */
+/**
+ * The context slot an answer states (where the method table's `x-slot` puts it), or null. A slot of
+ * 0 was not read from the index: it is Photon's default answer to a request that asks nothing
+ * (getValidityProofV2 with no hashes and no addresses, spec/DECISIONS.md row 69), so it states none.
+ */
 function slotOf(exchange: Exchange | null): bigint | null {
   const result = isObject(exchange?.body) ? exchange.body.result : undefined;
   const slot = contextSlotPaths()
     .map((p) => getPath(result, p))
     .find((v) => v !== ABSENT);
-  return typeof slot === "number" || typeof slot === "bigint" ? BigInt(slot) : null;
+  return (typeof slot === "number" || typeof slot === "bigint") && BigInt(slot) !== 0n ? BigInt(slot) : null;
 }
 
 /** Slots never go backwards: an answer started after another finished reports a slot at least as high. */
@@ -265,7 +269,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       undefined,
       {
         identity: identityOf("run", { ...options, fixtures: options.fixturesName ?? "(given to runSuite)" }),
-        notes: profile.notes(),
+        notes: [...session.notes, ...profile.notes()],
       },
     );
   } finally {

@@ -127,6 +127,8 @@ export interface Session {
   readonly discovered: Fixtures | undefined;
   readonly fixturesName: string;
   readonly cases: readonly ConformanceCase[];
+  /** What every report of the session should say about its targets (the embedded reference's limits). */
+  readonly notes: readonly string[];
   /** Throws UnreachableError for the first target nothing answers at. */
   ensureReachable(): Promise<void>;
   /** Runs `work` over the cases (or `items`) within the pool's bounds; results in case order. */
@@ -331,6 +333,13 @@ export async function runPool<T>(
   return results;
 }
 
+/**
+ * The certificate's word on the embedded reference indexer: what it answers without the pieces
+ * Photon takes from outside (a prover, a Solana node).
+ */
+export const EMBEDDED_REFERENCE_NOTE =
+  "the target is the embedded reference indexer: its validity proofs carry a placeholder Groth16 compressedProof (right sizes, no prover; every other field is computed from its Merkle trees), and the `transaction` objects of its transaction lookups and its health answer are synthetic (no Solana node)";
+
 /** Opens a session: settings, redactor, fixtures, cases, then targets (starting the reference indexer for a side without a URL). */
 export async function openSession(options: SessionOptions): Promise<Session> {
   const settings = sessionSettings(options);
@@ -353,6 +362,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     discovered,
     fixturesName: options.fixturesName ?? (options.discover ? "discovered" : (options.fixturesFile ?? "reference")),
     cases,
+    notes: reference === null ? [] : [EMBEDDED_REFERENCE_NOTE],
     async ensureReachable() {
       for (const [i, target] of targets.entries()) await ensureReachable(target, urls[i]!, settings.timeoutMs);
     },
