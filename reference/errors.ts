@@ -14,6 +14,8 @@ export const RefErrorCode = {
   OPTIONS: "PHOTON_REF_ERR_OPTIONS",
   /** A dataset `datasetProfile` cannot describe (not `generateDataset`'s output). */
   PROFILE: "PHOTON_REF_ERR_PROFILE",
+  /** The prover (`--prover-url`) could not be reached, refused the request, or answered something that is not a proof. */
+  PROVER: "PHOTON_REF_ERR_PROVER",
   /** A broken invariant of the reference indexer itself (`internalError(RefErrorCode.INTERNAL, …)`). */
   INTERNAL: "PHOTON_REF_ERR_INTERNAL",
 } as const;
@@ -40,5 +42,13 @@ export class DatasetFormatError extends ReferenceIndexerError {
     detail: string,
   ) {
     super(RefErrorCode.DATASET, `${path}:${line}: ${detail}`);
+  }
+}
+
+/** A failed call to the prover: the listener answers -32000 `Internal server error`, as Photon does. */
+export class ProverError extends ReferenceIndexerError {
+  override name = "ProverError";
+  constructor(message: string, cause?: unknown) {
+    super(RefErrorCode.PROVER, message, cause === undefined ? undefined : { cause });
   }
 }

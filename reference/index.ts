@@ -29,7 +29,8 @@ export type {
   ValidityProofInputsV1,
   ValidityProofInputsV2,
 } from "./trees/forest.js";
-export { placeholderProof, ProverError, ProverErrorCode } from "./handlers/prover.js";
+export { placeholderProof } from "./handlers/prover.js";
+export { ProverError } from "./errors.js";
 export type { CompressedProof, GnarkProofJson } from "./handlers/prover.js";
 export { startReferenceIndexer, MAX_CONNECTIONS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, RATE_LIMIT_CODE } from "./serve.js";
 export type { ReferenceIndexer, ReferenceOptions } from "./serve.js";

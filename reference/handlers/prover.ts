@@ -19,7 +19,8 @@
  * and logs (src/api/error.rs:62-68): here a `ProverError` (a coded error that is not an
  * `RpcError`), which the listener answers the same way and reports through its `onError`.
  */
-import { PhotonError, postJson } from "@photon-indexer-kit/runtime";
+import { postJson } from "@photon-indexer-kit/runtime";
+import { ProverError } from "../errors.js";
 import type { ProverRequest } from "../trees/forest.js";
 
 /** The compressed proof as the spec's `CompressedProof` writes it: byte arrays of 32, 64 and 32 items. */
@@ -34,19 +35,6 @@ export interface GnarkProofJson {
   ar: [string, string];
   bs: [[string, string], [string, string]];
   krs: [string, string];
-}
-
-export const ProverErrorCode = {
-  /** The prover could not be reached, refused the request, or answered something that is not a proof. */
-  PROVER: "PHOTON_REF_ERR_PROVER",
-} as const;
-
-/** A failed call to the prover: the listener answers -32000 `Internal server error`, as Photon does. */
-export class ProverError extends PhotonError<typeof ProverErrorCode.PROVER> {
-  override name = "ProverError";
-  constructor(message: string, cause?: unknown) {
-    super(ProverErrorCode.PROVER, message, cause === undefined ? undefined : { cause });
-  }
 }
 
 /**
