@@ -11,7 +11,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createListener } from "../generated/index.js";
-import { withMiddleware } from "@photon-indexer-kit/runtime";
+import { PhotonError, visibleText, withMiddleware } from "@photon-indexer-kit/runtime";
 import { generateDataset } from "./dataset.js";
 import { latency, rateLimit } from "./faults.js";
 import { readDataset } from "./dataset-file.js";
@@ -81,7 +81,11 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
     options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
   const forest = new Forest(data);
-  const report = (what: string, err: unknown) => process.stderr.write(`reference indexer: ${what} failed: ${(err as Error).stack ?? String(err)}\n`);
+  // One line per failure, escaped for the console (a prover's answer may hold anything), never a stack trace.
+  const report = (what: string, err: unknown) => {
+    const detail = err instanceof PhotonError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`reference indexer: ${visibleText(what)} failed: ${visibleText(detail)}\n`);
+  };
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const listener = withMiddleware(
     createListener(createReferenceHandlers(store, { proverUrl: options.proverUrl }, forest), {

@@ -6,3 +6,4 @@ export * from "./client.js";
 export * from "./redact.js";
 export * from "./server.js";
 export * from "./transport.js";
+export * from "./visible.js";

@@ -374,6 +374,20 @@ describe("getValidityProof(V2) with a prover URL", () => {
       answer = bad;
       expect(await error("getValidityProof", params, reference.url)).toEqual(failure);
     }
+    // The log line of a prover failure is one line, escaped for the console, with no stack trace.
+    const logged: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => logged.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      answer = { status: 200, body: "\u001b[2Jboom\nat fake (x.js:1:1)\u202e" };
+      expect(await error("getValidityProof", params, reference.url)).toEqual(failure);
+    } finally {
+      process.stderr.write = write;
+    }
+    const line = logged.find((l) => l.includes("boom")) ?? "";
+    expect(line).toMatch(/^reference indexer: getValidityProof failed: PHOTON_REF_ERR_PROVER: .*\\x1b\[2Jboom\\nat fake .*\\u202e.*\n$/);
+    expect(line.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u202e]/);
+    expect(line).not.toContain("    at ");
     const unreachable = await startReferenceIndexer({ port: 0, data: dataset, warmTrees: false, proverUrl: "http://127.0.0.1:9" });
     try {
       expect(await error("getValidityProof", params, unreachable.url)).toEqual(failure);
