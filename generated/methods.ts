@@ -58,6 +58,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "hash",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -92,6 +111,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -136,6 +174,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "hash",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -179,6 +254,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        mint: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -227,6 +333,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        mint: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -267,6 +404,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -286,6 +448,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -317,6 +480,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "hash",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -351,6 +533,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -395,6 +596,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "hash",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -438,6 +676,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        mint: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -481,6 +750,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        delegate: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        mint: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -524,6 +824,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        delegate: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        mint: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -572,6 +903,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        mint: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -591,6 +953,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: ["getCompressedBalance"],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "hash",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -610,6 +991,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -629,6 +1023,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "pubkey",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "hash",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -669,6 +1082,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        mint: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "base58",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -688,6 +1126,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "hash",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -728,6 +1179,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -768,6 +1244,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        owner: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -808,6 +1309,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -830,6 +1350,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     },
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: 1000,
+        },
+      },
+      items: null,
+    },
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -849,6 +1388,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "signature",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -868,6 +1420,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "signature",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -895,6 +1460,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "hash",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -922,6 +1500,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "hash",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -943,6 +1534,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "hash",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -964,6 +1566,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "hash",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -985,6 +1598,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "pubkey",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -1006,6 +1630,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "object",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1027,6 +1662,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddresses: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -1048,6 +1708,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -1067,6 +1746,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        tree: {
+          kind: "hash",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        outputQueue: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        inputQueue: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        addressQueue: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getQueueInfo: {
     name: "getQueueInfo",
@@ -1086,6 +1796,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        trees: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -1105,6 +1828,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getAccountInterface: {
     name: "getAccountInterface",
@@ -1124,6 +1848,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: false,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "pubkey",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleAccountInterfaces: {
     name: "getMultipleAccountInterfaces",
@@ -1143,6 +1880,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: false,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
 };
 

@@ -12,6 +12,9 @@ import {
   type MethodInfo,
   type OrderKey,
   type PaginationInfo,
+  type ParamFact,
+  type ParamKind,
+  type ParamShape,
   type SumsInfo,
 } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, quote } from "./errors.js";
@@ -51,6 +54,7 @@ export interface MethodModel extends MethodInfo {
    * its handler is optional, and a server without one answers -32601 whatever the params.
    */
   readonly registered: boolean;
+  readonly paramShape: ParamShape | null;
 }
 
 export interface SpecModel {
@@ -305,6 +309,54 @@ function readMaxItems(
   return out;
 }
 
+const STRING_FORMATS: ReadonlySet<string> = new Set(["pubkey", "hash", "signature", "base58", "base64"]);
+const UNSIGNED = /^uint(8|16|32|64)$/;
+
+/**
+ * One schema reduced to a ParamFact (for spec-derived conformance cases): `$ref` and
+ * single-`allOf` wrappers followed, `nullable` on any of them kept, the innermost `type`
+ * and `format` read; several types or `oneOf`/`anyOf` give `any`.
+ */
+function paramFact(doc: JsonObject, node: Json | undefined): ParamFact {
+  let current = deref(doc, node);
+  let nullable = false;
+  let minimum: number | null = null;
+  let maximum: number | null = null;
+  for (let i = 0; i < 16 && isObject(current); i++) {
+    if (current.nullable === true) nullable = true;
+    if (typeof current.minimum === "number") minimum = current.minimum;
+    if (typeof current.maximum === "number") maximum = current.maximum;
+    if (Array.isArray(current.allOf) && current.allOf.length === 1 && current.type === undefined) current = deref(doc, current.allOf[0]);
+    else break;
+  }
+  const schema = isObject(current) ? current : {};
+  const format = typeof schema.format === "string" ? schema.format : null;
+  let kind: ParamKind = "any";
+  if (schema.type === "string") kind = format !== null && STRING_FORMATS.has(format) ? (format as ParamKind) : "string";
+  else if (schema.type === "integer") kind = "integer";
+  else if (schema.type === "number" || schema.type === "boolean" || schema.type === "array") kind = schema.type;
+  else if (schema.type === "object" || (schema.type === undefined && isObject(schema.properties))) kind = "object";
+  if (kind === "integer" && format !== null && UNSIGNED.test(format)) minimum = Math.max(minimum ?? 0, 0);
+  return kind === "integer" ? { kind, nullable, minimum, maximum } : { kind, nullable, minimum: null, maximum: null };
+}
+
+/** The params schema's shape: an object's properties (closed or open) or a JSON array's items. */
+function paramShape(doc: JsonObject, params: JsonObject | undefined, source: Json | undefined): ParamShape | null {
+  if (source === undefined) return null;
+  if (params) {
+    const properties = isObject(params.properties) ? params.properties : {};
+    return {
+      type: "object",
+      closed: params.additionalProperties === false,
+      properties: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, paramFact(doc, schema)])),
+      items: null,
+    };
+  }
+  const list = deref(doc, source);
+  if (isObject(list) && list.type === "array") return { type: "array", closed: false, properties: {}, items: paramFact(doc, list.items) };
+  return null;
+}
+
 /**
  * Where the slot stands in a result: `x-slot` on the result schema (a path inside it, `""`
  * for the result itself) or on the schema of one of its properties (`context` + `slot`).
@@ -450,6 +502,7 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
     result: schemaPair(b, doc, resultSource, resultPath, `${Name}Result`),
     aliases: readAliases(operation["x-aliases"], doc.file, [...path, "x-aliases"]),
     registered: readRegistered(operation["x-registered"], doc.file, [...path, "x-registered"]),
+    paramShape: paramShape(doc.doc, paramsView, paramsSource),
   };
 }
 

@@ -92,6 +92,28 @@ export interface MethodInfo {
   readonly maxItems: Readonly<Record<string, number>>;
   /** Extension values (`x-…`) of the operation that the table does not already read, passed through. */
   readonly extensions: Readonly<Record<string, unknown>>;
+  /** The params schema's shape, for spec-derived cases; absent in tables written by hand. */
+  readonly paramShape?: ParamShape | null;
+}
+
+/** What JSON a param takes: a base58/base64 string format, a plain string, an integer, … (`any` when the schema allows several). */
+export type ParamKind = "pubkey" | "hash" | "signature" | "base58" | "base64" | "string" | "integer" | "number" | "boolean" | "object" | "array" | "any";
+
+/** One param's (or a list param's item) schema, reduced to what derived cases need. */
+export interface ParamFact {
+  readonly kind: ParamKind;
+  readonly nullable: boolean;
+  /** Bounds of an integer (an unsigned `format` counts as `minimum: 0`), else null. */
+  readonly minimum: number | null;
+  readonly maximum: number | null;
+}
+
+/** The params schema: an object (closed when `additionalProperties: false`) with its properties, or a JSON array of items. */
+export interface ParamShape {
+  readonly type: "object" | "array";
+  readonly closed: boolean;
+  readonly properties: Readonly<Record<string, ParamFact>>;
+  readonly items: ParamFact | null;
 }
 
 /** An ajv error object, as standalone validators report them. */

@@ -29,6 +29,7 @@ function info(m: SpecModel["methods"][number]): MethodInfo & { aliases: readonly
     extensions: m.extensions,
     aliases: m.aliases,
     registered: m.registered,
+    paramShape: m.paramShape,
   };
 }
 

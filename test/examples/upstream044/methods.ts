@@ -134,6 +134,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -153,6 +172,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -172,6 +210,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -198,6 +249,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -217,6 +305,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -236,6 +337,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -262,6 +382,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        delegate: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -288,6 +439,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -314,6 +496,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -333,6 +546,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -359,6 +585,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -385,6 +636,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -411,6 +687,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -430,6 +731,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -449,6 +751,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -475,6 +778,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -494,6 +816,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -513,6 +854,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -532,6 +884,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -551,6 +922,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -570,6 +952,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "object",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -589,6 +982,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -608,6 +1014,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddresses: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
 };
 

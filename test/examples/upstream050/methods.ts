@@ -46,6 +46,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        batchSize: {
+          kind: "integer",
+          nullable: false,
+          minimum: 0,
+          maximum: null,
+        },
+        tree: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -65,6 +84,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -84,6 +122,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -103,6 +160,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -122,6 +192,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -141,6 +224,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -167,6 +269,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -193,6 +332,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -212,6 +388,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -238,6 +427,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -257,6 +471,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -283,6 +516,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        delegate: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -309,6 +573,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        delegate: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -335,6 +630,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -361,6 +687,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -387,6 +744,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -413,6 +801,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -432,6 +851,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -458,6 +890,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -484,6 +941,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -510,6 +992,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -529,6 +1036,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -548,6 +1056,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -574,6 +1083,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -593,6 +1121,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -612,6 +1159,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -631,6 +1189,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -650,6 +1219,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -669,6 +1257,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -688,6 +1295,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -707,6 +1325,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "object",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -726,6 +1355,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        tree: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        outputQueueStartIndex: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        outputQueueLimit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        inputQueueStartIndex: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        inputQueueLimit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -745,6 +1411,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -764,6 +1443,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -783,6 +1475,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -802,6 +1513,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
 };
 

@@ -46,6 +46,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -65,6 +78,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -84,6 +116,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -103,6 +154,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -122,6 +186,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -141,6 +218,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -167,6 +263,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -193,6 +326,43 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        dataSlice: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        filters: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -212,6 +382,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -238,6 +421,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -257,6 +465,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hash: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -283,6 +510,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        delegate: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -309,6 +567,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        delegate: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -335,6 +624,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -361,6 +681,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -387,6 +738,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -413,6 +795,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        mint: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -432,6 +845,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: false,
+      properties: {
+        hash: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -458,6 +884,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        address: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -484,6 +935,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -510,6 +986,31 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+        owner: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -529,6 +1030,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -548,6 +1050,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: null,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -574,6 +1077,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -593,6 +1115,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        cursor: {
+          kind: "string",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        limit: {
+          kind: "integer",
+          nullable: true,
+          minimum: 0,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleAccountInterfaces: {
     name: "getMultipleAccountInterfaces",
@@ -612,6 +1153,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -631,6 +1185,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -650,6 +1215,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -669,6 +1245,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -688,6 +1283,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addresses: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        hashes: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -707,6 +1321,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "string",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -726,6 +1351,17 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "array",
+      closed: false,
+      properties: {},
+      items: {
+        kind: "object",
+        nullable: false,
+        minimum: null,
+        maximum: null,
+      },
+    },
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -745,6 +1381,37 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        addressQueue: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        inputQueue: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        outputQueue: {
+          kind: "object",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+        tree: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getQueueInfo: {
     name: "getQueueInfo",
@@ -764,6 +1431,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        trees: {
+          kind: "array",
+          nullable: true,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -783,6 +1463,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -802,6 +1495,19 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        signature: {
+          kind: "string",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -821,6 +1527,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -840,6 +1565,25 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     extensions: {},
     aliases: [],
     registered: true,
+    paramShape: {
+      type: "object",
+      closed: true,
+      properties: {
+        hashes: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+        newAddressesWithTrees: {
+          kind: "array",
+          nullable: false,
+          minimum: null,
+          maximum: null,
+        },
+      },
+      items: null,
+    },
   },
 };
 
