@@ -2,6 +2,7 @@
  * photon-conformance: certify an indexer against the spec, or serve the reference indexer.
  *   run   [--url URL] [options]   exit 0 conformant, 1 not, 2 usage / unreadable cases / unreachable target
  *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS]
+ *   cases derive [--out DIR]     write the spec-derived cases (derive.ts) as YAML files for review
  * Settings also come from a config file and the environment (conformance/config.ts); flags win.
  * A run interrupted by Ctrl-C writes its partial reports and exits 130.
  */
@@ -23,9 +24,10 @@ import { fail, runWideResult, type CaseResult, type RunSummary } from "./model.j
 import { packageRoot, packageVersion } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
+import { checkSkipMethods, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
 import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 import { forConsole } from "./reporters/support/escape.js";
+import { DERIVED_PREFIX, writeDerived } from "./derive.js";
 
 const int =
   (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -127,6 +129,7 @@ interface RunFlags {
   config?: string;
   list?: boolean;
   maxFailures?: number;
+  skipMethod?: string[];
   maxSkipped?: SkipLimit;
   method?: string[];
   case?: string[];
@@ -166,9 +169,10 @@ let messageRedactor: Redactor = (text) => text;
  * (--discover asks the first side only), the selected cases (none matching is a usage error)
  * and the settings every side shares.
  */
-function sessionFor(flags: RunFlags, targets: readonly TargetSpec[]): Promise<Session> {
+function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], derived = true): Promise<Session> {
   return openSession({
     targets,
+    derived,
     casesDir: flags.cases,
     methods: flags.method,
     caseGlobs: flags.case,
@@ -252,6 +256,7 @@ async function run(flags: RunFlags, argv: readonly string[], configured: readonl
         maxTimeMs: flags.maxTime,
         caseTimeMs: flags.caseTime,
         maxFailures: flags.maxFailures,
+        skipMethods: flags.skipMethod ?? [],
         signal: interrupt.signal,
         onResult: progress(pairs, redact),
       },
@@ -286,9 +291,12 @@ export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): R
 }
 
 /** `--list`: the selected cases (shard applied), one `id  method` a line; the target is never contacted. */
-async function list(flags: RunFlags): Promise<ExitStatusValue> {
+async function list(flags: RunFlags, derived = true): Promise<ExitStatusValue> {
   const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
-  const cases = await loadSelection({ casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true }, fixtures);
+  const cases = await loadSelection(
+    { casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true, derived },
+    fixtures,
+  );
   const width = Math.max(0, ...cases.map((c) => c.id.length));
   process.stdout.write(cases.map((c) => `${forConsole(c.id).padEnd(width)}  ${forConsole(c.method)}\n`).join(""));
   return ExitStatus.OK;
@@ -436,9 +444,15 @@ export async function main(argv: string[]): Promise<number> {
     .option("--case-time <duration>", "one case's deadline, all its requests (walks included) together", duration("--case-time"), DEFAULT_CASE_TIME_MS)
     .option("--max-failures <n>", "after N failed cases start no more; the rest are reported as not run", int("--max-failures", 1))
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
+    .option(
+      "--skip-method <name>",
+      "opt a method (or alias) out: its cases are not run and not serving it does not fail the verdict; the certificate names it (repeatable; the spec's x-registered: false methods are opted out by default)",
+      collect,
+    )
     .action(async (flags: RunFlags, command: Command) => {
       messageRedactor = outputRedactor(flags);
       const configured = await settle(command, flags, settingNames(program));
+      checkSkipMethods(flags.skipMethod ?? []); // an unknown name is a usage error (exit 2) before anything runs
       code = flags.list ? await list(flags) : await run(flags, argv, configured);
     });
 
@@ -493,9 +507,10 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (flags: RunFlags & { url: string; out: string }, command: Command) => {
       messageRedactor = outputRedactor(flags);
       await settle(command, flags, settingNames(program));
-      if (flags.list) return void (code = await list(flags));
+      // Spec-derived cases are not recorded: their expectations are the spec's, they have no file (`cases derive` writes them).
+      if (flags.list) return void (code = await list(flags, false));
       if (!flags.url || !flags.out) throw new UsageError("record needs --url (or PHOTON_URL, or `url` in the config file) and --out DIR");
-      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }]);
+      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], false);
       try {
         const { redact, discovered } = session;
         if (discovered) process.stdout.write(`discovered fixtures: ${forConsole(redact(stringifyJson(discovered)))}\n`);
@@ -505,6 +520,18 @@ export async function main(argv: string[]): Promise<number> {
       } finally {
         await session.close();
       }
+    });
+
+  program
+    .command("cases")
+    .description("work on the case corpus")
+    .command("derive")
+    .description("write the spec-derived cases (generated from the method table at load time) as YAML case files for review")
+    .option("--out <dir>", "where to write them, as <dir>/derived/<method>/<rule>.yaml", "derived-cases")
+    .action(async (flags: { out: string }) => {
+      const files = await writeDerived(flags.out);
+      process.stdout.write(`${files.length} derived cases written under ${forConsole(join(flags.out, DERIVED_PREFIX))}\n`);
+      code = ExitStatus.OK;
     });
 
   reporterOptions(program.command("check"))

@@ -26,9 +26,11 @@ import { methods } from "../generated/index.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../reference/serve.js";
 import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
 import { loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
+import { deriveCases, withDerived } from "./derive.js";
 import { discoverFixtures } from "./discover.js";
 import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from "./errors.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
+import { canonicalMethod } from "./spec-facts.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 /** What every command uses unless told otherwise. */
@@ -66,6 +68,11 @@ export interface SelectionOptions {
   readonly shard?: Shard | null | undefined;
   /** No case matching `methods`/`caseGlobs` is a usage error naming them (the CLI); else the selection is empty. */
   readonly requireMatch?: boolean | undefined;
+  /**
+   * Add the spec-derived cases (derive.ts) to the corpus's, a hand-written case winning an id both
+   * have. Default false here; the CLI turns it on for `run`, `diff` and `--list` (not `record`).
+   */
+  readonly derived?: boolean | undefined;
 }
 
 export interface SessionOptions extends SelectionOptions {
@@ -176,22 +183,33 @@ export function shardOf(id: string, total: number): number {
   return createHash("sha256").update(id).digest().readUInt32BE(0) % total;
 }
 
+/**
+ * The cases of `--method`, `--case` and `--shard`. A method and its aliases are one method
+ * (spec-facts.ts `canonicalMethod`): `--method getCompressedAccountBalance` selects the cases
+ * sent as getCompressedBalance too, and the other way round; a name the spec lacks (a protocol
+ * case's `getUnknownMethod`) matches itself only.
+ */
 export function selectCases(all: readonly ConformanceCase[], options: Pick<SelectionOptions, "methods" | "caseGlobs" | "shard">): ConformanceCase[] {
   const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : null;
+  const named = (m: string) => canonicalMethod(m) ?? m;
+  const wanted = new Set((options.methods ?? []).map(named));
   return all.filter(
     (c) =>
-      (!options.methods?.length || options.methods.includes(c.method)) &&
+      (wanted.size === 0 || wanted.has(named(c.method))) &&
       (!globs || globs(c.id)) &&
       (!options.shard || shardOf(c.id, options.shard.total) === options.shard.index - 1),
   );
 }
 
 /**
- * The cases of a selection: loaded, filtered by method and glob, then sharded. With
+ * The cases of a selection: loaded, the spec-derived ones added (with `derived`),
+ * filtered by method and glob, then sharded. With
  * `requireMatch`, no case matching the filters is a usage error naming them (an empty shard is not).
  */
 export async function loadSelection(options: SelectionOptions, fixtures: Fixtures): Promise<ConformanceCase[]> {
-  const matching = selectCases(await loadCases(options.casesDir, fixtures), { methods: options.methods, caseGlobs: options.caseGlobs });
+  const handWritten = await loadCases(options.casesDir, fixtures);
+  const all = options.derived ? withDerived(handWritten, deriveCases(fixtures)) : handWritten;
+  const matching = selectCases(all, { methods: options.methods, caseGlobs: options.caseGlobs });
   if (matching.length === 0 && options.requireMatch) {
     const asked = [...(options.caseGlobs ?? []).map((g) => `--case '${g}'`), ...(options.methods ?? []).map((m) => `--method ${m}`)].join(" ");
     throw new UsageError(`no case matches ${asked} (in ${options.casesDir}); \`--list\` shows the case ids and methods`);
