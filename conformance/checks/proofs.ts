@@ -1,0 +1,394 @@
+/**
+ * proofs: the Merkle proofs an answer carries, judged with our own Poseidon folds (poseidon-lite:
+ * BN254, circom's parameters, as light-poseidon hashes Photon's trees), independent of the
+ * reference indexer's tree code. No method is named: a proof is recognised by its fields wherever
+ * it stands in a result (the spec's `MerkleProofWithContext(V2)`, `MerkleContextWithNewAddressProof`,
+ * `CompressedProofWithContext(V2)` shapes, spec/DECISIONS.md rows 66-70):
+ * - an account proof (`proof`, `root`, `leafIndex`, `hash`) folds from its leaf `hash` at `leafIndex`
+ *   to `root`, with as many siblings as its tree has levels (a known height, the same for every
+ *   proof of that tree in the answer); one the V2 methods answer "by index" with no proof carries
+ *   the zero root and rootSeq 0 (row 66);
+ * - a new-address proof (`lowerRangeAddress`, `higherRangeAddress`, `lowElementLeafIndex`,
+ *   `nextIndex`) brackets its address, and its low element's leaf (V1 Poseidon(lower, nextIndex,
+ *   higher), V2 Poseidon(lower, higher); V1/V2 told by the proof's length) folds to `root`;
+ * - proofs of one tree at one `rootSeq` share their root; validity-proof entries of one tree share
+ *   their root and root index, agree with the account and address proofs of that tree in the same
+ *   answer, and their root indexes lie within the tree's root history (Photon: `rootSeq %
+ *   root_history_capacity`, get_validity_proof/prover/prove.rs:21-50 at 366a15b; 2400 roots for
+ *   V1 trees, 200 for batched ones, light-protocol's localnet and default accounts);
+ * - a `compressedProof` is never passed: the well-known placeholder (a = 1..32, b = 1..64,
+ *   c = 1..32, stateless.js's stand-in) is a noted skip, any other proof a skip (no verifying key).
+ * Folding costs about 26-40 Poseidon calls a proof: at most MAX_FOLDS proofs are folded per answer,
+ * and a finding says how many were left unfolded.
+ */
+import { decodeBase58, encodeBase58, isObject } from "@photon-indexer-kit/runtime";
+import { poseidon2 } from "poseidon-lite/poseidon2";
+import { poseidon3 } from "poseidon-lite/poseidon3";
+import { fail, pass, skip, type Finding } from "../model.js";
+import { methodInfo } from "../spec-facts.js";
+import { expectsResult, show, type Check } from "./check.js";
+
+const P = "proofs";
+
+/** Proofs folded per answer at most (each is 26-40 Poseidon calls). */
+export const MAX_FOLDS = 16;
+
+/** The BN254 scalar field modulus: Poseidon's inputs are below it. */
+const FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+
+/** Tree heights of Light Protocol's trees: V1 state and address 26, batched state 32, batched address 40. */
+const HEIGHTS: ReadonlySet<number> = new Set([26, 32, 40]);
+
+/** Proof length → address tree version: V1 address trees have 26 levels, batched (V2) ones 40. */
+const ADDRESS_VERSION: Readonly<Record<number, 1 | 2>> = { 26: 1, 40: 2 };
+
+/**
+ * Root history sizes by Photon's u16 tree type (light-compressed-account TreeType: 1 StateV1,
+ * 2 AddressV1, 3 StateV2, 4 AddressV2): V1 trees keep 2400 roots, batched trees 200
+ * (DEFAULT_BATCH_ROOT_HISTORY_LEN; light-protocol cli/accounts). A V1 validity proof names no tree
+ * type: its root indexes are held to the largest of them.
+ */
+const ROOT_HISTORY: Readonly<Record<number, number>> = { 1: 2400, 2: 2400, 3: 200, 4: 200 };
+const LARGEST_HISTORY = 2400;
+
+/** The placeholder Groth16 proof: a = bytes 1..32, b = 1..64, c = 1..32. */
+const PLACEHOLDER = { a: 32, b: 64, c: 32 } as const;
+
+/** Base58 of 32 zero bytes: the zero root a proof by index carries. */
+const ZERO = "11111111111111111111111111111111";
+
+type Obj = Record<string, unknown>;
+
+/** A 32-byte base58 value as a big-endian integer, or null when it is not one. */
+function int32(value: unknown): bigint | null {
+  if (typeof value !== "string") return null;
+  const bytes = decodeBase58(value);
+  if (bytes?.length !== 32) return null;
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  return n;
+}
+
+const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const isSeq = (v: unknown): v is number | bigint => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) || (typeof v === "bigint" && v >= 0n);
+
+/** What one answer carries, with the dotted path (from `result`) of each proof-bearing object. */
+interface Found {
+  accounts: { path: string; o: Obj }[];
+  addresses: { path: string; o: Obj }[];
+  validity: { path: string; o: Obj }[];
+}
+
+function collect(node: unknown, path: string, found: Found, depth: number): void {
+  if (depth > 12) return;
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => collect(item, `${path}.${i}`, found, depth + 1));
+    return;
+  }
+  if (!isObject(node)) return;
+  if ("compressedProof" in node) found.validity.push({ path, o: node });
+  else if ("lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node)
+    found.addresses.push({ path, o: node });
+  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path, o: node });
+  else for (const [k, v] of Object.entries(node)) if (v !== null && typeof v === "object") collect(v, `${path}.${k}`, found, depth + 1);
+}
+
+/** Folds a leaf up its siblings: Poseidon(node, sibling) where the index bit is 0, Poseidon(sibling, node) where it is 1. */
+function fold(leaf: bigint, leafIndex: number, siblings: readonly bigint[]): bigint {
+  let node = leaf;
+  let index = leafIndex;
+  for (const sibling of siblings) {
+    node = index % 2 === 0 ? poseidon2([node, sibling]) : poseidon2([sibling, node]);
+    index = Math.floor(index / 2);
+  }
+  return node;
+}
+
+/** The siblings of a proof as field elements, or a reason why they are not. */
+function siblingsOf(proof: unknown, where: string): bigint[] | string {
+  if (!Array.isArray(proof)) return `${where} is not a list`;
+  const out: bigint[] = [];
+  for (let i = 0; i < proof.length; i++) {
+    const v = int32(proof[i]);
+    if (v === null) return `${where}.${i} ${show(proof[i])} is not 32 bytes of base58`;
+    if (v >= FIELD) return `${where}.${i} ${show(proof[i])} is not a BN254 field element`;
+    out.push(v);
+  }
+  return out;
+}
+
+/** The tree a proof names: `merkleTree` (V1 shapes) or `treeContext.tree` / `merkleContext.tree` (V2 shapes). */
+function treeOf(o: Obj): string | null {
+  if (typeof o.merkleTree === "string") return o.merkleTree;
+  for (const k of ["treeContext", "merkleContext"]) {
+    const c = o[k];
+    if (isObject(c) && typeof c.tree === "string") return c.tree;
+  }
+  return null;
+}
+
+class Judge {
+  readonly findings: Finding[] = [];
+  private folds = 0;
+  private unfolded = 0;
+  private folded = 0;
+  private byIndex = 0;
+  private entries = 0;
+  /** tree → proof length seen first, with its path. */
+  private readonly heights = new Map<string, { length: number; path: string }>();
+  /** tree#rootSeq → root seen first, with its path. */
+  private readonly roots = new Map<string, { root: string; path: string }>();
+  /** tree → the roots its account and address proofs carry. */
+  readonly proofRoots = new Map<string, Set<string>>();
+
+  /** Records a failing finding; false, for `return this.bad(…)` in the judgements. */
+  private bad(message: string, expected?: string, actual?: string): false {
+    this.findings.push(fail(P, message, expected, actual));
+    return false;
+  }
+
+  /** Length, height consistency, root sharing; then the fold (within the cap). Returns whether the proof may be folded. */
+  private common(path: string, o: Obj, leafIndex: unknown, indexField: string): bigint[] | null {
+    const root = o.root;
+    const tree = treeOf(o);
+    const siblings = siblingsOf(o.proof, `result${path}.proof`);
+    if (typeof siblings === "string") return this.bad(siblings), null;
+    if (!HEIGHTS.has(siblings.length))
+      return (
+        this.bad(
+          `result${path}.proof has ${siblings.length} siblings: not a tree height of Light Protocol's (26, 32, 40)`,
+          "26, 32 or 40",
+          String(siblings.length),
+        ),
+        null
+      );
+    if (!isIndex(leafIndex) || leafIndex >= 2 ** siblings.length)
+      return (
+        this.bad(`result${path}.${indexField} is not a leaf of a tree of height ${siblings.length}`, `0..${2 ** siblings.length - 1}`, show(leafIndex)), null
+      );
+    if (int32(root) === null) return this.bad(`result${path}.root is not 32 bytes of base58`, undefined, show(root)), null;
+    if (tree !== null) {
+      const seen = this.heights.get(tree);
+      if (!seen) this.heights.set(tree, { length: siblings.length, path });
+      else if (seen.length !== siblings.length)
+        this.bad(
+          `result${path}.proof has ${siblings.length} siblings but result${seen.path}.proof of the same tree ${tree} has ${seen.length}`,
+          String(seen.length),
+          String(siblings.length),
+        );
+      const roots = this.proofRoots.get(tree) ?? new Set<string>();
+      roots.add(root as string);
+      this.proofRoots.set(tree, roots);
+      if (isSeq(o.rootSeq)) {
+        const key = `${tree}#${o.rootSeq}`;
+        const first = this.roots.get(key);
+        if (!first) this.roots.set(key, { root: root as string, path });
+        else if (first.root !== root)
+          this.bad(
+            `result${path}.root differs from result${first.path}.root, a proof of the same tree ${tree} at the same rootSeq ${o.rootSeq}`,
+            first.root,
+            show(root),
+          );
+      }
+    }
+    if (this.folds >= MAX_FOLDS) {
+      this.unfolded++;
+      return null;
+    }
+    this.folds++;
+    return siblings;
+  }
+
+  account(path: string, o: Obj): boolean | undefined {
+    if (o.proveByIndex === true && Array.isArray(o.proof) && o.proof.length === 0) {
+      // getMultipleCompressedAccountProofsV2's answer for an account still in an output queue (row 66).
+      this.byIndex++;
+      if (o.root !== ZERO) this.bad(`result${path} proves by index with no proof: its root must be the zero root`, ZERO, show(o.root));
+      if (o.rootSeq !== 0 && o.rootSeq !== 0n) this.bad(`result${path} proves by index with no proof: its rootSeq must be 0`, "0", show(o.rootSeq));
+      return;
+    }
+    const siblings = this.common(path, o, o.leafIndex, "leafIndex");
+    if (!siblings) return;
+    const leaf = int32(o.hash);
+    if (leaf === null || leaf >= FIELD) return this.bad(`result${path}.hash is not a 32-byte field element`, undefined, show(o.hash));
+    const got = fold(leaf, o.leafIndex as number, siblings);
+    if (got !== int32(o.root))
+      this.bad(
+        `result${path}.proof does not fold to result${path}.root: leaf ${show(o.hash)} at leafIndex ${o.leafIndex} with ${siblings.length} siblings (Poseidon, left where the index bit is 0)`,
+        show(o.root),
+        show(base58(got)),
+      );
+    else this.folded++;
+  }
+
+  address(path: string, o: Obj): boolean | undefined {
+    const address = int32(o.address);
+    const lower = int32(o.lowerRangeAddress);
+    const higher = int32(o.higherRangeAddress);
+    if (address === null || lower === null || higher === null)
+      return this.bad(
+        `result${path}: address, lowerRangeAddress and higherRangeAddress must be 32 bytes of base58`,
+        undefined,
+        show([o.address, o.lowerRangeAddress, o.higherRangeAddress]),
+      );
+    if (address === higher && lower < address) {
+      // Photon does not refuse an address already in the tree: its low element is its predecessor (forest.ts, newAddressProofs).
+      this.findings.push({
+        ...skip(P, `result${path}.address ${show(o.address)} is already in the tree (it is its low element's next value): no non-inclusion proof`),
+        note: true,
+      });
+    } else if (!(lower < address && address < higher))
+      this.bad(
+        `result${path}: the low element's range does not bracket the address (lowerRangeAddress < address < higherRangeAddress, as 32-byte big-endian integers)`,
+        `${show(o.lowerRangeAddress)} < ${show(o.address)} < ${show(o.higherRangeAddress)}`,
+        lower >= address ? `lowerRangeAddress ${show(o.lowerRangeAddress)} >= address` : `higherRangeAddress ${show(o.higherRangeAddress)} <= address`,
+      );
+    if (!isIndex(o.nextIndex)) this.bad(`result${path}.nextIndex is not a leaf index`, undefined, show(o.nextIndex));
+    const siblings = this.common(path, o, o.lowElementLeafIndex, "lowElementLeafIndex");
+    if (!siblings || !isIndex(o.nextIndex)) return;
+    const version = ADDRESS_VERSION[siblings.length];
+    if (!version)
+      return this.bad(
+        `result${path}.proof has ${siblings.length} siblings: not an address tree's height (26 for V1, 40 for V2)`,
+        "26 or 40",
+        String(siblings.length),
+      );
+    if (lower >= FIELD || higher >= FIELD) return this.bad(`result${path}: the low element's range is not made of field elements`);
+    const leaf = version === 1 ? poseidon3([lower, BigInt(o.nextIndex), higher]) : poseidon2([lower, higher]);
+    const got = fold(leaf, o.lowElementLeafIndex as number, siblings);
+    const formula = version === 1 ? "Poseidon(lowerRangeAddress, nextIndex, higherRangeAddress)" : "Poseidon(lowerRangeAddress, higherRangeAddress)";
+    if (got !== int32(o.root))
+      this.bad(
+        `result${path}.proof does not fold to result${path}.root: the V${version} low element ${formula} at lowElementLeafIndex ${o.lowElementLeafIndex}`,
+        show(o.root),
+        show(base58(got)),
+      );
+    else this.folded++;
+  }
+
+  validity(path: string, o: Obj): boolean | undefined {
+    this.compressedProof(`result${path}.compressedProof`, o.compressedProof);
+    /** tree → first (root, rootIndex, path) among this answer's validity entries. */
+    const first = new Map<string, { root: unknown; rootIndex: unknown; at: string }>();
+    const entry = (at: string, tree: string, root: unknown, rootIndex: unknown, history: number, what: string) => {
+      this.entries++;
+      if (!isIndex(rootIndex) || rootIndex >= history)
+        this.bad(
+          `${at}: root index ${show(rootIndex)} is not within the root history of ${what} (rootIndex = rootSeq % ${history})`,
+          `0..${history - 1}`,
+          show(rootIndex),
+        );
+      const seen = first.get(tree);
+      if (!seen) first.set(tree, { root, rootIndex, at });
+      else if (seen.root !== root || seen.rootIndex !== rootIndex)
+        this.bad(
+          `${at} and ${seen.at} prove against the same tree ${tree} with different roots or root indexes`,
+          `${show(seen.root)} at ${show(seen.rootIndex)}`,
+          `${show(root)} at ${show(rootIndex)}`,
+        );
+      const proved = this.proofRoots.get(tree);
+      if (proved && !proved.has(root as string))
+        this.bad(`${at}: root ${show(root)} is none of the roots this answer's own proofs of tree ${tree} fold to`, show([...proved]), show(root));
+    };
+    if (Array.isArray(o.roots) && Array.isArray(o.merkleTrees) && Array.isArray(o.rootIndices)) {
+      // V1 (CompressedProofWithContext): parallel lists, no tree type.
+      const n = o.roots.length;
+      if (o.merkleTrees.length !== n || o.rootIndices.length !== n)
+        return this.bad(
+          `result${path}: roots, rootIndices and merkleTrees must have one entry each per leaf`,
+          String(n),
+          `${o.rootIndices.length} rootIndices, ${o.merkleTrees.length} merkleTrees`,
+        );
+      for (let i = 0; i < n; i++)
+        entry(`result${path}.roots.${i}`, String(o.merkleTrees[i]), o.roots[i], o.rootIndices[i], LARGEST_HISTORY, "any tree (2400, the largest)");
+    }
+    for (const [list, v2] of [
+      ["accounts", true],
+      ["addresses", false],
+    ] as const) {
+      const items = o[list];
+      if (!Array.isArray(items)) continue;
+      items.forEach((item, i) => {
+        if (!isObject(item)) return;
+        const at = `result${path}.${list}.${i}`;
+        const tree = treeOf(item);
+        const type = isObject(item.merkleContext) ? item.merkleContext.treeType : undefined;
+        const history = typeof type === "number" ? ROOT_HISTORY[type] : undefined;
+        const index = v2 && isObject(item.rootIndex) ? item.rootIndex.rootIndex : item.rootIndex;
+        if (v2 && isObject(item.rootIndex) && item.rootIndex.proveByIndex === true) {
+          // An account still in an output queue: root index 0, the zero root (row 69).
+          if (index !== 0 || item.root !== ZERO)
+            this.bad(`${at} proves by index: its rootIndex must be 0 and its root the zero root`, `0, ${ZERO}`, `${show(index)}, ${show(item.root)}`);
+          return;
+        }
+        if (tree === null || history === undefined)
+          return this.bad(`${at}.merkleContext names no tree or no known tree type`, "treeType 1..4", show(item.merkleContext));
+        entry(`${at}.root`, tree, item.root, index, history, `a tree of type ${type} (${history} roots)`);
+      });
+    }
+  }
+
+  private compressedProof(at: string, proof: unknown): void {
+    if (proof === null) return;
+    if (
+      isObject(proof) &&
+      Object.entries(PLACEHOLDER).every(
+        ([k, n]) => Array.isArray(proof[k]) && (proof[k] as unknown[]).length === n && (proof[k] as unknown[]).every((b, i) => b === i + 1),
+      )
+    ) {
+      this.findings.push({
+        ...skip(
+          P,
+          `${at} is the placeholder proof (a = 1..32, b = 1..64, c = 1..32), not a Groth16 proof: the target has no prover, nothing of it is verified`,
+        ),
+        note: true,
+      });
+      return;
+    }
+    this.findings.push(skip(P, `${at} is not verified (Groth16 verification needs the circuit's verifying key)`));
+  }
+
+  summary(): void {
+    const parts: string[] = [];
+    if (this.folded > 0)
+      parts.push(this.folded === 1 ? "1 Merkle proof folds to its root (Poseidon)" : `${this.folded} Merkle proofs fold to their roots (Poseidon)`);
+    if (this.roots.size > 0) parts.push(`one root per tree and rootSeq (${this.roots.size})`);
+    if (this.byIndex > 0) parts.push(`${this.byIndex} by index without a proof carry the zero root and rootSeq 0`);
+    if (this.entries > 0)
+      parts.push(
+        `${this.entries} validity-proof roots: one root and root index per tree, root indexes within the root history (rootSeq % 2400 for V1 trees, % 200 for batched ones)`,
+      );
+    if (!this.findings.some((f) => f.status === "fail") && parts.length > 0) this.findings.push(pass(P, parts.join("; ")));
+    if (this.unfolded > 0)
+      this.findings.push(skip(P, `${this.unfolded} more proof${this.unfolded === 1 ? " was" : "s were"} not folded (at most ${MAX_FOLDS} per answer)`));
+  }
+}
+
+/** A field element as the base58 of its 32 big-endian bytes, as answers write roots. */
+function base58(n: bigint): string {
+  const bytes = new Uint8Array(32);
+  for (let i = 31, v = n; i >= 0; i--, v >>= 8n) bytes[i] = Number(v & 0xffn);
+  return encodeBase58(bytes);
+}
+
+/** The findings about every proof in a result (none when it carries none). */
+export function proofFindings(result: unknown): Finding[] {
+  const found: Found = { accounts: [], addresses: [], validity: [] };
+  collect(result, "", found, 0);
+  if (found.accounts.length + found.addresses.length + found.validity.length === 0) return [];
+  const judge = new Judge();
+  for (const { path, o } of found.accounts) judge.account(path, o);
+  for (const { path, o } of found.addresses) judge.address(path, o);
+  for (const { path, o } of found.validity) judge.validity(path, o);
+  judge.summary();
+  return judge.findings;
+}
+
+export const proofsCheck: Check = {
+  name: P,
+  applies: (c, methods) => expectsResult(c) && methodInfo(c.method, methods) !== undefined,
+  run({ exchange }) {
+    const body = exchange.body;
+    return isObject(body) && "result" in body ? proofFindings(body.result) : [];
+  },
+};
