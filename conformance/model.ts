@@ -62,6 +62,39 @@ export interface CaseResult {
   readonly durationMs: number;
   /** The case file, relative to the working directory (`conformance/cases/….yaml`), when the case came from one. */
   readonly file?: string;
+  /**
+   * `run` only: whether the target served the case's own call of its method: false when it was
+   * answered -32601 Method not found, true for any other answer; absent when the case made no
+   * such call (a raw HTTP or batch body, no answer at all, not run).
+   */
+  readonly served?: boolean;
+}
+
+/**
+ * A method's standing in a run (per method of the spec, its aliases counted with it):
+ * - `not served`: at least one call of it was made and every one was answered -32601 Method not found;
+ * - `not conformant`: one of its cases failed;
+ * - `skipped`: none of its cases ran (opted out with --skip-method, or no fixture for any);
+ * - `conformant`: otherwise.
+ */
+export type MethodStatus = "conformant" | "not conformant" | "not served" | "skipped";
+
+export interface MethodVerdict {
+  /** The spec's name of the method (cases sent under an alias count here). */
+  readonly method: string;
+  readonly status: MethodStatus;
+  /** Its cases in the run, by status. */
+  readonly counts: Readonly<Record<Status, number>>;
+  /** Calls of the method the cases made, and how many of them were answered -32601. */
+  readonly calls: number;
+  readonly notFound: number;
+  /**
+   * Why the method does not count against the verdict when not served: `--skip-method` (its cases
+   * are not run), or the spec's own word (`x-registered: false`); null when it counts.
+   */
+  readonly optedOut: string | null;
+  /** Whether this method's standing fails the verdict: not served and not opted out. */
+  readonly fails: boolean;
 }
 
 export interface RunSummary {
@@ -81,6 +114,8 @@ export interface RunSummary {
   readonly identity?: RunIdentity;
   /** Run-level remarks that change no verdict, one line each (a fixtures profile that does not describe the target, reordered batch answers). */
   readonly notes?: readonly string[];
+  /** `run` only: each spec method the selected cases call, with its standing (conformant, not conformant, not served, skipped), in spec order. */
+  readonly methods?: readonly MethodVerdict[];
 }
 
 /** What a run was: enough for a reader of any report to reproduce the selection. */

@@ -6,11 +6,35 @@
 import picomatch from "picomatch";
 import { isObject, parseJson, PhotonError, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase, Fixtures } from "./case-format.js";
-import { ConfErrorCode } from "./errors.js";
+import { ConfErrorCode, UsageError } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { ABSENT, getPath } from "./matchers.js";
-import { contextSlotPaths, itemsOf, lookupKeyOf, methodInfo, pageOf } from "./spec-facts.js";
-import { fail, pass, rollUp, runWideResult, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
+import { spec } from "../generated/index.js";
+import {
+  canonicalMethod,
+  contextSlotPaths,
+  itemsOf,
+  lookupKeyOf,
+  methodInfo,
+  pageOf,
+  specMethods,
+  unregisteredMethods,
+  type MethodTable,
+} from "./spec-facts.js";
+import {
+  fail,
+  pass,
+  rollUp,
+  runWideResult,
+  skip,
+  type CaseResult,
+  type Exchange,
+  type Finding,
+  type MethodStatus,
+  type MethodVerdict,
+  type RunSummary,
+  type Status,
+} from "./model.js";
 import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import type { RawTarget } from "./target.js";
 
@@ -43,6 +67,11 @@ export interface RunOptions {
   readonly maxFailures?: number;
   /** Stops the run (Ctrl-C): no case starts, the ones in flight are given up, the partial summary is returned. */
   readonly signal?: AbortSignal;
+  /**
+   * `--skip-method`: methods (or aliases; see `checkSkipMethods`) opted out by the user: their
+   * cases are not run (reported skipped) and not serving them does not fail the verdict.
+   */
+  readonly skipMethods?: readonly string[];
 }
 
 /** `run --max-time`: 30 minutes. */
@@ -81,6 +110,97 @@ export function requestOf(c: ConformanceCase, target: RawTarget): { body: string
   const envelope: Record<string, Json> = { jsonrpc: "2.0", id, method: c.method };
   if (c.params !== undefined) envelope.params = c.params;
   return { body: stringifyJson(envelope), id };
+}
+
+/** JSON-RPC's "Method not found": the answer of a server that does not register a method. */
+export const METHOD_NOT_FOUND = -32601;
+
+/** The reason `--skip-method` gives in the certificate. */
+export const SKIP_METHOD_REASON = "--skip-method";
+
+/** The reason a method the spec marks `x-registered: false` is opted out by default. */
+export const unregisteredReason = (version: string = spec.version): string => `not registered by Photon ${version} (x-registered: false)`;
+
+/**
+ * `--skip-method` names, each checked against the method table and its aliases: the method each
+ * stands for, or a UsageError (exit 2) naming the first unknown one.
+ */
+export function checkSkipMethods(names: readonly string[], table: MethodTable = specMethods): string[] {
+  return names.map((name) => {
+    const method = canonicalMethod(name, table);
+    if (method === undefined) throw new UsageError(`--skip-method ${name}: the spec (${spec.title} ${spec.version}) has no such method or alias`);
+    return method;
+  });
+}
+
+/**
+ * The opted-out methods and why: the spec's `x-registered: false` ones by default, and each
+ * `--skip-method` (which wins: its cases are not run).
+ */
+export function optOuts(skipMethods: readonly string[] = [], table: MethodTable = specMethods, version: string = spec.version): Map<string, string> {
+  const out = new Map<string, string>(unregisteredMethods(table).map((m) => [m, unregisteredReason(version)]));
+  for (const m of checkSkipMethods(skipMethods, table)) out.set(m, SKIP_METHOD_REASON);
+  return out;
+}
+
+/** A case of a method opted out with --skip-method: not run, reported skipped. */
+function optedOutCase(c: ConformanceCase, method: string): CaseResult {
+  const findings = [skip("method", `${method} is opted out (--skip-method): not run`)];
+  return {
+    id: c.id,
+    method: c.method,
+    description: c.description,
+    required: c.required,
+    findings,
+    exchange: null,
+    status: "skip",
+    durationMs: 0,
+    file: c.file,
+  };
+}
+
+/**
+ * Whether the case's own call of its method was served: the case sends the call (a JSON-RPC
+ * case, or a raw body that is one call of the case's method or an alias of it) and an answer
+ * came; false when the answer is -32601 Method not found. Undefined when the case made no such call.
+ */
+export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTable = specMethods): boolean | undefined {
+  if (c.http) {
+    // A raw body counts when it is a plain JSON-RPC POST of one call of the case's method (not a batch, another path or content type).
+    const { method, path, contentType, body, json } = c.http;
+    const plain = method === "POST" && path === null && contentType === "application/json" && body === null;
+    if (!plain || !isObject(json) || typeof json.method !== "string") return undefined;
+    if (canonicalMethod(json.method, table) !== (canonicalMethod(c.method, table) ?? c.method)) return undefined;
+  }
+  if (exchange.error || exchange.status === 0) return undefined;
+  const body = exchange.body;
+  return !(isObject(body) && isObject(body.error) && body.error.code === METHOD_NOT_FOUND);
+}
+
+/**
+ * Each spec method the results call, in table order, with its standing: not served when every
+ * call of it (at least one) was answered -32601; else not conformant when one of its cases
+ * failed; skipped when none ran; conformant otherwise. A method not served fails the verdict
+ * unless `optedOut` names it.
+ */
+export function methodVerdicts(results: readonly CaseResult[], optedOut: ReadonlyMap<string, string>, table: MethodTable = specMethods): MethodVerdict[] {
+  const byMethod = new Map<string, CaseResult[]>();
+  for (const r of results) {
+    const method = canonicalMethod(r.method, table);
+    if (method !== undefined) byMethod.set(method, [...(byMethod.get(method) ?? []), r]);
+  }
+  return Object.keys(table).flatMap((method): MethodVerdict[] => {
+    const rs = byMethod.get(method);
+    if (!rs) return [];
+    const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+    for (const r of rs) counts[r.status]++;
+    const calls = rs.filter((r) => r.served !== undefined).length;
+    const notFound = rs.filter((r) => r.served === false).length;
+    const status: MethodStatus =
+      calls > 0 && notFound === calls ? "not served" : counts.fail > 0 ? "not conformant" : counts.skip === rs.length ? "skipped" : "conformant";
+    const why = optedOut.get(method) ?? null;
+    return [{ method, status, counts, calls, notFound, optedOut: why, fails: status === "not served" && why === null }];
+  });
 }
 
 /** A case that cannot run against this target (a fixture it needs is missing). */
@@ -149,7 +269,10 @@ async function runCase(
   strict: boolean,
   signal: AbortSignal,
   observe?: (c: ConformanceCase, exchange: Exchange) => void,
+  skipMethods: ReadonlySet<string> = new Set(),
 ): Promise<CaseResult> {
+  const method = canonicalMethod(c.method);
+  if (method !== undefined && skipMethods.has(method)) return optedOutCase(c, method);
   if (c.skip) return skipped(c);
   const started = performance.now();
   const bounded = within(target, signal);
@@ -167,8 +290,11 @@ async function runCase(
     status: rollUp(findings, c.required),
     durationMs: performance.now() - started,
     file: c.file,
+    ...withServed(servedBy(c, exchange)),
   };
 }
+
+const withServed = (served: boolean | undefined): { served?: boolean } => (served === undefined ? {} : { served });
 
 /** A case the run's deadline (or its stop: --max-failures, Ctrl-C) left unstarted. */
 function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult {
@@ -228,6 +354,8 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     const cases = session.cases;
     const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
     const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
+    const optedOut = optOuts(options.skipMethods);
+    const skipMethods = new Set([...optedOut].flatMap(([m, why]) => (why === SKIP_METHOD_REASON ? [m] : [])));
 
     await session.ensureReachable();
 
@@ -236,7 +364,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     const total = cases.length + (runWide ? 1 : 0);
     const profile = profileWatch(session.fixtures, options.fixturesName);
     let done = 0;
-    const results = await session.pool((c, signal) => runCase(c, target, options.strict ?? false, signal, profile.observe), {
+    const results = await session.pool((c, signal) => runCase(c, target, options.strict ?? false, signal, profile.observe, skipMethods), {
       maxTimeMs,
       since: t0,
       caseTimeMs,
@@ -252,7 +380,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       options.onResult?.(wide, ++done, total);
     }
 
-    return summarize(
+    const summary = summarize(
       results,
       target.display,
       startedAt,
@@ -265,6 +393,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
         caseTimeMs,
         cases: total,
         ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}` } : {}),
+        ...(skipMethods.size > 0 ? { skipMethods: [...skipMethods] } : {}),
       },
       undefined,
       {
@@ -272,6 +401,9 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
         notes: [...session.notes, ...profile.notes()],
       },
     );
+    // A method the spec declares and the target does not serve fails the verdict unless opted out.
+    const methods = methodVerdicts(results, optedOut);
+    return { ...summary, methods, passed: summary.passed && !methods.some((m) => m.fails) };
   } finally {
     if (!given) await session.close();
   }

@@ -15,9 +15,51 @@ export type MethodTable = Readonly<Record<string, MethodInfo>>;
 /** The spec's own method table. */
 export const specMethods: MethodTable = generatedMethods;
 
-/** A method's entry, or undefined for a name the table lacks (never an `Object.prototype` member). */
+/** A table entry with the facts the generated table adds beside MethodInfo: `x-aliases` and `x-registered`. */
+type SpecEntry = MethodInfo & { readonly aliases?: readonly string[]; readonly registered?: boolean };
+
+/** Alias → entry, per table (built once). */
+const aliasIndex = new WeakMap<MethodTable, ReadonlyMap<string, MethodInfo>>();
+
+function aliasesIn(table: MethodTable): ReadonlyMap<string, MethodInfo> {
+  let index = aliasIndex.get(table);
+  if (!index) {
+    const built = new Map<string, MethodInfo>();
+    for (const info of Object.values(table)) for (const alias of aliasesOf(info)) built.set(alias, info);
+    aliasIndex.set(table, (index = built));
+  }
+  return index;
+}
+
+/** The other names a method is answered under (`x-aliases`), none in tables written by hand. */
+export function aliasesOf(info: MethodInfo): readonly string[] {
+  return (info as SpecEntry).aliases ?? [];
+}
+
+/**
+ * A method's entry, by its name or by one of its aliases (`getCompressedBalance` gives
+ * getCompressedAccountBalance's entry: the same params, result, pagination and lookup facts), or
+ * undefined for a name the table lacks (never an `Object.prototype` member). Every check reads
+ * the table through this, so that a case sent under an alias is judged as its method.
+ */
 export function methodInfo(method: string, table: MethodTable = specMethods): MethodInfo | undefined {
-  return Object.hasOwn(table, method) ? table[method] : undefined;
+  return Object.hasOwn(table, method) ? table[method] : aliasesIn(table).get(method);
+}
+
+/** The method a name stands for (itself, or the method it is an alias of), or undefined for a name the table lacks. */
+export function canonicalMethod(method: string, table: MethodTable = specMethods): string | undefined {
+  return methodInfo(method, table)?.name;
+}
+
+/**
+ * The methods the spec declares but marks `x-registered: false` (a server may leave them out, and
+ * then answers -32601 as for an unknown method): opted out by default, so that not serving them
+ * does not fail a run. Tables written by hand register every method.
+ */
+export function unregisteredMethods(table: MethodTable = specMethods): string[] {
+  return Object.values(table)
+    .filter((m) => (m as SpecEntry).registered === false)
+    .map((m) => m.name);
 }
 
 /** The method whose result is the indexer slot itself (`x-slot: ''` on its result) and that takes no params, or null. */

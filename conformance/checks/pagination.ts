@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { decodeBase58, isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { getPath } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
-import { pageOf as pageOfResult } from "../spec-facts.js";
+import { methodInfo, pageOf as pageOfResult } from "../spec-facts.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 
 /** The most one cursor walk may take (README, Safety). */
@@ -187,9 +187,9 @@ function tracker(order: readonly OrderKey[] | null) {
 
 export const paginationCheck: Check = {
   name: "pagination",
-  applies: (c, methods) => expectsResult(c) && !!methods[c.method]?.pagination,
+  applies: (c, methods) => expectsResult(c) && !!methodInfo(c.method, methods)?.pagination,
   async run(ctx) {
-    const info = ctx.methods[ctx.testCase.method]!;
+    const info = methodInfo(ctx.testCase.method, ctx.methods)!;
     const p = info.pagination!;
     const body = ctx.exchange.body;
     if (!isObject(body) || !("result" in body)) return [];

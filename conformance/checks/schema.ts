@@ -5,6 +5,7 @@
  */
 import { formatIssues, isObject, validate } from "@photon-indexer-kit/runtime";
 import { fail, pass, warn, type Finding } from "../model.js";
+import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
 
 const MAX_UNKNOWN = 50;
@@ -58,13 +59,14 @@ export function schemaFindings(validateFn: Parameters<typeof validate>[0], value
 
 export const schemaCheck: Check = {
   name: "schema",
-  applies: (c, methods) => expectsResult(c) && c.method in methods,
-  run({ testCase, exchange, validators, strict }) {
+  // By name or alias (methodInfo): a case sent under an alias is validated against its method's result schema.
+  applies: (c, methods) => expectsResult(c) && methodInfo(c.method, methods) !== undefined,
+  run({ testCase, exchange, methods, validators, strict }) {
     const body = exchange.body;
     if (!isObject(body) || !("result" in body)) {
       const error = isObject(body) && isObject(body.error) ? `got error ${show(body.error)}` : "no result";
       return [fail("schema", `expected a result, ${error}`)];
     }
-    return schemaFindings(validators[testCase.method]!.result, body.result, strict);
+    return schemaFindings(validators[methodInfo(testCase.method, methods)!.name]!.result, body.result, strict);
   },
 };

@@ -8,6 +8,7 @@ import type { CaseResult, RunIdentity, RunSummary } from "../model.js";
 import { curlLine } from "./support/curl.js";
 import { casesJudged, failureGroups } from "./support/stats.js";
 import { forConsole, type Redact } from "./support/escape.js";
+import { methodCountsText, methodStatusText, notableMethods } from "./support/parts.js";
 
 export interface ConsoleStyle {
   readonly color: boolean;
@@ -60,7 +61,7 @@ export function renderConsole(summary: RunSummary, style: ConsoleStyle): string 
     if (r.exchange) lines.push(`    reproduce${r.against ? " on --url (under test)" : ""}: ${curlLine(r.exchange.request)}`);
     if (r.against) lines.push(`    reproduce on --against (trusted): ${curlLine(r.against.request)}`);
   }
-  lines.push(...skippedLines(summary), ...failureLines(summary));
+  lines.push(...skippedLines(summary), ...failureLines(summary), ...methodLines(summary));
   if (summary.notes?.length) lines.push("", ...summary.notes.map((note) => `note: ${forConsole(note)}`));
   const c = summary.counts;
   lines.push(
@@ -107,6 +108,13 @@ function failureLines(summary: RunSummary): string[] {
   const { byCheck, byMethod } = failureGroups(summary);
   const list = (groups: [string, number][]) => groups.map(([name, n]) => `${forConsole(name)} ${n}`).join(", ");
   return ["", `failing ${summary.tally ? "findings" : "cases"} by check: ${list(byCheck)}`, `failing cases by method: ${list(byMethod)}`];
+}
+
+/** `methods: 36 conformant, 2 not served (2 opted out)`, then each method not plainly conformant with its standing. */
+function methodLines(summary: RunSummary): string[] {
+  if (!summary.methods?.length) return [];
+  const named = notableMethods(summary.methods).map((m) => `    ${forConsole(m.method)}: ${forConsole(methodStatusText(m))}`);
+  return ["", `methods: ${methodCountsText(summary.methods)}`, ...named];
 }
 
 /** What was run: `Run: photon-indexer-kit 0.1.0 run · cases: all · fixtures: reference · strict: off`. */

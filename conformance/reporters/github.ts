@@ -13,7 +13,7 @@ import { appendFileSync } from "node:fs";
 import type { RunSummary } from "../model.js";
 import { forConsole, forGithubData, forGithubProperty, type Redact } from "./support/escape.js";
 import { renderMarkdown } from "./markdown.js";
-import { isProblem } from "./support/parts.js";
+import { isProblem, methodCountsText, methodStatusText, notableMethods } from "./support/parts.js";
 
 /**
  * The annotations; with `stepSummary` (a file path, `$GITHUB_STEP_SUMMARY` by default) the
@@ -36,6 +36,11 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
       lines.push(`::${level} ${file}title=${forGithubProperty(`${r.id} (${f.check})`)}::${forGithubData(detail)}`);
     }
   }
+  // A method not served and not opted out fails the verdict on its own: one error each.
+  for (const m of summary.methods ?? []) {
+    if (m.fails)
+      lines.push(`::error title=${forGithubProperty(`photon-conformance (${m.method})`)}::${forGithubData(forConsole(`${m.method}: ${methodStatusText(m)}`))}`);
+  }
   if (stepSummary) {
     try {
       appendFileSync(stepSummary, `${finish(renderMarkdown(summary))}\n`);
@@ -47,7 +52,13 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
   }
   const c = summary.counts;
   const verdict = summary.passed ? "VERDICT: CONFORMANT" : "VERDICT: NOT CONFORMANT";
-  const notes = (summary.notes ?? []).map((n) => `note: ${forConsole(n)}`);
+  const methods = summary.methods?.length
+    ? [
+        `methods: ${methodCountsText(summary.methods)}`,
+        ...notableMethods(summary.methods).map((m) => `${forConsole(m.method)}: ${forConsole(methodStatusText(m))}`),
+      ]
+    : [];
+  const notes = [...methods, ...(summary.notes ?? []).map((n) => `note: ${forConsole(n)}`)];
   lines.push(
     `::notice title=photon-conformance::${forGithubData([`${verdict} (${c.pass} passed, ${c.fail} failed, ${c.warn} warned) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`,
   );

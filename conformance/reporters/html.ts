@@ -8,10 +8,20 @@
  * a target sent becomes markup. The Content-Security-Policy allows no script, no request and
  * no image but `data:`, so even a missed escape could neither run code nor call out.
  */
-import type { CaseResult, Exchange, RunSummary, Status } from "../model.js";
+import type { CaseResult, Exchange, MethodVerdict, RunSummary, Status } from "../model.js";
 import { curlLine } from "./support/curl.js";
 import { clip, forHtml as h } from "./support/escape.js";
-import { BODY_EXCERPT, countsText, identityRows, problemCases, shownFindings, skippedCases } from "./support/parts.js";
+import {
+  BODY_EXCERPT,
+  countsText,
+  identityRows,
+  methodCountsText,
+  methodOutcome,
+  methodStatusText,
+  problemCases,
+  shownFindings,
+  skippedCases,
+} from "./support/parts.js";
 import { casesJudged, methodRow, methodStats, type MethodStats } from "./support/stats.js";
 
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -90,8 +100,14 @@ function matrixOf(summary: RunSummary): Matrix {
   };
 }
 
-function matrixTable(m: Matrix): string {
-  const head = `<tr><th>method \\ check</th>${m.checks.map((c) => `<th>${h(c)}</th>`).join("")}</tr>`;
+/** The matrix, with each spec method's standing (conformant, not conformant, not served, skipped; opted out) in its second column. */
+function matrixTable(m: Matrix, verdicts: readonly MethodVerdict[] = []): string {
+  const byMethod = new Map(verdicts.map((v) => [v.method, v]));
+  const head = `<tr><th>method \\ check</th><th>status</th>${m.checks.map((c) => `<th>${h(c)}</th>`).join("")}</tr>`;
+  const standing = (method: string): string => {
+    const v = byMethod.get(method);
+    return v ? `<td class="${methodOutcome(v)}" data-status="${h(v.status)}">${h(methodStatusText(v))}</td>` : `<td class="none">·</td>`;
+  };
   const rows = m.methods.map((method) => {
     const cells = m.checks.map((check) => {
       const counts = m.cells.get(JSON.stringify([method, check]));
@@ -100,7 +116,7 @@ function matrixTable(m: Matrix): string {
       const title = STATUSES.map((s) => `${counts[s]} ${LABEL[s]}`).join(", ");
       return `<td class="${worst(counts)}" data-method="${h(method)}" data-check="${h(check)}" title="${h(title)}">${shown.join("")}</td>`;
     });
-    return `<tr><td class="method">${h(method)}</td>${cells.join("")}</tr>`;
+    return `<tr><td class="method">${h(method)}</td>${standing(method)}${cells.join("")}</tr>`;
   });
   return `<table class="matrix" id="matrix-table"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
 }
@@ -193,7 +209,7 @@ export function renderHtml(summary: RunSummary): string {
     `<header class="verdict ${summary.passed ? "pass" : "fail"}" id="verdict"><h1>VERDICT: ${verdict}</h1><p>${h(`${summary.spec.title} ${summary.spec.version}`)} against <code>${h(summary.target)}</code> — ${h(casesJudged(summary))}: ${h(countsText(summary))}</p></header>`,
     `<section id="identity"><h2>Run</h2><table class="identity">${rows.map(([k, v]) => `<tr><td>${h(k)}</td><td><code>${h(v)}</code></td></tr>`).join("")}</table></section>`,
     notes.length > 0 ? `<section id="notes"><h2>Notes</h2><ul>${notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul></section>` : "",
-    `<section id="matrix"><h2>Methods × checks</h2><p class="legend"><span class="badge fail">failed</span><span class="badge warn">warned</span><span class="badge pass">passed</span><span class="badge skip">skipped</span> findings per cell; a cell takes the colour of its worst outcome.</p>${matrixTable(matrixOf(summary))}</section>`,
+    `<section id="matrix"><h2>Methods × checks</h2><p class="legend"><span class="badge fail">failed</span><span class="badge warn">warned</span><span class="badge pass">passed</span><span class="badge skip">skipped</span> findings per cell; a cell takes the colour of its worst outcome.</p>${summary.methods?.length ? `<p id="method-status">Methods: ${h(methodCountsText(summary.methods))}</p>` : ""}${matrixTable(matrixOf(summary), summary.methods)}</section>`,
     `<section id="latency"><h2>Latency per method</h2>${latencyChart(stats)}${latencyTable(stats)}</section>`,
     `<section id="failures"><h2>Failures and warnings (${problems.length})</h2>${problems.length === 0 ? `<p class="muted">None.</p>` : ""}${shownProblems.map(caseDetails).join("\n")}${problems.length > shownProblems.length ? `<p class="muted">…and ${problems.length - shownProblems.length} more: every one is in the JUnit and JSON reports.</p>` : ""}</section>`,
     skipped.length > 0

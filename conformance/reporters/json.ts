@@ -5,6 +5,7 @@
  */
 import type { RunSummary } from "../model.js";
 import { forJson } from "./support/escape.js";
+import { methodStatusText } from "./support/parts.js";
 
 export function renderJson(summary: RunSummary): string {
   return `${forJson({
@@ -17,6 +18,8 @@ export function renderJson(summary: RunSummary): string {
     options: summary.options,
     ...(summary.identity !== undefined ? { identity: summary.identity } : {}),
     ...(summary.notes !== undefined ? { notes: summary.notes } : {}),
+    // Each method's standing: conformant, not conformant, not served (-32601 to every call) or skipped, and why it is opted out.
+    ...(summary.methods !== undefined ? { methods: summary.methods.map((m) => ({ ...m, standing: methodStatusText(m) })) } : {}),
     ...(summary.discovered !== undefined ? { discoveredFixtures: summary.discovered } : {}),
     cases: summary.results.map((r) => ({
       id: r.id,

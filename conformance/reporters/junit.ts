@@ -10,7 +10,7 @@
  */
 import type { CaseResult, RunSummary } from "../model.js";
 import { forXml as xml } from "./support/escape.js";
-import { caseExchangeLines, findingLines, identityRows, skipReason } from "./support/parts.js";
+import { caseExchangeLines, findingLines, identityRows, methodStatusText, skipReason } from "./support/parts.js";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -46,6 +46,8 @@ export function renderJunit(summary: RunSummary): string {
     property("spec.sha256", summary.spec.sha256),
     ...identityRows(summary).map(([label, value]) => property(label.toLowerCase(), value)),
     ...(summary.notes ?? []).map((note) => property("note", note)),
+    // Each method's standing (conformant, not conformant, not served, skipped; opted out and why).
+    ...(summary.methods ?? []).map((m) => property(`method.${m.method}`, methodStatusText(m))),
     `<property name="verdict" value="${summary.passed ? "CONFORMANT" : "NOT CONFORMANT"}"/>`,
   ];
   const out = [

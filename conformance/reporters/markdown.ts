@@ -12,7 +12,7 @@
  */
 import type { RunSummary } from "../model.js";
 import { clip, forMarkdown, forMarkdownCode, forMarkdownJson } from "./support/escape.js";
-import { identityRows, problemCases, shownFindings, skippedCases } from "./support/parts.js";
+import { identityRows, methodCountsText, methodStatusText, problemCases, shownFindings, skippedCases } from "./support/parts.js";
 import { casesJudged, methodStats } from "./support/stats.js";
 
 /** GitHub's limit on a comment's body. */
@@ -85,6 +85,7 @@ export function renderMarkdown(summary: RunSummary): string {
     `| Date | ${text(summary.startedAt)} |`,
     `| Cases | ${casesJudged(summary)}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped |`,
     `| Duration | ${(summary.durationMs / 1000).toFixed(1)} s |`,
+    ...(summary.methods?.length ? [`| Methods | ${text(methodCountsText(summary.methods))} |`] : []),
     ...identityRows(summary).map(([label, value]) => `| ${label} | ${code(value)} |`),
   );
 
@@ -94,11 +95,21 @@ export function renderMarkdown(summary: RunSummary): string {
     lines.push(...capped(notes, (n) => `- ${text(n)}`, MAX_NOTES, budget, "notes"));
   }
 
-  keep("", `## Results by method`, "", `| Method | Passed | Failed | Warned | Skipped | p50 ms | p95 ms |`, `|---|---|---|---|---|---|---|`);
+  // A run's certificate states each method's standing (`summary.methods`); diff and check have none, and no Status column.
+  const standing = summary.methods ? new Map(summary.methods.map((m) => [m.method, methodStatusText(m)])) : null;
+  const status = (method: string) => (standing ? ` ${standing.has(method) ? text(standing.get(method)!) : "—"} |` : "");
+  keep(
+    "",
+    `## Results by method`,
+    "",
+    `| Method |${standing ? " Status |" : ""} Passed | Failed | Warned | Skipped | p50 ms | p95 ms |`,
+    `|---|${standing ? "---|" : ""}---|---|---|---|---|---|`,
+  );
   lines.push(
     ...capped(
       methodStats(summary),
-      (m) => `| ${code(m.method)} | ${m.counts.pass} | ${m.counts.fail} | ${m.counts.warn} | ${m.counts.skip} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} |`,
+      (m) =>
+        `| ${code(m.method)} |${status(m.method)} ${m.counts.pass} | ${m.counts.fail} | ${m.counts.warn} | ${m.counts.skip} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} |`,
       MAX_METHODS,
       budget,
       "methods",

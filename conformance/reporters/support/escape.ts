@@ -17,7 +17,7 @@
  * edge (cli.ts) stays as a second net; these escapes leave the characters secrets are made of
  * (letters, digits, `-_.~+/=`) untouched wherever the sink allows it.
  */
-import { stringifyJson } from "@photon-indexer-kit/runtime";
+import { stringifyJson, visibleText } from "@photon-indexer-kit/runtime";
 import type { CaseResult, Exchange, RunSummary } from "../../model.js";
 
 /** Masks secrets in a text (a `Redactor` from runtime/redact.ts). */
@@ -34,17 +34,8 @@ const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t"
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 
-function shown(c: string): string {
-  const named = NAMED[c];
-  if (named !== undefined) return named;
-  const cp = c.codePointAt(0)!;
-  return cp < 0x100 ? `\\x${hex(cp, 2)}` : cp < 0x10000 ? `\\u${hex(cp, 4)}` : `\\u{${hex(cp, 1)}}`;
-}
-
-/** Each invisible character replaced by its escape: a value stays on its line and shows what it holds. */
-function visible(text: string): string {
-  return text.replace(INVISIBLE, shown);
-}
+/** Each invisible character replaced by its escape: a value stays on its line and shows what it holds (the runtime's one console escaping). */
+const visible = visibleText;
 
 // ---------------------------------------------------------------------------------------
 // Console (terminal): nothing can move the cursor, colour, clear, link or start a line.
@@ -234,5 +225,6 @@ export function redactSummary(summary: RunSummary, redact: Redact): RunSummary {
     ...(summary.notes !== undefined ? { notes: summary.notes.map(redact) } : {}),
     ...(summary.discovered !== undefined ? { discovered: redactDeep(summary.discovered, redact) as RunSummary["discovered"] } : {}),
     ...(summary.tally !== undefined ? { tally: redactDeep(summary.tally, redact) as RunSummary["tally"] } : {}),
+    ...(summary.methods !== undefined ? { methods: redactDeep(summary.methods, redact) as RunSummary["methods"] } : {}),
   };
 }

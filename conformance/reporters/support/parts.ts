@@ -3,7 +3,7 @@
  * exchange), as plain text: redacted already (index.ts) and not yet escaped. Each reporter
  * passes every string from here through its own sink's function in escape.ts.
  */
-import type { CaseResult, Exchange, Finding, RunIdentity, RunSummary } from "../../model.js";
+import type { CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary } from "../../model.js";
 import { curlLine } from "./curl.js";
 import { clip } from "./escape.js";
 
@@ -91,4 +91,41 @@ export function caseExchangeLines(r: CaseResult): string[] {
   if (!r.exchange) return [];
   if (!r.against) return exchangeLines(r.exchange);
   return [...exchangeLines(r.exchange, "--url (under test)"), ...exchangeLines(r.against, "--against (trusted)")];
+}
+
+/**
+ * A method's standing as one phrase, as every report words it: `conformant`, `not conformant`,
+ * `not served (3 of 3 calls answered -32601 Method not found)`, `skipped`, then why it is opted
+ * out, or that not serving it fails the verdict.
+ */
+export function methodStatusText(v: MethodVerdict): string {
+  const status = v.status === "not served" ? `not served (${v.notFound} of ${v.calls} calls answered -32601 Method not found)` : v.status;
+  if (v.optedOut !== null) return `${status}, opted out: ${v.optedOut}`;
+  return v.fails ? `${status}: fails the verdict (--skip-method ${v.method} opts it out)` : status;
+}
+
+const STATUS_ORDER: readonly MethodStatus[] = ["not served", "not conformant", "skipped", "conformant"];
+
+/** "36 conformant, 2 not served (2 opted out)": the methods of a run by standing. */
+export function methodCountsText(methods: readonly MethodVerdict[]): string {
+  return STATUS_ORDER.flatMap((status) => {
+    const these = methods.filter((m) => m.status === status);
+    if (these.length === 0) return [];
+    const out = these.filter((m) => m.optedOut !== null).length;
+    return [`${these.length} ${status}${out > 0 ? ` (${out} opted out)` : ""}`];
+  }).join(", ");
+}
+
+/** The methods a reader must see named: any not conformant, not served, skipped or opted out, worst first. */
+export function notableMethods(methods: readonly MethodVerdict[] = []): MethodVerdict[] {
+  return methods
+    .filter((m) => m.status !== "conformant" || m.optedOut !== null)
+    .sort((a, b) => Number(b.fails) - Number(a.fails) || STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status));
+}
+
+/** The outcome colour of a method's standing: pass, fail (counts against the verdict), or skip (opted out, skipped). */
+export function methodOutcome(v: MethodVerdict): "pass" | "fail" | "warn" | "skip" {
+  if (v.status === "conformant") return "pass";
+  if (v.status === "not conformant") return "fail";
+  return v.fails ? "fail" : "skip";
 }

@@ -1,5 +1,5 @@
 /** Per-method figures shared by reporters: counts and latency percentiles, and where a failing run failed. */
-import { methods } from "../../../generated/index.js";
+import { canonicalMethod } from "../../spec-facts.js";
 import { RUN_WIDE_METHOD, type CaseResult, type RunSummary, type Status } from "../../model.js";
 
 export interface MethodStats {
@@ -24,9 +24,10 @@ export function casesJudged(summary: RunSummary): string {
 export const PROTOCOL_ROW = "(protocol)";
 export const RUN_WIDE_ROW = "(run-wide)";
 
-/** The row a case's method is counted in: the method itself when the spec names it. */
+/** The row a case's method is counted in: the spec's method when the spec names it (an alias counts with its method). */
 export function methodRow(method: string): string {
-  if (Object.hasOwn(methods, method)) return method;
+  const named = canonicalMethod(method);
+  if (named !== undefined) return named;
   return method === RUN_WIDE_METHOD ? RUN_WIDE_ROW : PROTOCOL_ROW;
 }
 
