@@ -145,18 +145,12 @@ export function optOuts(skipMethods: readonly string[] = [], table: MethodTable 
 
 /** A case of a method opted out with --skip-method: not run, reported skipped. */
 function optedOutCase(c: ConformanceCase, method: string): CaseResult {
-  const findings = [skip("method", `${method} is opted out (--skip-method): not run`)];
-  return {
-    id: c.id,
-    method: c.method,
-    description: c.description,
-    required: c.required,
-    findings,
-    exchange: null,
-    status: "skip",
-    durationMs: 0,
-    file: c.file,
-  };
+  return unstarted(c, [skip("method", `${method} is opted out (--skip-method): not run`)], "skip");
+}
+
+/** The result of a case that never sent a request. */
+function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["status"]): CaseResult {
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status, durationMs: 0, file: c.file };
 }
 
 /**
@@ -299,17 +293,7 @@ const withServed = (served: boolean | undefined): { served?: boolean } => (serve
 /** A case the run's deadline (or its stop: --max-failures, Ctrl-C) left unstarted. */
 function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult {
   const findings = [fail(check, `not run: ${why}`)];
-  return {
-    id: c.id,
-    method: c.method,
-    description: c.description,
-    required: c.required,
-    findings,
-    exchange: null,
-    status: rollUp(findings, c.required),
-    durationMs: 0,
-    file: c.file,
-  };
+  return unstarted(c, findings, rollUp(findings, c.required));
 }
 
 /**
