@@ -38,6 +38,7 @@ const FIELD = 218882428718392752222464057452572750885483644004160343436982041865
 
 /** Tree heights of Light Protocol's trees: V1 state and address 26, batched state 32, batched address 40. */
 const HEIGHTS: ReadonlySet<number> = new Set([26, 32, 40]);
+const MAX_HEIGHT = Math.max(...HEIGHTS);
 
 /** Proof length → address tree version: V1 address trees have 26 levels, batched (V2) ones 40. */
 const ADDRESS_VERSION: Readonly<Record<number, 1 | 2>> = { 26: 1, 40: 2 };
@@ -61,7 +62,9 @@ type Obj = Record<string, unknown>;
 
 /** A 32-byte base58 value as a big-endian integer, or null when it is not one. */
 function int32(value: unknown): bigint | null {
-  if (typeof value !== "string") return null;
+  // 32 bytes encode to at most 44 characters; longer text is never one, and decoding it would cost
+  // time quadratic in its length (a hostile answer could stall the run), so it is not decoded.
+  if (typeof value !== "string" || value.length > 44) return null;
   const bytes = decodeBase58(value);
   if (bytes?.length !== 32) return null;
   let n = 0n;
@@ -107,6 +110,8 @@ function fold(leaf: bigint, leafIndex: number, siblings: readonly bigint[]): big
 /** The siblings of a proof as field elements, or a reason why they are not. */
 function siblingsOf(proof: unknown, where: string): bigint[] | string {
   if (!Array.isArray(proof)) return `${where} is not a list`;
+  // No tree is deeper than 40: a longer list is refused before any sibling is decoded.
+  if (proof.length > MAX_HEIGHT) return `${where} has ${proof.length} siblings: not a tree height of Light Protocol's (26, 32, 40)`;
   const out: bigint[] = [];
   for (let i = 0; i < proof.length; i++) {
     const v = int32(proof[i]);

@@ -150,6 +150,14 @@ describe("on hand-made answers", () => {
     ]);
   });
 
+  it("refuses a hostile proof (200,000 siblings of 10,000-character text) without decoding any of it", async () => {
+    const good = (await proof()).value;
+    const huge = { ...good, proof: Array.from({ length: 200_000 }, () => "z".repeat(10_000)) };
+    expect(proofFindings({ value: huge })[0]!.message).toBe("result.value.proof has 200000 siblings: not a tree height of Light Protocol's (26, 32, 40)");
+    const long = { ...good, proof: good.proof.map(() => "z".repeat(1_000_000)) };
+    expect(proofFindings({ value: long })[0]!.message).toMatch(/^result\.value\.proof\.0 .* is not 32 bytes of base58$/s);
+  });
+
   it("fails a proof of a length no tree has, and proofs of one tree of different lengths", async () => {
     const good = (await proof()).value;
     const short = { ...good, proof: good.proof.slice(0, 25) };
