@@ -151,7 +151,7 @@ const v1Handlers = ((ref) => {
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },
   };
-}) satisfies Family<"getCompressedAccount" | "getMultipleCompressedAccounts" | "getCompressedAccountsByOwner">;
+}) satisfies Family;
 
 /** The V2 shapes (AccountV2, with `proveByIndex` and `merkleContext`): the same queries as the V1 methods. */
 const v2Handlers = ((ref) => {
@@ -178,7 +178,7 @@ const v2Handlers = ((ref) => {
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },
   };
-}) satisfies Family<"getCompressedAccountV2" | "getMultipleCompressedAccountsV2" | "getCompressedAccountsByOwnerV2">;
+}) satisfies Family;
 
 /** The account methods, V1 and V2. */
 export const accountHandlers = (ref: Reference) => ({ ...v1Handlers(ref), ...v2Handlers(ref) });

@@ -37,4 +37,4 @@ export const balanceHandlers = ((ref) => {
       return { context: context(), value: { amount: token === undefined ? 0 : u64(token.amount) } };
     },
   };
-}) satisfies Family<"getCompressedAccountBalance" | "getCompressedBalanceByOwner" | "getCompressedTokenAccountBalance">;
+}) satisfies Family;

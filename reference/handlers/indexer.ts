@@ -15,4 +15,4 @@ export const indexerHandlers = (({ store }) => ({
   getIndexerHealth() {
     return "ok";
   },
-})) satisfies Family<"getIndexerSlot" | "getIndexerHealth">;
+})) satisfies Family;

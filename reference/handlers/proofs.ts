@@ -28,7 +28,7 @@ const accountProofHandlers = ((ref) => ({
     const context = contextOf(ref);
     return { context, value: ref.forest.accountProofV2(params.hash) };
   },
-})) satisfies Family<"getCompressedAccountProof" | "getCompressedAccountProofV2">;
+})) satisfies Family;
 
 const multipleProofHandlers = ((ref) => ({
   getMultipleCompressedAccountProofs(params, facts) {
@@ -42,7 +42,7 @@ const multipleProofHandlers = ((ref) => ({
     const context = contextOf(ref);
     return { context, value: ref.forest.accountProofsV2(params) };
   },
-})) satisfies Family<"getMultipleCompressedAccountProofs" | "getMultipleCompressedAccountProofsV2">;
+})) satisfies Family;
 
 const addressProofHandlers = ((ref) => ({
   // get_multiple_new_address_proofs.rs:177-193: every address proves against ADDRESS_TREE_V1; the
@@ -59,7 +59,7 @@ const addressProofHandlers = ((ref) => ({
     const items = params.map(({ address, tree }) => ({ address, tree }));
     return { context, value: ref.forest.newAddressProofs(items, { maxAddresses: maxItems(facts, "") }) };
   },
-})) satisfies Family<"getMultipleNewAddressProofs" | "getMultipleNewAddressProofsV2">;
+})) satisfies Family;
 
 /** The family: account proofs one by one and several at once, and new-address proofs. */
 export const proofHandlers = (ref: Reference) => ({ ...accountProofHandlers(ref), ...multipleProofHandlers(ref), ...addressProofHandlers(ref) });

@@ -347,4 +347,4 @@ export const queueHandlers = ((ref) => {
       return { queues, slot: store.slot };
     },
   };
-}) satisfies Family<"getQueueElements" | "getQueueInfo">;
+}) satisfies Family;

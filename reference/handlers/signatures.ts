@@ -109,7 +109,7 @@ const historyHandlers = ((ref) => {
       return paged(ref, (order) => store.signaturesForAddress(params.address, order))(params, facts);
     },
   };
-}) satisfies Family<"getCompressionSignaturesForTokenOwner" | "getCompressionSignaturesForOwner" | "getCompressionSignaturesForAddress">;
+}) satisfies Family;
 
 /** One account's two transactions, and the latest transactions of the whole index. */
 const accountAndLatestHandlers = ((ref) => {
@@ -143,7 +143,7 @@ const accountAndLatestHandlers = ((ref) => {
       return { context: context(), value: { items: page.map((s) => ({ ...toSignatureInfo(s), error: null })) } };
     },
   };
-}) satisfies Family<"getCompressionSignaturesForAccount" | "getLatestCompressionSignatures" | "getLatestNonVotingSignatures">;
+}) satisfies Family;
 
 /** The signature methods. */
 export const signatureHandlers = (ref: Reference) => ({ ...historyHandlers(ref), ...accountAndLatestHandlers(ref) });

@@ -34,7 +34,7 @@ export interface HandlerOptions {
 }
 
 /** One family of handlers (a file of handlers/): some of the methods. */
-export type Family<M extends MethodName> = (ref: Reference) => { [K in M]: FactHandler<K> };
+export type Family = (ref: Reference) => Partial<FactHandlers>;
 
 /**
  * The unspent account a lookup names: by `address` when given, else by `hash` (address wins,

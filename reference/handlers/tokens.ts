@@ -71,7 +71,7 @@ const tokenAccountHandlers = ((ref) => {
       return answer(tokenPage(facts, params, (order, mint) => store.tokenAccountsByDelegate(params.delegate, order, mint)));
     },
   };
-}) satisfies Family<"getCompressedTokenAccountsByOwner" | "getCompressedTokenAccountsByDelegate">;
+}) satisfies Family;
 
 /** The V2 shape (TokenAccountV2: AccountV2 and TokenData; fetch_token_accounts_v2, utils.rs:664-764). */
 const tokenAccountV2Handlers = ((ref) => {
@@ -94,7 +94,7 @@ const tokenAccountV2Handlers = ((ref) => {
       return answer(tokenPage(facts, params, (order, mint) => store.tokenAccountsByDelegate(params.delegate, order, mint)));
     },
   };
-}) satisfies Family<"getCompressedTokenAccountsByOwnerV2" | "getCompressedTokenAccountsByDelegateV2">;
+}) satisfies Family;
 
 /**
  * One page of a token owner's balance rows (get_compressed_token_balances_by_owner.rs:44-105):
@@ -163,7 +163,7 @@ const balanceListHandlers = ((ref) => {
       return { context: context(), value: { items, cursor: nextCursor(page, limit, holderCursor) } };
     },
   };
-}) satisfies Family<"getCompressedTokenBalancesByOwner" | "getCompressedTokenBalancesByOwnerV2" | "getCompressedMintTokenHolders">;
+}) satisfies Family;
 
 /** The token methods: token accounts (both shapes), balances and holders. */
 export const tokenHandlers = (ref: Reference) => ({ ...tokenAccountHandlers(ref), ...tokenAccountV2Handlers(ref), ...balanceListHandlers(ref) });

@@ -188,4 +188,4 @@ export const transactionHandlers = ((ref) => {
       };
     },
   };
-}) satisfies Family<"getTransactionWithCompressionInfo" | "getTransactionWithCompressionInfoV2">;
+}) satisfies Family;

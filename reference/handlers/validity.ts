@@ -55,4 +55,4 @@ export const validityHandlers = ((ref) => {
       return proof instanceof Promise ? proof.then(answer) : answer(proof);
     },
   };
-}) satisfies Family<"getValidityProof" | "getValidityProofV2">;
+}) satisfies Family;
