@@ -62,8 +62,9 @@ function runFigure(name: FigureName, quick: boolean, dir: string): Promise<Outco
 /** The commit measured, and the folders with uncommitted changes (others may be editing them). */
 function revision(): string {
   try {
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const head = git("rev-parse", "--short", "HEAD");
+    // Not trimmed: porcelain lines start with a two-column status that may begin with a space.
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const head = git("rev-parse", "--short", "HEAD").trim();
     const dirty = [
       ...new Set(
         git("status", "--porcelain", "--", "runtime", "generated", "generator", "reference", "conformance", "spec")
