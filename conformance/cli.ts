@@ -3,6 +3,7 @@
  *   run   [--url URL] [options]   exit 0 conformant, 1 not, 2 usage / unreadable cases / unreachable target
  *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS]
  *   cases derive [--out DIR]     write the spec-derived cases (derive.ts) as YAML files for review
+ * run, diff, record, check and cases derive take `--spec VERSION|FILE` (spec-bundle.ts): the interface judged against.
  * Settings also come from a config file and the environment (conformance/config.ts); flags win.
  * A run interrupted by Ctrl-C writes its partial reports and exits 130.
  */
@@ -24,10 +25,11 @@ import { fail, runWideResult, type CaseResult, type RunSummary } from "./model.j
 import { packageRoot, packageVersion } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { checkSkipMethods, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
+import { checkSkipMethods, isOptedOut, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
 import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
+import { bundledVersions, defaultSpec, loadSpecBundle, type SpecBundle } from "./spec-bundle.js";
 
 const int =
   (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -146,6 +148,7 @@ interface RunFlags {
   secret?: string[];
   maxTime?: number;
   caseTime?: number;
+  spec?: string;
 }
 
 /** Values to mask besides the targets' credentials and header values: each `--secret` and each line of PHOTON_SECRETS. */
@@ -169,10 +172,11 @@ let messageRedactor: Redactor = (text) => text;
  * (--discover asks the first side only), the selected cases (none matching is a usage error)
  * and the settings every side shares.
  */
-function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], derived = true): Promise<Session> {
+function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], spec: SpecBundle, derived = true): Promise<Session> {
   return openSession({
     targets,
     derived,
+    spec,
     casesDir: flags.cases,
     methods: flags.method,
     caseGlobs: flags.case,
@@ -189,9 +193,16 @@ function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], derived = t
   });
 }
 
+/** `--spec`: the interface judged against. */
+const specOption = (command: Command) =>
+  command.option(
+    "--spec <version|file>",
+    `the interface to certify against: a bundled version (${bundledVersions().join(", ")}; default ${defaultSpec.spec.version}) or a spec file (OpenAPI YAML/JSON), compiled at start`,
+  );
+
 /** The options every command that sends the corpus to a target shares. */
 const corpusOptions = (command: Command) =>
-  command
+  specOption(command)
     .option("--method <name>", "only cases of this method (repeatable)", collect)
     .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
     .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
@@ -230,11 +241,11 @@ const selection = (flags: RunFlags, session: Session) => ({
 /** Exit code of a run Ctrl-C stopped (128 + SIGINT), as shells report it. */
 export const INTERRUPTED_EXIT = ExitStatus.INTERRUPTED;
 
-async function run(flags: RunFlags, argv: readonly string[], configured: readonly ConfigReporter[] | undefined): Promise<ExitStatusValue> {
+async function run(flags: RunFlags, argv: readonly string[], configured: readonly ConfigReporter[] | undefined, spec: SpecBundle): Promise<ExitStatusValue> {
   const pairs = reporters(argv, configured);
   await prepareOutputs(pairs);
   // No --url: the session serves the embedded reference indexer, once the cases are selected.
-  const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }]);
+  const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec);
   const { redact, discovered } = session;
   // Ctrl-C: no case starts after it, the ones in flight are given up, the partial reports are written.
   // A second Ctrl-C finds no handler and ends the process at once.
@@ -267,7 +278,12 @@ async function run(flags: RunFlags, argv: readonly string[], configured: readonl
     await report(shown, pairs, redact);
     if (interrupt.signal.aborted) return exitFor(interrupt.signal.reason).status;
     if (summary.results.length > 0 && summary.results.every((r) => r.status === "skip")) {
-      process.stderr.write("photon-conformance: every case was skipped: the fixtures profile fills none of them\n");
+      const why = summary.results.every(isOptedOut)
+        ? "the methods of every selected case are opted out (--skip-method), so nothing was run"
+        : summary.results.some(isOptedOut)
+          ? "the fixtures profile fills none of them, and the others' methods are opted out (--skip-method)"
+          : "the fixtures profile fills none of them";
+      process.stderr.write(`photon-conformance: every case was skipped: ${why}\n`);
       return ExitStatus.USAGE;
     }
     return summary.passed ? ExitStatus.OK : ExitStatus.FAILED;
@@ -280,7 +296,8 @@ async function run(flags: RunFlags, argv: readonly string[], configured: readonl
 /** `--max-skipped`: past it, a failing run-wide result says how many were skipped, and the verdict fails. */
 export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): RunSummary {
   if (!limit) return summary;
-  const cases = summary.results.filter((r) => !r.id.startsWith("run/"));
+  // Cases of opted-out methods (--skip-method) were left out by choice, not skipped for want of fixtures.
+  const cases = summary.results.filter((r) => !r.id.startsWith("run/") && !isOptedOut(r));
   const skipped = cases.filter((r) => r.status === "skip").length;
   const allowed = limit.percent ? (cases.length * limit.count) / 100 : limit.count;
   if (skipped <= allowed) return summary;
@@ -291,10 +308,10 @@ export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): R
 }
 
 /** `--list`: the selected cases (shard applied), one `id  method` a line; the target is never contacted. */
-async function list(flags: RunFlags, derived = true): Promise<ExitStatusValue> {
+async function list(flags: RunFlags, spec: SpecBundle, derived = true): Promise<ExitStatusValue> {
   const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
   const cases = await loadSelection(
-    { casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true, derived },
+    { casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true, derived, spec },
     fixtures,
   );
   const width = Math.max(0, ...cases.map((c) => c.id.length));
@@ -452,8 +469,9 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (flags: RunFlags, command: Command) => {
       messageRedactor = outputRedactor(flags);
       const configured = await settle(command, flags, settingNames(program));
-      checkSkipMethods(flags.skipMethod ?? []); // an unknown name is a usage error (exit 2) before anything runs
-      code = flags.list ? await list(flags) : await run(flags, argv, configured);
+      const spec = await loadSpecBundle(flags.spec); // a bad spec or an unknown version is a usage error (exit 2) before anything runs
+      checkSkipMethods(flags.skipMethod ?? [], spec.methods, spec.spec); // so is an unknown name
+      code = flags.list ? await list(flags, spec) : await run(flags, argv, configured, spec);
     });
 
   reporterOptions(corpusOptions(program.command("diff")))
@@ -469,15 +487,20 @@ export async function main(argv: string[]): Promise<number> {
       messageRedactor = outputRedactor(flags, against());
       const configured = await settle(command, flags, settingNames(program));
       messageRedactor = outputRedactor(flags, against()); // with the config file's and the environment's values
-      if (flags.list) return void (code = await list(flags));
+      const spec = await loadSpecBundle(flags.spec);
+      if (flags.list) return void (code = await list(flags, spec));
       if (!flags.url || !flags.against) throw new UsageError("diff needs --url (or PHOTON_URL, or `url` in the config file) and --against");
       const pairs = reporters(argv, configured);
       await prepareOutputs(pairs);
       // Each side with its own headers; --discover asks --url only.
-      const session = await sessionFor(flags, [
-        { url: flags.url, headers: flags.header },
-        { url: flags.against, headers: flags.againstHeader ?? {} },
-      ]);
+      const session = await sessionFor(
+        flags,
+        [
+          { url: flags.url, headers: flags.header },
+          { url: flags.against, headers: flags.againstHeader ?? {} },
+        ],
+        spec,
+      );
       try {
         const { redact, discovered } = session;
         const compared = await diffTargets(
@@ -507,10 +530,11 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (flags: RunFlags & { url: string; out: string }, command: Command) => {
       messageRedactor = outputRedactor(flags);
       await settle(command, flags, settingNames(program));
+      const spec = await loadSpecBundle(flags.spec);
       // Spec-derived cases are not recorded: their expectations are the spec's, they have no file (`cases derive` writes them).
-      if (flags.list) return void (code = await list(flags, false));
+      if (flags.list) return void (code = await list(flags, spec, false));
       if (!flags.url || !flags.out) throw new UsageError("record needs --url (or PHOTON_URL, or `url` in the config file) and --out DIR");
-      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], false);
+      const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec, false);
       try {
         const { redact, discovered } = session;
         if (discovered) process.stdout.write(`discovered fixtures: ${forConsole(redact(stringifyJson(discovered)))}\n`);
@@ -522,29 +546,32 @@ export async function main(argv: string[]): Promise<number> {
       }
     });
 
-  program
-    .command("cases")
-    .description("work on the case corpus")
-    .command("derive")
-    .description("write the spec-derived cases (generated from the method table at load time) as YAML case files for review")
-    .option("--out <dir>", "where to write them, as <dir>/derived/<method>/<rule>.yaml", "derived-cases")
-    .action(async (flags: { out: string }) => {
-      const files = await writeDerived(flags.out);
-      process.stdout.write(`${files.length} derived cases written under ${forConsole(join(flags.out, DERIVED_PREFIX))}\n`);
-      code = ExitStatus.OK;
-    });
+  specOption(
+    program
+      .command("cases")
+      .description("work on the case corpus")
+      .command("derive")
+      .description("write the spec-derived cases (generated from the method table at load time) as YAML case files for review")
+      .option("--out <dir>", "where to write them, as <dir>/derived/<method>/<rule>.yaml", "derived-cases"),
+  ).action(async (flags: { out: string; spec?: string }) => {
+    const spec = await loadSpecBundle(flags.spec);
+    const files = await writeDerived(flags.out, spec.methods);
+    process.stdout.write(`${files.length} derived cases written under ${forConsole(join(flags.out, DERIVED_PREFIX))}\n`);
+    code = ExitStatus.OK;
+  });
 
-  reporterOptions(program.command("check"))
+  specOption(reporterOptions(program.command("check")))
     .description("verify captured traffic offline: FILE is JSON lines of {request, response, status?}")
     .argument("<file>", "captured exchanges, one JSON object a line")
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--secret <value>", "a value to mask in every output (repeatable; also PHOTON_SECRETS, one per line)", collect)
-    .action(async (file: string, flags: { strict?: boolean; secret?: string[] }) => {
+    .action(async (file: string, flags: { strict?: boolean; secret?: string[]; spec?: string }) => {
       const pairs = reporters(argv);
-      await prepareOutputs(pairs);
       const redact = outputRedactor(flags);
       messageRedactor = redact;
-      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact) });
+      const spec = await loadSpecBundle(flags.spec);
+      await prepareOutputs(pairs);
+      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact), spec });
       await report(summary, pairs, redact);
       code = summary.passed ? 0 : 1;
     });

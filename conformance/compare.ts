@@ -21,6 +21,10 @@
  * - movable differences that are identical in both attempts, while the two sides' slot ranges
  *   overlap, fail too: each side answered the same across its range, so at a slot both claim
  *   they disagree.
+ * Fields that move with the tree's root (`moving` in the method table: a proof's siblings, root
+ * and rootSeq) are judged by the root sequence the answers state instead of the slot: where it
+ * differs, a difference there is inconclusive (one side is ahead); where it is the same, a
+ * difference is one. Fields that move with the slot (a queue's contents) are movable.
  * Inconclusive cases are warnings, counted in the `diff/inconclusive` result, which fails when
  * more required cases than `maxInconclusive` (default 0) stayed inconclusive.
  */
@@ -32,8 +36,9 @@ import { identityOf, summarize } from "./judge.js";
 import { fail, pass, rollUp, runWideResult, warn, type CaseResult, type Exchange, type Finding, type RunSummary } from "./model.js";
 import { requestOf, skipped } from "./run.js";
 import { openSession, type Session } from "./session.js";
-import { contextSlotPaths, identityFields, lookupKeyOf, methodInfo } from "./spec-facts.js";
+import { contextSlotPaths, identityFields, lookupKeyOf, methodInfo, type MethodTable } from "./spec-facts.js";
 import type { RawTarget } from "./target.js";
+import { maskMoving, movingOfBody, underMoving, type MovingAt } from "./moving.js";
 
 export interface DiffOptions {
   /** The indexer under test. */
@@ -69,10 +74,10 @@ function replies(body: unknown): [string, unknown][] {
 }
 
 /** The slot an answer was read at: the highest context slot (`x-slot`), or the bare result of the slot method asked alone. */
-function slotOf(c: ConformanceCase, body: unknown): bigint | null {
+function slotOf(c: ConformanceCase, body: unknown, table: MethodTable): bigint | null {
   let slot: bigint | null = null;
-  const paths = contextSlotPaths();
-  const bare = methodInfo(c.method)?.slot === "" && !Array.isArray(body);
+  const paths = contextSlotPaths(table);
+  const bare = methodInfo(c.method, table)?.slot === "" && !Array.isArray(body);
   for (const [, reply] of replies(body)) {
     if (!isObject(reply)) continue;
     const stated = paths.map((p) => getPath(reply.result, p)).find((v) => v !== ABSENT);
@@ -83,10 +88,10 @@ function slotOf(c: ConformanceCase, body: unknown): bigint | null {
 }
 
 /** Paths (dotted, into the reply) the comparison ignores: the slot, ids, and what the case's matchers say may vary. */
-function ignoredPaths(c: ConformanceCase, x: unknown, y: unknown): Set<string> {
-  const slots = contextSlotPaths().map((p) => `result.${p}`);
+function ignoredPaths(c: ConformanceCase, x: unknown, y: unknown, table: MethodTable): Set<string> {
+  const slots = contextSlotPaths(table).map((p) => `result.${p}`);
   const ignored = new Set([...slots, "id"]);
-  if (methodInfo(c.method)?.slot === "") ignored.add("result"); // the answer is the slot itself
+  if (methodInfo(c.method, table)?.slot === "") ignored.add("result"); // the answer is the slot itself
   for (let i = 0; i < Math.max(Array.isArray(x) ? x.length : 0, Array.isArray(y) ? y.length : 0); i++) {
     for (const p of slots) ignored.add(`${i}.${p}`);
     ignored.add(`${i}.id`);
@@ -137,17 +142,39 @@ interface Attempt {
   readonly paths: readonly string[];
   readonly sx: bigint | null;
   readonly sy: bigint | null;
+  /** Differing paths at fields that move with the tree's root where the two answers state different root sequences (left out of `paths`). */
+  readonly rootMoved: readonly string[];
 }
 
-async function attempt(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<Attempt> {
+/**
+ * Whether a differing path lies in a field that moves with the tree's root (`moving`, DECISIONS
+ * row 76) while the two answers state different root sequences there: the field's own `seq`
+ * (a proof's `rootSeq`, same array indices) differs, or, for a field of an object stating none,
+ * any stated sequence of the same reply does.
+ */
+function movedWithRoot(c: ConformanceCase, x: unknown, y: unknown, path: string, table: MethodTable): boolean {
+  const fields = [...movingOfBody(c.method, x, table), ...movingOfBody(c.method, y, table)];
+  const at = fields.find((f: MovingAt) => f.field.with === "root" && underMoving(path, f));
+  if (at === undefined) return false;
+  const seqDiffers = (seq: string) => differences(valueAt(x, seq), valueAt(y, seq), new Set()).length > 0;
+  if (at.seq !== null) return seqDiffers(at.seq);
+  const reply = at.path.slice(0, at.path.indexOf("result") + "result".length);
+  return fields.some((f) => f.seq !== null && f.path.startsWith(reply) && seqDiffers(f.seq));
+}
+
+async function attempt(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<Attempt> {
   const { body } = requestOf(c, a);
   const [x, y] = await Promise.all([a.send(c.http, body), b.send(c.http, body)]);
   const paths: string[] = [];
+  const rootMoved: string[] = [];
   if (x.status !== y.status) paths.push("(status)");
   if (x.parseError || y.parseError) {
     if (x.text !== y.text) paths.push("(body)");
-  } else paths.push(...differences(x.body, y.body, ignoredPaths(c, x.body, y.body)));
-  return { x, y, paths, sx: slotOf(c, x.body), sy: slotOf(c, y.body) };
+  } else {
+    for (const p of differences(x.body, y.body, ignoredPaths(c, x.body, y.body, table)))
+      (movedWithRoot(c, x.body, y.body, p, table) ? rootMoved : paths).push(p);
+  }
+  return { x, y, paths, sx: slotOf(c, x.body, table), sy: slotOf(c, y.body, table), rootMoved };
 }
 
 const slotsDiffer = (t: Attempt) => t.sx !== null && t.sy !== null && t.sx !== t.sy;
@@ -173,12 +200,16 @@ function listed(t: Attempt, paths: readonly string[], status: "fail" | "warn", n
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "bigint" ? "number" : typeof v);
 
 /** The item field a lookup case fixes (`x-lookup`: the field of the first key whose param it gives), or null. */
-function lookupKey(c: ConformanceCase): string | null {
-  return lookupKeyOf(methodInfo(c.method), c.params)?.field ?? null;
+function lookupKey(c: ConformanceCase, table: MethodTable): string | null {
+  return lookupKeyOf(methodInfo(c.method, table), c.params)?.field ?? null;
 }
 
 /** Whether a difference can come from the chain moving between the two sides' slots (see the file comment). */
-function movable(c: ConformanceCase, t: Attempt, path: string): boolean {
+function movable(c: ConformanceCase, t: Attempt, path: string, table: MethodTable): boolean {
+  // A field that moves with the slot (a queue's contents, its size) may differ at different slots;
+  // one that moves with the root, at the same root sequence (else it is in `rootMoved`), may not.
+  const moving = [...movingOfBody(c.method, t.x.body, table), ...movingOfBody(c.method, t.y.body, table)].find((f) => underMoving(path, f));
+  if (moving !== undefined) return moving.field.with === "slot";
   if (!/^(\d+\.)?result\.value(\.|$)/.test(path)) return false;
   const [vx, vy] = valuesAt(t, path);
   if (vx === undefined || vy === undefined) {
@@ -187,7 +218,7 @@ function movable(c: ConformanceCase, t: Attempt, path: string): boolean {
   }
   if (vx === null || vy === null) return true;
   if (kind(vx) !== kind(vy)) return false;
-  const key = lookupKey(c);
+  const key = lookupKey(c, table);
   return !(key !== null && path.endsWith(`.${key}`));
 }
 
@@ -203,10 +234,12 @@ function identities(value: unknown, fields: readonly string[], out = new Map<str
 }
 
 /** Accounts and signatures both sides list whose content differs: what a hash or signature fixes. */
-function identityConflicts(t: Attempt): Finding[] {
+function identityConflicts(c: ConformanceCase, t: Attempt, table: MethodTable): Finding[] {
   const findings: Finding[] = [];
-  const fields = identityFields();
-  for (const [[, rx], [, ry]] of replies(t.x.body).map((r, i) => [r, replies(t.y.body)[i] ?? ["", undefined]] as const)) {
+  const fields = identityFields(table);
+  // A proof names its leaf by `hash`, but its root and siblings move with the tree: compared as their type matchers.
+  const [bx, by] = [maskMoving(c.method, t.x.body, table), maskMoving(c.method, t.y.body, table)];
+  for (const [[, rx], [, ry]] of replies(bx).map((r, i) => [r, replies(by)[i] ?? ["", undefined]] as const)) {
     const xs = identities(isObject(rx) && isObject(rx.result) ? rx.result.value : undefined, fields);
     const ys = identities(isObject(ry) && isObject(ry.result) ? ry.result.value : undefined, fields);
     for (const [id, vx] of xs) {
@@ -245,19 +278,44 @@ function noAnswer(t: Attempt): Judged {
   return { findings: [fail("diff", `no answer: ${errors}`)], inconclusive: false, last: t };
 }
 
-async function judgeDiff(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<Judged> {
-  const first = await attempt(c, a, b);
+/**
+ * The slot judgement (below) plus the fields that moved with the tree's root: when they are all
+ * that differs, the case is inconclusive (one side is ahead); else they are listed as warnings
+ * beside the verdict on the rest.
+ */
+async function judgeDiff(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<Judged> {
+  const judged = await judgeSlots(c, a, b, table);
+  const t = judged.last;
+  if (t.rootMoved.length === 0 || t.x.error || t.y.error) return judged;
+  const notes = listed(t, t.rootMoved, "warn", " (moves with the tree's root, and the answers state different root sequences)");
+  if (t.paths.length === 0)
+    return {
+      findings: [
+        warn(
+          "diff",
+          "inconclusive: the answers differ only in fields that move with the tree's root, and they state different root sequences (one side is ahead)",
+        ),
+        ...notes,
+      ],
+      inconclusive: true,
+      last: t,
+    };
+  return { ...judged, findings: [...judged.findings, ...notes] };
+}
+
+async function judgeSlots(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<Judged> {
+  const first = await attempt(c, a, b, table);
   if (first.x.error || first.y.error) return noAnswer(first);
   if (first.paths.length === 0) return { findings: [pass("diff", "same answer")], inconclusive: false, last: first };
   if (!slotsDiffer(first)) return { findings: listed(first, first.paths, "fail"), inconclusive: false, last: first };
-  const second = await attempt(c, a, b); // the indexers were at different slots: ask again once
+  const second = await attempt(c, a, b, table); // the indexers were at different slots: ask again once
   if (second.x.error || second.y.error) return noAnswer(second);
   if (second.paths.length === 0) return { findings: [pass("diff", "same answer on the second attempt")], inconclusive: false, last: second };
   if (!slotsDiffer(second))
     return { findings: listed(second, second.paths, "fail", " (at the same slot on the second attempt)"), inconclusive: false, last: second };
-  const fixed = second.paths.filter((p) => !movable(c, second, p));
-  const moving = second.paths.filter((p) => movable(c, second, p));
-  const findings = [...listed(second, fixed, "fail", " (does not depend on the slot)"), ...identityConflicts(second)];
+  const fixed = second.paths.filter((p) => !movable(c, second, p, table));
+  const moving = second.paths.filter((p) => movable(c, second, p, table));
+  const findings = [...listed(second, fixed, "fail", " (does not depend on the slot)"), ...identityConflicts(c, second, table)];
   if (moving.length === 0) return { findings, inconclusive: false, last: second };
   if (sameValues(first, second) && rangesOverlap(first, second)) {
     findings.push(
@@ -281,10 +339,10 @@ async function judgeDiff(c: ConformanceCase, a: RawTarget, b: RawTarget): Promis
   return { findings, inconclusive, last: second };
 }
 
-async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget): Promise<{ result: CaseResult; inconclusive: boolean }> {
+async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<{ result: CaseResult; inconclusive: boolean }> {
   if (c.skip) return { result: skipped(c), inconclusive: false };
   const started = performance.now();
-  const { findings, inconclusive, last } = await judgeDiff(c, a, b);
+  const { findings, inconclusive, last } = await judgeDiff(c, a, b, table);
   const result: CaseResult = {
     id: c.id,
     method: c.method,
@@ -334,7 +392,7 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
     const inconclusive: string[] = [];
     const results = await session.pool(
       async (c) => {
-        const judged = await diffCase(c, a, b);
+        const judged = await diffCase(c, a, b, session.spec.methods);
         if (judged.inconclusive) inconclusive.push(judged.result.id);
         return judged.result;
       },
@@ -359,6 +417,7 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
       undefined,
       {
         identity: identityOf("diff", { ...options, shard: null, fixtures: options.fixturesName ?? "(given to diffTargets)" }),
+        spec: session.spec,
       },
     );
   } finally {

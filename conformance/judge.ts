@@ -1,10 +1,11 @@
 /** Runs the applicable checks over one exchange, and rolls a run's results into a summary. */
 import type { Json } from "@photon-indexer-kit/runtime";
-import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
 import type { ConformanceCase } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
+import type { RootLedger } from "./checks/root-ledger.js";
 import { fail, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
 import { packageInfo } from "./paths.js";
+import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 
 export interface JudgeOptions {
   readonly strict: boolean;
@@ -12,10 +13,15 @@ export interface JudgeOptions {
   readonly requestId: unknown;
   /** Check names to leave out (e.g. `http` for captured traffic that kept no headers). */
   readonly skip?: ReadonlySet<string>;
+  /** The interface judged against (`--spec`); default the bundled one. */
+  readonly spec?: SpecBundle;
+  /** The run's ledger of roots, shared by its cases' checks. */
+  readonly roots?: RootLedger;
 }
 
 export async function judge(c: ConformanceCase, exchange: Exchange, target: Target, options: JudgeOptions): Promise<Finding[]> {
   const findings: Finding[] = [];
+  const { methods, validators, envelope } = options.spec ?? defaultSpec;
   for (const check of checks) {
     if (options.skip?.has(check.name) || !check.applies(c, methods)) continue;
     if (exchange.error && check.name !== "http") continue; // nothing to judge without an answer
@@ -26,10 +32,11 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
           exchange,
           target,
           methods,
-          validators: methodValidators,
-          envelope: envelopeValidators,
+          validators,
+          envelope,
           strict: options.strict,
           requestId: options.requestId,
+          ...(options.roots ? { roots: options.roots } : {}),
         })),
       );
     } catch (err) {
@@ -82,6 +89,8 @@ export function findingNotes(results: readonly CaseResult[]): string[] {
 export interface SummaryExtras {
   readonly identity?: RunIdentity;
   readonly notes?: readonly string[];
+  /** The interface the run judged against (`--spec`); default the bundled one. */
+  readonly spec?: SpecBundle;
 }
 
 /** Rolls results into a summary; with `totals`, `results` lists only some of the cases and the counts come from `totals`. */
@@ -102,7 +111,7 @@ export function summarize(
     ...(extras.identity ? { identity: extras.identity } : {}),
     ...(notes.length > 0 ? { notes } : {}),
     target,
-    spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
+    spec: { ...(extras.spec ?? defaultSpec).spec },
     startedAt: startedAt.toISOString(),
     durationMs,
     results,

@@ -11,7 +11,6 @@
  * for failures and warnings up to a bound. Unreadable input is a CaseError (exit 2).
  */
 import { open, stat, type FileHandle } from "node:fs/promises";
-import { methods } from "../generated/index.js";
 import { isObject, parseJson, type Json } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase } from "./case-format.js";
 import { CaseError } from "./case-format.js";
@@ -20,6 +19,8 @@ import type { Target } from "./checks/check.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
 import { deriveExpectation } from "./offline-rules.js";
+import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
+import type { MethodTable } from "./spec-facts.js";
 
 const MiB = 1024 * 1024;
 
@@ -40,6 +41,8 @@ export interface CheckFileOptions {
   readonly maxLineBytes?: number;
   /** Called with every case judged, listed or not. */
   readonly onResult?: (result: CaseResult, done: number) => void;
+  /** The interface the traffic is judged against (`--spec`); default the bundled one. */
+  readonly spec?: SpecBundle;
 }
 
 const SKIP = new Set(["http"]); // captured traffic keeps no headers
@@ -56,11 +59,18 @@ function inputError(line: number, message: string): CaseResult {
   return { id: `line-${line}`, method: "?", description: `line ${line}`, required: true, findings, exchange: null, status: "fail", durationMs: 0 };
 }
 
-function caseOf(line: number, file: string, request: Json, response: unknown, status: number): { testCase: ConformanceCase; requestId: unknown } {
+function caseOf(
+  line: number,
+  file: string,
+  request: Json,
+  response: unknown,
+  status: number,
+  table: MethodTable,
+): { testCase: ConformanceCase; requestId: unknown } {
   const single = isObject(request) ? (request as Record<string, Json>) : null;
   const method = single && typeof single.method === "string" ? single.method : Array.isArray(request) ? "(batch)" : "?";
   const error = isObject(response) && isObject(response.error) ? response.error : null;
-  const derived = single && !error ? deriveExpectation(method, single.params) : { every: null, semantics: [] };
+  const derived = single && !error ? deriveExpectation(method, single.params, table) : { every: null, semantics: [] };
   const batch = Array.isArray(request) ? request.filter((r) => isObject(r) && "id" in r).map((r) => ({ id: (r as Record<string, Json>).id! })) : null;
   const testCase: ConformanceCase = {
     id: `line-${line}`,
@@ -90,7 +100,7 @@ function caseOf(line: number, file: string, request: Json, response: unknown, st
   return { testCase, requestId: single ? single.id : undefined };
 }
 
-async function judgeLine(line: number, file: string, text: string, strict: boolean): Promise<CaseResult> {
+async function judgeLine(line: number, file: string, text: string, strict: boolean, spec: SpecBundle): Promise<CaseResult> {
   let entry: unknown;
   try {
     entry = parseJson(text);
@@ -100,7 +110,7 @@ async function judgeLine(line: number, file: string, text: string, strict: boole
   if (!isObject(entry) || !("request" in entry) || !("response" in entry)) return inputError(line, "an exchange needs `request` and `response`");
   const status = entry.status === undefined ? 200 : entry.status;
   if (typeof status !== "number" || !Number.isInteger(status)) return inputError(line, "`status` must be an integer");
-  const { testCase, requestId } = caseOf(line, file, entry.request as Json, entry.response, status);
+  const { testCase, requestId } = caseOf(line, file, entry.request as Json, entry.response, status, spec.methods);
   const exchange: Exchange = {
     request: { method: "POST", url: "(captured)", headers: {}, body: "" },
     status,
@@ -113,7 +123,7 @@ async function judgeLine(line: number, file: string, text: string, strict: boole
     durationMs: 0,
     attempts: 1,
   };
-  const findings = await judge(testCase, exchange, offline, { strict, requestId, skip: SKIP });
+  const findings = await judge(testCase, exchange, offline, { strict, requestId, skip: SKIP, spec });
   if (!testCase.expect.error && testCase.method !== "(batch)" && !findings.some((f) => f.check === "schema")) {
     findings.push(fail("schema", `method ${JSON.stringify(testCase.method)} is not in the spec: its result cannot be checked`));
   }
@@ -179,7 +189,7 @@ export async function* linesOf(input: AsyncIterable<Buffer>, max: number): Async
 const formatBytes = (n: number) => (n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`);
 
 /** Counts per method and check over every case; methods outside the spec are counted together, so the keys stay few. */
-function tallier() {
+function tallier(methods: MethodTable) {
   const blank = (): Record<Status, number> => ({ pass: 0, fail: 0, warn: 0, skip: 0 });
   const counts = blank();
   const byMethod: Record<string, Record<Status, number>> = {};
@@ -217,7 +227,8 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
     await handle?.close();
     throw unreadable(options.file, err);
   }
-  const totals = tallier();
+  const spec = options.spec ?? defaultSpec;
+  const totals = tallier(spec.methods);
   const results: CaseResult[] = [];
   let problems = 0;
   let n = 0;
@@ -236,7 +247,7 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
       let result: CaseResult;
       if ("tooLong" in line) result = inputError(line.n, `longer than the ${formatBytes(maxLine)} line cap (${line.tooLong} bytes): not parsed`);
       else if (line.text.trim() === "") continue;
-      else result = await judgeLine(line.n, options.file, line.text, options.strict ?? false);
+      else result = await judgeLine(line.n, options.file, line.text, options.strict ?? false, spec);
       totals.add(result);
       const problem = result.status === "fail" || result.status === "warn";
       if (results.length < CHECK_BOUNDS.listedFirst) results.push(result);
@@ -257,6 +268,6 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
     performance.now() - t0,
     listed,
     done > results.length ? { counts: totals.counts, tally: totals.tally(results.length) } : undefined,
-    { identity },
+    { identity, spec },
   );
 }

@@ -3,8 +3,11 @@
  * indexer and writes the answer into the case file as `recorded: {status, body, ignore}`,
  * keeping everything hand-written (expectations, matchers, comments). `ignore` lists the paths
  * that differ per deployment or moment (`result.context.slot`, cursors); a hand-written list
- * is kept. Returns, per case, what changed since the last recording. Secrets never reach the
- * files: every string of the answer passes the run's redactor.
+ * is kept. Fields the method table lists as `moving` (a proof's siblings, root and rootSeq, a
+ * queue's contents) are written as a type matcher (`{type: hash}`, `{any: true}`), not the
+ * value, so a recording does not go stale as the tree grows. Returns, per case, what changed
+ * since the last recording. Secrets never reach the files: every string of the answer passes
+ * the run's redactor.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -15,8 +18,9 @@ import { show } from "./checks/check.js";
 import { differences, valueAt } from "./compare.js";
 import { requestOf } from "./run.js";
 import { openSession, type Session } from "./session.js";
-import { cursorFields, methodInfo } from "./spec-facts.js";
+import { cursorFields, methodInfo, type MethodTable } from "./spec-facts.js";
 import { forConsole } from "./reporters/support/escape.js";
+import { maskMoving } from "./moving.js";
 
 export interface RecordOptions {
   readonly url: string;
@@ -40,10 +44,10 @@ export interface RecordChange {
 }
 
 /** Paths that vary per deployment, run or moment: the id, the context slot and every cursor (where the method table puts them). */
-function defaultIgnore(body: unknown, method: string | undefined): string[] {
-  const cursors = cursorFields();
+function defaultIgnore(body: unknown, method: string | undefined, table: MethodTable): string[] {
+  const cursors = cursorFields(table);
   // The slot path of the case's own method only: another method's (getQueueInfo's top-level `slot`) may name a real field here.
-  const slot = method === undefined ? undefined : methodInfo(method)?.slot;
+  const slot = method === undefined ? undefined : methodInfo(method, table)?.slot;
   const out = ["id", ...(slot ? [`result.${slot}`] : [])];
   const walk = (node: unknown, path: string) => {
     if (!isObject(node)) return;
@@ -76,11 +80,11 @@ async function startingPoint(c: ConformanceCase, casesDir: string, out: string):
   return inOut ?? (await readFile(join(casesDir, `${c.id}.yaml`), "utf8").catch(() => readFile(c.file, "utf8")));
 }
 
-async function recordCase(c: ConformanceCase, text: string, body: unknown, status: number, out: string): Promise<RecordChange> {
+async function recordCase(c: ConformanceCase, text: string, body: unknown, status: number, out: string, table: MethodTable): Promise<RecordChange> {
   const doc = parseDocument(text, { intAsBigInt: true });
   const last = narrow((doc.toJS() as Record<string, unknown> | null)?.recorded);
   const previous = isObject(last) ? last : null;
-  const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body, c.method);
+  const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body, c.method, table);
   doc.set("recorded", doc.createNode({ status, ignore, body }));
   const target = join(out, `${c.id}.yaml`);
   await mkdir(dirname(target), { recursive: true });
@@ -118,9 +122,10 @@ export async function recordCases(options: RecordOptions, given?: Session): Prom
         const { body } = requestOf(c, target);
         const exchange = await target.send(c.http, body);
         if (exchange.error) return { id: c.id, kind: "failed", paths: [], message: redact(exchange.error) };
-        const answer = exchange.parseError ? redact(exchange.text) : scrub(exchange.body, redact);
+        // Fields that move with the tree's root or the slot (`moving`, DECISIONS row 76) are written as type matchers.
+        const answer = exchange.parseError ? redact(exchange.text) : (maskMoving(c.method, scrub(exchange.body, redact), session.spec.methods) as Json);
         const text = await startingPoint(c, options.casesDir, options.out);
-        return recordCase(c, text, answer, exchange.status, options.out);
+        return recordCase(c, text, answer, exchange.status, options.out, session.spec.methods);
       },
       { concurrency: 1 },
     );

@@ -9,18 +9,7 @@ import type { ConformanceCase, Fixtures } from "./case-format.js";
 import { ConfErrorCode, UsageError } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { ABSENT, getPath } from "./matchers.js";
-import { spec } from "../generated/index.js";
-import {
-  canonicalMethod,
-  contextSlotPaths,
-  itemsOf,
-  lookupKeyOf,
-  methodInfo,
-  pageOf,
-  specMethods,
-  unregisteredMethods,
-  type MethodTable,
-} from "./spec-facts.js";
+import { canonicalMethod, contextSlotPaths, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
 import {
   fail,
   pass,
@@ -36,6 +25,8 @@ import {
   type Status,
 } from "./model.js";
 import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
+import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
+import { RootLedger } from "./checks/root-ledger.js";
 import type { RawTarget } from "./target.js";
 
 export { UnreachableError } from "./errors.js";
@@ -72,6 +63,11 @@ export interface RunOptions {
    * cases are not run (reported skipped) and not serving them does not fail the verdict.
    */
   readonly skipMethods?: readonly string[];
+  /**
+   * The interface judged against (`--spec`; spec-bundle.ts `loadSpecBundle`): its table, validators
+   * and identity. Default the bundled one; a given session's own wins.
+   */
+  readonly spec?: SpecBundle;
 }
 
 /** `run --max-time`: 30 minutes. */
@@ -119,13 +115,17 @@ export const METHOD_NOT_FOUND = -32601;
 export const SKIP_METHOD_REASON = "--skip-method";
 
 /** The reason a method the spec marks `x-registered: false` is opted out by default. */
-export const unregisteredReason = (version: string = spec.version): string => `not registered by Photon ${version} (x-registered: false)`;
+export const unregisteredReason = (version: string = defaultSpec.spec.version): string => `not registered by Photon ${version} (x-registered: false)`;
 
 /**
  * `--skip-method` names, each checked against the method table and its aliases: the method each
  * stands for, or a UsageError (exit 2) naming the first unknown one.
  */
-export function checkSkipMethods(names: readonly string[], table: MethodTable = specMethods): string[] {
+export function checkSkipMethods(
+  names: readonly string[],
+  table: MethodTable = defaultSpec.methods,
+  spec: { readonly title: string; readonly version: string } = defaultSpec.spec,
+): string[] {
   return names.map((name) => {
     const method = canonicalMethod(name, table);
     if (method === undefined) throw new UsageError(`--skip-method ${name}: the spec (${spec.title} ${spec.version}) has no such method or alias`);
@@ -137,15 +137,28 @@ export function checkSkipMethods(names: readonly string[], table: MethodTable = 
  * The opted-out methods and why: the spec's `x-registered: false` ones by default, and each
  * `--skip-method` (which wins: its cases are not run).
  */
-export function optOuts(skipMethods: readonly string[] = [], table: MethodTable = specMethods, version: string = spec.version): Map<string, string> {
+export function optOuts(
+  skipMethods: readonly string[] = [],
+  table: MethodTable = defaultSpec.methods,
+  version: string = defaultSpec.spec.version,
+  title: string = defaultSpec.spec.title,
+): Map<string, string> {
   const out = new Map<string, string>(unregisteredMethods(table).map((m) => [m, unregisteredReason(version)]));
-  for (const m of checkSkipMethods(skipMethods, table)) out.set(m, SKIP_METHOD_REASON);
+  for (const m of checkSkipMethods(skipMethods, table, { title, version })) out.set(m, SKIP_METHOD_REASON);
   return out;
 }
 
 /** A case of a method opted out with --skip-method: not run, reported skipped. */
 function optedOutCase(c: ConformanceCase, method: string): CaseResult {
-  return unstarted(c, [skip("method", `${method} is opted out (--skip-method): not run`)], "skip");
+  return unstarted(c, [skip(OPTED_OUT, `${method} is opted out (--skip-method): not run`)], "skip");
+}
+
+/** The check name of the one finding of a case whose method was opted out. */
+const OPTED_OUT = "method";
+
+/** Whether a result is that of a case not run because the user opted its method out (`--skip-method`): not a skip for want of fixtures. */
+export function isOptedOut(r: CaseResult): boolean {
+  return r.status === "skip" && r.findings.length === 1 && r.findings[0]!.check === OPTED_OUT;
 }
 
 /** The result of a case that never sent a request. */
@@ -158,7 +171,7 @@ function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["
  * case, or a raw body that is one call of the case's method or an alias of it) and an answer
  * came; false when the answer is -32601 Method not found. Undefined when the case made no such call.
  */
-export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTable = specMethods): boolean | undefined {
+export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTable = defaultSpec.methods): boolean | undefined {
   if (c.http) {
     // A raw body counts when it is a plain JSON-RPC POST of one call of the case's method (not a batch, another path or content type).
     const { method, path, contentType, body, json } = c.http;
@@ -177,7 +190,11 @@ export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTa
  * failed; skipped when none ran; conformant otherwise. A method not served fails the verdict
  * unless `optedOut` names it.
  */
-export function methodVerdicts(results: readonly CaseResult[], optedOut: ReadonlyMap<string, string>, table: MethodTable = specMethods): MethodVerdict[] {
+export function methodVerdicts(
+  results: readonly CaseResult[],
+  optedOut: ReadonlyMap<string, string>,
+  table: MethodTable = defaultSpec.methods,
+): MethodVerdict[] {
   const byMethod = new Map<string, CaseResult[]>();
   for (const r of results) {
     const method = canonicalMethod(r.method, table);
@@ -252,8 +269,8 @@ function within(target: RawTarget, signal: AbortSignal): RawTarget {
 }
 
 /** What a result keeps of its exchange once judged: the body only as far as the run-wide slot check reads it. */
-function retained(exchange: Exchange): Exchange {
-  const slot = slotOf(exchange);
+function retained(exchange: Exchange, table: MethodTable): Exchange {
+  const slot = slotOf(exchange, table);
   return { ...exchange, body: slot === null ? undefined : { result: { context: { slot } } } };
 }
 
@@ -264,8 +281,10 @@ async function runCase(
   signal: AbortSignal,
   observe?: (c: ConformanceCase, exchange: Exchange) => void,
   skipMethods: ReadonlySet<string> = new Set(),
+  run: { readonly spec: SpecBundle; readonly roots?: RootLedger } = { spec: defaultSpec },
 ): Promise<CaseResult> {
-  const method = canonicalMethod(c.method);
+  const { spec, roots } = run;
+  const method = canonicalMethod(c.method, spec.methods);
   if (method !== undefined && skipMethods.has(method)) return optedOutCase(c, method);
   if (c.skip) return skipped(c);
   const started = performance.now();
@@ -273,18 +292,18 @@ async function runCase(
   const { body, id } = requestOf(c, bounded);
   const exchange = await bounded.send(c.http, body);
   observe?.(c, exchange);
-  const findings = await judge(c, exchange, bounded, { strict, requestId: id });
+  const findings = await judge(c, exchange, bounded, { strict, requestId: id, spec, ...(roots ? { roots } : {}) });
   return {
     id: c.id,
     method: c.method,
     description: c.description,
     required: c.required,
     findings,
-    exchange: retained(exchange),
+    exchange: retained(exchange, spec.methods),
     status: rollUp(findings, c.required),
     durationMs: performance.now() - started,
     file: c.file,
-    ...withServed(servedBy(c, exchange)),
+    ...withServed(servedBy(c, exchange, spec.methods)),
   };
 }
 
@@ -301,19 +320,19 @@ function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult
  * 0 was not read from the index: it is Photon's default answer to a request that asks nothing
  * (getValidityProofV2 with no hashes and no addresses, spec/DECISIONS.md row 69), so it states none.
  */
-function slotOf(exchange: Exchange | null): bigint | null {
+function slotOf(exchange: Exchange | null, table: MethodTable): bigint | null {
   const result = isObject(exchange?.body) ? exchange.body.result : undefined;
-  const slot = contextSlotPaths()
+  const slot = contextSlotPaths(table)
     .map((p) => getPath(result, p))
     .find((v) => v !== ABSENT);
   return (typeof slot === "number" || typeof slot === "bigint") && BigInt(slot) !== 0n ? BigInt(slot) : null;
 }
 
 /** Slots never go backwards: an answer started after another finished reports a slot at least as high. */
-function slotOrder(results: readonly CaseResult[]): CaseResult {
+function slotOrder(results: readonly CaseResult[], table: MethodTable): CaseResult {
   const seen = results
-    .filter((r) => r?.exchange && slotOf(r.exchange) !== null)
-    .map((r) => ({ id: r.id, slot: slotOf(r.exchange)!, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs }));
+    .filter((r) => r?.exchange && slotOf(r.exchange, table) !== null)
+    .map((r) => ({ id: r.id, slot: slotOf(r.exchange, table)!, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs }));
   const byEnd = [...seen].sort((a, b) => a.end - b.end);
   const findings: Finding[] = [];
   for (const s of seen) {
@@ -321,7 +340,7 @@ function slotOrder(results: readonly CaseResult[]): CaseResult {
     if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
   }
   if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
-  return runWideResult(SLOT_ORDER_ID, `${contextSlotPaths().join(", ")} never goes backwards during the run`, findings);
+  return runWideResult(SLOT_ORDER_ID, `${contextSlotPaths(table).join(", ")} never goes backwards during the run`, findings);
 }
 
 /**
@@ -338,7 +357,9 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     const cases = session.cases;
     const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
     const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
-    const optedOut = optOuts(options.skipMethods);
+    const spec = session.spec;
+    const roots = new RootLedger(); // this run's: one root per tree and rootSeq across its answers
+    const optedOut = optOuts(options.skipMethods, spec.methods, spec.spec.version, spec.spec.title);
     const skipMethods = new Set([...optedOut].flatMap(([m, why]) => (why === SKIP_METHOD_REASON ? [m] : [])));
 
     await session.ensureReachable();
@@ -346,9 +367,9 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     // One count everywhere: the progress total, `options.cases` and the summary all include the run-wide case.
     const runWide = selectsRunWide(options);
     const total = cases.length + (runWide ? 1 : 0);
-    const profile = profileWatch(session.fixtures, options.fixturesName);
+    const profile = profileWatch(session.fixtures, options.fixturesName, spec.methods);
     let done = 0;
-    const results = await session.pool((c, signal) => runCase(c, target, options.strict ?? false, signal, profile.observe, skipMethods), {
+    const results = await session.pool((c, signal) => runCase(c, target, options.strict ?? false, signal, profile.observe, skipMethods, { spec, roots }), {
       maxTimeMs,
       since: t0,
       caseTimeMs,
@@ -359,7 +380,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       onResult: (r, n) => options.onResult?.(r, (done = n), total),
     });
     if (runWide) {
-      const wide = slotOrder(results);
+      const wide = slotOrder(results, spec.methods);
       results.push(wide);
       options.onResult?.(wide, ++done, total);
     }
@@ -383,10 +404,11 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       {
         identity: identityOf("run", { ...options, fixtures: options.fixturesName ?? "(given to runSuite)" }),
         notes: [...session.notes, ...profile.notes()],
+        spec,
       },
     );
     // A method the spec declares and the target does not serve fails the verdict unless opted out.
-    const methods = methodVerdicts(results, optedOut);
+    const methods = methodVerdicts(results, optedOut, spec.methods);
     return { ...summary, methods, passed: summary.passed && !methods.some((m) => m.fails) };
   } finally {
     if (!given) await session.close();
@@ -402,7 +424,11 @@ const OWNERS_WITH_ACCOUNTS = ["ownerWithOneAccount", "ownerWithManyAccounts", "o
  * account, an empty first page, a "not found" error) and none was found, the profile does not
  * describe the target, and one note says so. Sends nothing and changes no verdict.
  */
-export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: ConformanceCase, exchange: Exchange): void; notes(): string[] } {
+export function profileWatch(
+  fixtures: Fixtures,
+  name?: string,
+  table: MethodTable = defaultSpec.methods,
+): { observe(c: ConformanceCase, exchange: Exchange): void; notes(): string[] } {
   const f = fixtures as Record<string, unknown>;
   const field = (key: string, sub: string): unknown => (isObject(f[key]) ? (f[key] as Record<string, unknown>)[sub] : undefined);
   const owners = new Set(OWNERS_WITH_ACCOUNTS.map((k) => field(k, "owner")).filter((o): o is string => typeof o === "string"));
@@ -418,7 +444,7 @@ export function profileWatch(fixtures: Fixtures, name?: string): { observe(c: Co
    * item field of the same name (an account's own owner, not a token account's `tokenData.owner`).
    */
   const lookupOf = (c: ConformanceCase): { what: string; holds: (result: unknown) => boolean } | null => {
-    const info = methodInfo(c.method);
+    const info = methodInfo(c.method, table);
     if (!info) return null;
     const p = isObject(c.params) ? c.params : {};
     const key = info.lookup && !info.lookup.items ? lookupKeyOf(info, p) : null;

@@ -8,8 +8,9 @@
  *                and the caller's secrets (--secret, PHOTON_SECRETS)
  *     targets    one per side (diff: under test, then trusted), each with its own headers only
  *     fixtures   given, read from a file, or discovered from the first target (--discover)
- *     cases      loaded and selected (--method, --case, --shard); none matching is a usage
- *                error when `requireMatch` (the CLI)
+ *     spec       the interface judged against (--spec; spec-bundle.ts): its table, validators, identity
+ *     cases      loaded and selected (--method, --case, --shard), only those of the spec's methods;
+ *                none matching is a usage error when `requireMatch` (the CLI)
  *     ensureReachable()  every target, in order (UnreachableError)
  *     pool()     bounded concurrency, the run's and each case's deadline, --max-failures, an
  *                abort signal (Ctrl-C)
@@ -22,7 +23,6 @@
 import { createHash } from "node:crypto";
 import { connect } from "node:net";
 import picomatch from "picomatch";
-import { methods } from "../generated/index.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../reference/serve.js";
 import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
 import { loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
@@ -30,7 +30,8 @@ import { deriveCases, withDerived } from "./derive.js";
 import { discoverFixtures } from "./discover.js";
 import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from "./errors.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
-import { canonicalMethod } from "./spec-facts.js";
+import { appliesTo, defaultSpec, methodsCalled, type SpecBundle } from "./spec-bundle.js";
+import { canonicalMethod, type MethodTable } from "./spec-facts.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 /** What every command uses unless told otherwise. */
@@ -73,6 +74,12 @@ export interface SelectionOptions {
    * have. Default false here; the CLI turns it on for `run`, `diff` and `--list` (not `record`).
    */
   readonly derived?: boolean | undefined;
+  /**
+   * The interface judged against (`--spec`; default the bundled one): derived cases come from its
+   * table, and a case of a method the bundled spec defines and this one lacks is left out (not run,
+   * not counted; the session's notes say how many).
+   */
+  readonly spec?: SpecBundle | undefined;
 }
 
 export interface SessionOptions extends SelectionOptions {
@@ -125,6 +132,8 @@ export interface PoolOptions<T> {
 
 export interface Session {
   readonly settings: SessionSettings;
+  /** The interface judged against (`--spec`). */
+  readonly spec: SpecBundle;
   readonly redact: Redactor;
   readonly targets: readonly RawTarget[];
   /** Each target's URL as given (the reference indexer's when the side named none). */
@@ -189,9 +198,13 @@ export function shardOf(id: string, total: number): number {
  * sent as getCompressedBalance too, and the other way round; a name the spec lacks (a protocol
  * case's `getUnknownMethod`) matches itself only.
  */
-export function selectCases(all: readonly ConformanceCase[], options: Pick<SelectionOptions, "methods" | "caseGlobs" | "shard">): ConformanceCase[] {
+export function selectCases(
+  all: readonly ConformanceCase[],
+  options: Pick<SelectionOptions, "methods" | "caseGlobs" | "shard">,
+  table: MethodTable = defaultSpec.methods,
+): ConformanceCase[] {
   const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : null;
-  const named = (m: string) => canonicalMethod(m) ?? m;
+  const named = (m: string) => canonicalMethod(m, table) ?? m;
   const wanted = new Set((options.methods ?? []).map(named));
   return all.filter(
     (c) =>
@@ -201,20 +214,59 @@ export function selectCases(all: readonly ConformanceCase[], options: Pick<Selec
   );
 }
 
+/** The cases of a selection, and the note on the cases the chosen spec left out (null when none was). */
+interface Selected {
+  readonly cases: ConformanceCase[];
+  readonly leftOut: string | null;
+}
+
+const MAX_LISTED_METHODS = 5;
+
+/** The note on cases left out because the chosen spec lacks their methods. */
+function leftOutNote(left: readonly ConformanceCase[], spec: SpecBundle): string | null {
+  if (left.length === 0) return null;
+  const lacking = (m: string) => canonicalMethod(m, spec.methods) === undefined;
+  const methods = [
+    ...new Set(
+      left.flatMap((c) =>
+        methodsCalled(c)
+          .filter(lacking)
+          .map((m) => canonicalMethod(m, defaultSpec.methods) ?? m),
+      ),
+    ),
+  ];
+  const listed =
+    methods.slice(0, MAX_LISTED_METHODS).join(", ") + (methods.length > MAX_LISTED_METHODS ? `, and ${methods.length - MAX_LISTED_METHODS} more` : "");
+  const { title, version } = spec.spec;
+  return `${left.length} case${left.length === 1 ? "" : "s"} calling ${methods.length} method${methods.length === 1 ? "" : "s"} that ${title} ${version} (--spec) does not define ${left.length === 1 ? "was" : "were"} left out, not run and not counted (${listed})`;
+}
+
+async function select(options: SelectionOptions, fixtures: Fixtures): Promise<Selected> {
+  const spec = options.spec ?? defaultSpec;
+  const handWritten = await loadCases(options.casesDir, fixtures);
+  const all = options.derived ? withDerived(handWritten, deriveCases(fixtures, spec.methods)) : handWritten;
+  const matching = selectCases(all, { methods: options.methods, caseGlobs: options.caseGlobs }, spec.methods);
+  const applying = matching.filter((c) => appliesTo(c, spec));
+  const leftOut = leftOutNote(
+    matching.filter((c) => !appliesTo(c, spec)),
+    spec,
+  );
+  if (applying.length === 0 && options.requireMatch) {
+    const asked = [...(options.caseGlobs ?? []).map((g) => `--case '${g}'`), ...(options.methods ?? []).map((m) => `--method ${m}`)].join(" ");
+    const why = leftOut === null ? "" : ` (${leftOut})`;
+    throw new UsageError(`no case matches ${asked} (in ${options.casesDir})${why}; \`--list\` shows the case ids and methods`);
+  }
+  return { cases: options.shard ? selectCases(applying, { shard: options.shard }, spec.methods) : applying, leftOut };
+}
+
 /**
- * The cases of a selection: loaded, the spec-derived ones added (with `derived`),
- * filtered by method and glob, then sharded. With
- * `requireMatch`, no case matching the filters is a usage error naming them (an empty shard is not).
+ * The cases of a selection: loaded, the spec-derived ones added (with `derived`, from the
+ * chosen spec's table), filtered by method and glob, those of methods the chosen spec lacks
+ * left out, then sharded. With `requireMatch`, no case matching the filters is a usage error
+ * naming them (an empty shard is not).
  */
 export async function loadSelection(options: SelectionOptions, fixtures: Fixtures): Promise<ConformanceCase[]> {
-  const handWritten = await loadCases(options.casesDir, fixtures);
-  const all = options.derived ? withDerived(handWritten, deriveCases(fixtures)) : handWritten;
-  const matching = selectCases(all, { methods: options.methods, caseGlobs: options.caseGlobs });
-  if (matching.length === 0 && options.requireMatch) {
-    const asked = [...(options.caseGlobs ?? []).map((g) => `--case '${g}'`), ...(options.methods ?? []).map((m) => `--method ${m}`)].join(" ");
-    throw new UsageError(`no case matches ${asked} (in ${options.casesDir}); \`--list\` shows the case ids and methods`);
-  }
-  return options.shard ? selectCases(matching, { shard: options.shard }) : matching;
+  return (await select(options, fixtures)).cases;
 }
 
 /** The fixtures profile: given, discovered from the first target (--discover), or read from a file (the reference one by default). */
@@ -225,7 +277,8 @@ async function fixturesOf(options: SessionOptions, settings: SessionSettings): P
   const url = options.targets[0]?.url;
   if (!url) throw new UsageError("--discover needs --url");
   try {
-    const discovered = (await discoverFixtures(targetOf({ url, headers: options.targets[0]?.headers }, settings), options.seedOwner)) as Fixtures;
+    const target = targetOf({ url, headers: options.targets[0]?.headers }, settings);
+    const discovered = (await discoverFixtures(target, options.seedOwner, (options.spec ?? defaultSpec).methods)) as Fixtures;
     return { fixtures: discovered, discovered };
   } catch (err) {
     throw err instanceof PhotonError ? err : new UsageError((err as Error).message, { cause: err });
@@ -262,7 +315,7 @@ export function acceptsConnections(url: string, timeoutMs: number): Promise<bool
  * sent at all (the exchange's `errorCode` says so). A server that connects and then stalls,
  * resets or sends too much is reachable: its cases fail, naming why.
  */
-export async function ensureReachable(target: RawTarget, url: string, timeoutMs: number): Promise<void> {
+export async function ensureReachable(target: RawTarget, url: string, timeoutMs: number, methods: MethodTable = defaultSpec.methods): Promise<void> {
   const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
   if (!probe.error || probe.status !== 0) return;
   const unsendable = probe.errorCode === ClientErrorCode.INVALID_OPTIONS;
@@ -363,7 +416,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const settings = sessionSettings(options);
   if (options.targets.length === 0) throw internalError(ConfErrorCode.INTERNAL, "a session needs at least one target");
   const { fixtures, discovered } = await fixturesOf(options, settings);
-  const cases = await loadSelection(options, fixtures);
+  const spec = options.spec ?? defaultSpec;
+  const { cases, leftOut } = await select(options, fixtures);
   let reference: ReferenceIndexer | null = null;
   const urls: string[] = [];
   for (const side of options.targets) {
@@ -373,6 +427,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const targets = options.targets.map((side, i) => targetOf({ url: urls[i]!, headers: side.headers }, settings));
   return {
     settings,
+    spec,
     redact: redactorFor(options.targets, options.secrets),
     targets,
     urls,
@@ -380,9 +435,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     discovered,
     fixturesName: options.fixturesName ?? (options.discover ? "discovered" : (options.fixturesFile ?? "reference")),
     cases,
-    notes: reference === null ? [] : [EMBEDDED_REFERENCE_NOTE],
+    notes: [...(reference === null ? [] : [EMBEDDED_REFERENCE_NOTE]), ...(leftOut === null ? [] : [leftOut])],
     async ensureReachable() {
-      for (const [i, target] of targets.entries()) await ensureReachable(target, urls[i]!, settings.timeoutMs);
+      for (const [i, target] of targets.entries()) await ensureReachable(target, urls[i]!, settings.timeoutMs, spec.methods);
     },
     pool(work, poolOptions = {}, items = cases) {
       return runPool(items, work, { ...poolOptions, concurrency: poolOptions.concurrency ?? settings.concurrency });

@@ -94,6 +94,35 @@ export interface MethodInfo {
   readonly extensions: Readonly<Record<string, unknown>>;
   /** The params schema's shape, for spec-derived cases; absent in tables written by hand. */
   readonly paramShape?: ParamShape | null;
+  /**
+   * Fields of the result whose value changes as the chain moves on although the thing asked
+   * about did not change (`x-moves-with` on the result's object schemas): a proof's siblings,
+   * root and rootSeq as leaves are appended, a queue's contents as slots pass. Absent or empty:
+   * none.
+   */
+  readonly moving?: readonly MovingField[];
+}
+
+/**
+ * A field of a result that moves with the chain: `path` is dotted from the result, `[]` after a
+ * segment standing for every element of that array (`value[].root`, `value.accounts[].rootIndex`;
+ * `[].x` when the result itself is an array).
+ */
+export interface MovingField {
+  readonly path: string;
+  /** `root`: changes when its tree's root advances (new leaves); `slot`: changes as slots pass (queues fill and drain). */
+  readonly with: "slot" | "root";
+  /**
+   * The conformance `{type: …}` matcher name every value of the field's schema satisfies
+   * (`hash`, `pubkey`, `uint64`, `array`, `boolean`, …), or null when the schema is nullable or
+   * allows several types.
+   */
+  readonly type: string | null;
+  /**
+   * For a `root` field: the path (same notation) of the field of the same object stating the root
+   * sequence it was read at (`x-moves-with.seq`: a proof's `rootSeq`), or null when it states none.
+   */
+  readonly seq: string | null;
 }
 
 /** What JSON a param takes: a base58/base64 string format, a plain string, an integer, … (`any` when the schema allows several). */

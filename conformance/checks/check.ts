@@ -3,6 +3,7 @@ import { stringifyJson, type EnvelopeValidators, type MethodInfo, type MethodVal
 import type { ConformanceCase } from "../case-format.js";
 import { ABSENT } from "../matchers.js";
 import type { Exchange, Finding } from "../model.js";
+import type { RootLedger } from "./root-ledger.js";
 
 export interface Target {
   /** The target URL, redacted, for messages. */
@@ -21,6 +22,8 @@ export interface CheckContext {
   readonly strict: boolean;
   /** The id the case's request carried (undefined for raw bodies without one). */
   readonly requestId: unknown;
+  /** The run's ledger of roots (one root per tree and rootSeq across its answers); absent outside a run. */
+  readonly roots?: RootLedger;
 }
 
 export interface Check {

@@ -10,7 +10,11 @@ import type { SpecModel } from "../model.js";
 import { literal } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
 
-function info(m: SpecModel["methods"][number]): MethodInfo & { aliases: readonly string[]; registered: boolean } {
+/** One method's table entry, as the method table holds it: pure, shared by the emitter and `compileSpec` (generator/compile.ts). */
+export type MethodEntry = MethodInfo & { readonly aliases: readonly string[]; readonly registered: boolean };
+
+/** The table entry of one method of the model (the emitter writes it as a literal; `compileSpec` keeps it in memory). */
+export function methodEntry(m: SpecModel["methods"][number]): MethodEntry {
   return {
     name: m.name,
     path: m.path,
@@ -30,6 +34,7 @@ function info(m: SpecModel["methods"][number]): MethodInfo & { aliases: readonly
     aliases: m.aliases,
     registered: m.registered,
     paramShape: m.paramShape,
+    moving: m.moving,
   };
 }
 
@@ -44,7 +49,7 @@ export function addMethodTable(file: SourceFile, model: SpecModel): void {
     writer.writeLine("/** Every method of the spec, by name. */");
     writer
       .writeLine(
-        `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, info(m)])))};`,
+        `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, methodEntry(m)])))};`,
       )
       .blankLine();
     writer.writeLine("/** Other names the server answers a method under (`x-aliases`), each with the method's validators and handler: alias → method. */");

@@ -248,9 +248,13 @@ function locate(model: SpecModel, message: string): GenError {
   return new GenError(GenErrorCode.SCHEMA, `ajv cannot compile the spec's schemas: ${message}`, { file: model.source });
 }
 
-/** Compiles every schema of the model; returns the standalone module body (no banner). */
-export function emitValidators(model: SpecModel): { code: string; layout: ValidatorExports } {
-  const ajv = createAjv();
+/**
+ * Adds every schema of the model to `ajv` (components, envelope, each method's params and result)
+ * and compiles them, so errors surface here, located in the spec. Shared by the standalone
+ * emitter below and by `compileSpec` (generator/compile.ts), which keeps the compiled functions
+ * in memory: both see the same schemas under the same ids.
+ */
+export function compileModelSchemas(ajv: Ajv, model: SpecModel): ValidatorExports {
   const exports: Record<string, string> = {};
   const methods: { name: string; params: string; result: string }[] = [];
   try {
@@ -279,10 +283,17 @@ export function emitValidators(model: SpecModel): { code: string; layout: Valida
   } catch (err) {
     throw locate(model, (err as Error).message);
   }
-  let code = moduleCode(ajv, exports);
+  return { exports, methods };
+}
+
+/** Compiles every schema of the model; returns the standalone module body (no banner). */
+export function emitValidators(model: SpecModel): { code: string; layout: ValidatorExports } {
+  const ajv = createAjv();
+  const layout = compileModelSchemas(ajv, model);
+  let code = moduleCode(ajv, layout.exports);
   if (code.includes("require(")) {
     // ajv's runtime helpers (deep equality, unicode length) are CommonJS; load them portably.
     code = `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${code}`;
   }
-  return { code, layout: { exports, methods } };
+  return { code, layout };
 }

@@ -127,6 +127,18 @@ describe("verdicts a run can be held to", () => {
     expect((await run(...base, "--max-skipped", "150%")).code).toBe(2);
   }, 30_000);
 
+  it("--max-skipped does not count the cases of opted-out methods, and a run of only those says so", async () => {
+    // getCompressedAccount's cases opted out, accounts-by-owner's all filled: nothing skipped for want of fixtures.
+    const base = ["run", "--url", indexer().url, "--case", "account/*", "--case", "accounts-by-owner/*", "--skip-method", "getCompressedAccount"];
+    const mixed = await run(...base, "--max-skipped", "0");
+    expect(mixed.out).not.toMatch(/run\/max-skipped/);
+    expect(mixed.out).toMatch(/getCompressedAccount: skipped/);
+    expect(mixed.code).toBe(0);
+    const only = await run("run", "--url", indexer().url, "--case", "account/*", "--skip-method", "getCompressedAccount");
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain("the methods of every selected case are opted out (--skip-method), so nothing was run");
+  }, 30_000);
+
   it("Ctrl-C stops the run, writes the partial reports and exits 130", async () => {
     const slow = await startReferenceIndexer({ port: 0, latencyMs: 150 });
     const report = join(dir, "interrupted.json");

@@ -153,6 +153,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -191,6 +192,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -223,6 +225,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -286,6 +289,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -318,6 +322,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -356,6 +361,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -413,6 +419,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -470,6 +477,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -527,6 +535,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -559,6 +568,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -610,6 +620,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -661,6 +672,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -712,6 +724,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -732,6 +745,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     aliases: [],
     registered: true,
     paramShape: null,
+    moving: [],
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -752,6 +766,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     aliases: [],
     registered: true,
     paramShape: null,
+    moving: [],
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -797,6 +812,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -835,6 +851,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -865,6 +882,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -903,6 +921,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -933,6 +952,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -963,6 +983,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -995,6 +1016,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1039,6 +1061,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
 };
 

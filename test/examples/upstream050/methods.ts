@@ -65,6 +65,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -103,6 +104,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -141,6 +143,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -173,6 +176,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -205,6 +209,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -243,6 +248,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -306,6 +312,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -369,6 +376,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -401,6 +409,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -452,6 +461,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -490,6 +500,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -547,6 +558,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -604,6 +616,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -661,6 +674,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -718,6 +732,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -775,6 +790,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -832,6 +848,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -864,6 +881,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -915,6 +933,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -966,6 +985,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -1017,6 +1037,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -1037,6 +1058,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     aliases: [],
     registered: true,
     paramShape: null,
+    moving: [],
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -1057,6 +1079,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     aliases: [],
     registered: true,
     paramShape: null,
+    moving: [],
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -1102,6 +1125,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -1140,6 +1164,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -1170,6 +1195,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -1200,6 +1226,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -1238,6 +1265,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -1276,6 +1304,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -1306,6 +1335,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -1336,6 +1366,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -1392,6 +1423,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -1424,6 +1456,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -1456,6 +1489,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1494,6 +1528,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -1532,6 +1567,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
 };
 

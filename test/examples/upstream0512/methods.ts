@@ -59,6 +59,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -97,6 +98,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -135,6 +137,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -167,6 +170,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -199,6 +203,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -237,6 +242,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -300,6 +306,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -363,6 +370,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -395,6 +403,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -446,6 +455,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -484,6 +494,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -541,6 +552,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -598,6 +610,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -655,6 +668,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -712,6 +726,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -769,6 +784,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -826,6 +842,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -858,6 +875,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -909,6 +927,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -960,6 +979,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -1011,6 +1031,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -1031,6 +1052,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     aliases: [],
     registered: true,
     paramShape: null,
+    moving: [],
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -1051,6 +1073,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     aliases: [],
     registered: true,
     paramShape: null,
+    moving: [],
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -1096,6 +1119,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -1134,6 +1158,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleAccountInterfaces: {
     name: "getMultipleAccountInterfaces",
@@ -1166,6 +1191,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -1196,6 +1222,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -1226,6 +1253,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -1264,6 +1292,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -1302,6 +1331,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -1332,6 +1362,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -1362,6 +1393,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
         maximum: null,
       },
     },
+    moving: [],
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -1412,6 +1444,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getQueueInfo: {
     name: "getQueueInfo",
@@ -1444,6 +1477,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -1476,6 +1510,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -1508,6 +1543,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1546,6 +1582,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -1584,6 +1621,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
       items: null,
     },
+    moving: [],
   },
 };
 

@@ -1,0 +1,119 @@
+/**
+ * The interface a run certifies against (`--spec VERSION|PATH`): the spec's identity, its method
+ * table and its validators, threaded through the session, the checks and the summary instead of
+ * each reading generated/ directly.
+ *
+ * - the bundled default (generated/: the table and the standalone validators, no compilation);
+ * - another bundled version (spec/versions/<version>.yaml, shipped in the package);
+ * - a spec file (YAML/JSON OpenAPI), compiled once at start by generator/compile.ts, which is
+ *   imported only then, so the default run loads neither yaml nor ajv's compiler.
+ *
+ * A spec that cannot be read or compiled is a usage error (exit 2) naming the file and the JSON
+ * pointer; an unknown version one listing the bundled versions.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isObject, PhotonError, type EnvelopeValidators, type MethodValidators } from "@photon-indexer-kit/runtime";
+import type { ConformanceCase } from "./case-format.js";
+import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
+import { UsageError } from "./errors.js";
+import { packageRoot } from "./paths.js";
+import { canonicalMethod, type MethodTable } from "./spec-facts.js";
+
+export interface SpecBundle {
+  /** The spec's identity, as the certificate names it. */
+  readonly spec: { readonly title: string; readonly version: string; readonly sha256: string };
+  /** Every method by name (entries as generated/methods.ts has them: aliases, registered, paramShape). */
+  readonly methods: MethodTable;
+  /** Each method's params and result validator. */
+  readonly validators: Readonly<Record<string, MethodValidators>>;
+  readonly envelope: EnvelopeValidators;
+}
+
+/** The bundled default: the spec generated/ was generated from. */
+export const defaultSpec: SpecBundle = {
+  spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
+  methods,
+  validators: methodValidators,
+  envelope: envelopeValidators,
+};
+
+/** Where the other bundled spec versions are: spec/versions/<version>.yaml in the package (package.json `files` ships spec/). */
+export const specVersionsDir: string = join(packageRoot, "spec", "versions");
+
+const VERSION_FILE = /^(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\.ya?ml$/;
+
+/** The versions `--spec` takes by name: the default's and each spec/versions file's, in version order. */
+export function bundledVersions(): string[] {
+  const files = existsSync(specVersionsDir) ? readdirSync(specVersionsDir).flatMap((f) => VERSION_FILE.exec(f)?.[1] ?? []) : [];
+  const numeric = (v: string) => v.split(/[.+-]/).map((p) => Number(p) || 0);
+  return [...new Set([spec.version, ...files])].sort((a, b) => {
+    const [x, y] = [numeric(a), numeric(b)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+    return a.localeCompare(b);
+  });
+}
+
+/** A `--spec` value naming a version (`0.50.0`), not a file. */
+const looksLikeVersion = (value: string) => /^v?\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$/.test(value);
+
+/** The file of a bundled version, or null. */
+function versionFile(version: string): string | null {
+  for (const ext of [".yaml", ".yml"]) {
+    const file = join(specVersionsDir, `${version}${ext}`);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/**
+ * The interface `--spec` names: nothing or the default's version → the bundled default as it is;
+ * another bundled version or a file → compiled now (once per run).
+ */
+export async function loadSpecBundle(choice: string | undefined, cwd: string = process.cwd()): Promise<SpecBundle> {
+  if (choice === undefined || choice === "" || choice === spec.version) return defaultSpec;
+  let source: string;
+  if (looksLikeVersion(choice)) {
+    const file = versionFile(choice.replace(/^v/, ""));
+    if (file === null) throw new UsageError(`--spec ${choice}: no such bundled spec version (bundled: ${bundledVersions().join(", ")}; or give a spec file)`);
+    source = file;
+  } else source = choice;
+  const { compileSpec, GenError } = await import("../generator/compile.js");
+  try {
+    const compiled = await compileSpec(source, cwd);
+    return {
+      spec: { title: compiled.spec.title, version: compiled.spec.version, sha256: compiled.spec.sha256 },
+      methods: compiled.methods,
+      validators: compiled.validators,
+      envelope: compiled.envelope,
+    };
+  } catch (err) {
+    // GenError.toString() names the file, the JSON pointer and the code.
+    if (err instanceof GenError) throw new UsageError(`--spec ${choice}: ${err.toString()}`, { cause: err });
+    throw err instanceof PhotonError ? err : new UsageError(`--spec ${choice}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * The methods a case calls: its own, those of its cross-method expectations (`agrees`, `sum`,
+ * `follow`), and each call of a raw JSON body (a batch).
+ */
+export function methodsCalled(c: ConformanceCase): string[] {
+  const out = [c.method];
+  for (const a of c.expect.agrees ?? []) out.push(a.method);
+  if (c.expect.sum?.method) out.push(c.expect.sum.method);
+  for (const f of c.expect.follow ?? []) out.push(f.method);
+  const json = c.http?.json;
+  for (const call of Array.isArray(json) ? json : [json]) if (isObject(call) && typeof call.method === "string") out.push(call.method);
+  return out;
+}
+
+/**
+ * Whether a case applies to the chosen spec: not when a method it calls (aliases resolved) is one
+ * of the bundled default spec's methods that the chosen spec lacks. A case about a name no spec
+ * knows (a protocol case's unknown method) stays.
+ */
+export function appliesTo(c: ConformanceCase, chosen: SpecBundle): boolean {
+  if (chosen === defaultSpec) return true;
+  return methodsCalled(c).every((m) => canonicalMethod(m, chosen.methods) !== undefined || canonicalMethod(m, defaultSpec.methods) === undefined);
+}

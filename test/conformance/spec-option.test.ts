@@ -1,0 +1,297 @@
+/**
+ * Version-aware runs (issue 16): `--spec VERSION|FILE` certifies a target against a chosen
+ * interface. A non-default spec is compiled once at start by generator/compile.ts into the
+ * shapes generated/ has (method table, validators); cases of methods it lacks are left out;
+ * the certificate names it. A bad spec or an unknown version is a usage error before anything runs.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, request, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isObject, parseJson, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
+import { main } from "../../conformance/cli.js";
+import type { RunSummary } from "../../conformance/model.js";
+import { runSuite, type RunOptions } from "../../conformance/run.js";
+import { loadSelection } from "../../conformance/session.js";
+import { bundledVersions, defaultSpec, loadSpecBundle, methodsCalled, type SpecBundle } from "../../conformance/spec-bundle.js";
+import { canonicalMethod, unregisteredMethods } from "../../conformance/spec-facts.js";
+import { readFixtures, referenceFixturesFile } from "../../conformance/fixtures.js";
+import { compileSpec } from "../../generator/compile.js";
+import { methodAliases, methods, methodValidators, envelopeValidators, spec } from "../../generated/index.js";
+import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
+import { captured } from "../helpers/capture.js";
+import { root } from "../helpers/paths.js";
+
+const casesDir = join(root, "conformance", "cases");
+const OLD = "0.50.0";
+const OLD_METHODS = [
+  "getCompressedAccount",
+  "getMultipleCompressedAccounts",
+  "getCompressedAccountsByOwner",
+  "getCompressedTokenAccountsByOwner",
+  "getCompressedTokenBalancesByOwner",
+  "getCompressionSignaturesForTokenOwner",
+  "getIndexerSlot",
+];
+
+describe("compileSpec", () => {
+  it("compiles the bundled spec to the generated method table, aliases and identity", async () => {
+    const compiled = await compileSpec(join(root, "spec", "photon-indexer.yaml"), root);
+    expect(compiled.methods).toEqual(methods);
+    expect(Object.keys(compiled.methods)).toEqual(Object.keys(methods));
+    expect(compiled.methodAliases).toEqual(methodAliases);
+    expect(compiled.spec).toEqual(JSON.parse(JSON.stringify(spec)));
+    expect(Object.keys(compiled.validators)).toEqual(Object.keys(methodValidators));
+  });
+
+  it("compiles validators that agree with the generated ones", async () => {
+    const compiled = await compileSpec(join(root, "spec", "photon-indexer.yaml"), root);
+    const pubkey = "11111111111111111111111111111111";
+    const samples: { method: keyof typeof methodValidators; part: "params" | "result"; value: unknown }[] = [
+      { method: "getCompressedAccount", part: "params", value: { address: pubkey } },
+      { method: "getCompressedAccount", part: "params", value: { address: "not base58 0OIl" } },
+      { method: "getCompressedAccount", part: "params", value: { address: pubkey, extra: 1 } },
+      { method: "getCompressedAccountsByOwner", part: "params", value: { owner: pubkey, limit: 1000 } },
+      { method: "getCompressedAccountsByOwner", part: "params", value: { owner: pubkey, limit: 1001 } },
+      { method: "getCompressedAccountsByOwner", part: "params", value: { owner: pubkey, limit: -1 } },
+      { method: "getCompressedAccountsByOwner", part: "params", value: {} },
+      { method: "getIndexerSlot", part: "result", value: 5 },
+      { method: "getIndexerSlot", part: "result", value: -5 },
+      { method: "getIndexerSlot", part: "result", value: 18446744073709551615n },
+      { method: "getIndexerSlot", part: "result", value: "5" },
+      { method: "getCompressedAccount", part: "result", value: { context: { slot: 1 }, value: null } },
+      { method: "getCompressedAccount", part: "result", value: { context: { slot: 1 } } },
+      { method: "getCompressedAccount", part: "result", value: { context: {}, value: null } },
+    ];
+    const verdicts = samples.map((s) => {
+      const generated = methodValidators[s.method][s.part];
+      const mine = compiled.validators[s.method]![s.part];
+      const ok = generated(s.value);
+      expect(mine(s.value), `${s.method} ${s.part} ${stringifyJson(s.value as Json)}`).toBe(ok);
+      if (!ok) expect(mine.errors?.[0]?.keyword).toBe(generated.errors?.[0]?.keyword);
+      return ok;
+    });
+    // The sample holds both answers.
+    expect(verdicts).toContain(true);
+    expect(verdicts).toContain(false);
+    for (const [name, body] of [
+      ["request", { jsonrpc: "2.0", id: 1, method: "x" }],
+      ["request", { jsonrpc: "1.0", id: 1, method: "x" }],
+      ["response", { jsonrpc: "2.0", id: 1, result: null }],
+      ["response", { jsonrpc: "2.0", id: 1, result: null, error: { code: 1, message: "" } }],
+      ["error", { code: 1 }],
+    ] as const) {
+      expect(compiled.envelope[name](body), `${name} ${JSON.stringify(body)}`).toBe(envelopeValidators[name](body));
+    }
+  });
+
+  it("compiles the bundled 0.50.0 spec: its seven methods", async () => {
+    const compiled = await compileSpec(join(root, "spec", "versions", `${OLD}.yaml`), root);
+    expect(compiled.spec.version).toBe(OLD);
+    expect(Object.keys(compiled.methods)).toEqual(OLD_METHODS);
+  });
+});
+
+describe("loadSpecBundle", () => {
+  it("keeps the bundled default as it is, and lists the bundled versions", async () => {
+    expect(await loadSpecBundle(undefined)).toBe(defaultSpec);
+    expect(await loadSpecBundle(spec.version)).toBe(defaultSpec);
+    expect(bundledVersions()).toEqual([OLD, spec.version]);
+  });
+
+  it("leaves out the cases of methods the chosen spec lacks, keeping protocol cases about unknown methods", async () => {
+    const old = await loadSpecBundle(OLD);
+    const fixtures = await readFixtures(referenceFixturesFile);
+    const all = await loadSelection({ casesDir, derived: true }, fixtures);
+    const chosen = await loadSelection({ casesDir, derived: true, spec: old }, fixtures);
+    expect(chosen.length).toBeGreaterThan(0);
+    expect(chosen.length).toBeLessThan(all.length);
+    for (const c of chosen) {
+      for (const called of methodsCalled(c)) {
+        const method = canonicalMethod(called, defaultSpec.methods);
+        if (method !== undefined) expect(OLD_METHODS, c.id).toContain(method);
+      }
+    }
+    // A case of a 0.50.0 method that follows up with a method 0.50.0 lacks is left out too.
+    const lacks = (m: string) => {
+      const method = canonicalMethod(m);
+      return method !== undefined && !OLD_METHODS.includes(method);
+    };
+    const following = all.filter((c) => OLD_METHODS.includes(c.method) && methodsCalled(c).some(lacks));
+    expect(following.length).toBeGreaterThan(0);
+    for (const c of following) expect(chosen.map((x) => x.id)).not.toContain(c.id);
+    // A case about a method no spec defines stays.
+    const unknown = all.filter((c) => canonicalMethod(c.method, defaultSpec.methods) === undefined);
+    expect(unknown.length).toBeGreaterThan(0);
+    for (const c of unknown) expect(chosen.map((x) => x.id)).toContain(c.id);
+    // Derived cases come from the chosen table.
+    const derived = chosen.filter((c) => c.id.startsWith("derived/"));
+    expect(derived.length).toBeGreaterThan(0);
+    for (const c of derived) expect(OLD_METHODS).toContain(c.method);
+  });
+});
+
+/**
+ * A "0.50.0 deployment": the reference behind a proxy that answers every call of a method 0.50.0
+ * lacks as the reference answers an unknown method (the call is forwarded under a name no spec
+ * has, so the answer is the reference's own -32601, byte for byte); everything else passes through.
+ */
+async function startOldDeployment(upstream: string, old: SpecBundle): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(upstream);
+  const lacking = (method: unknown) =>
+    typeof method === "string" && canonicalMethod(method, old.methods) === undefined && canonicalMethod(method) !== undefined;
+  const rename = (call: Json): Json => (isObject(call) && lacking(call.method) ? { ...call, method: "notServedByThisDeployment" } : call);
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      let body = Buffer.concat(chunks);
+      try {
+        const parsed = parseJson(body.toString("utf8")) as Json;
+        const calls = Array.isArray(parsed) ? parsed : [parsed];
+        if (calls.some((c) => isObject(c) && lacking(c.method))) body = Buffer.from(stringifyJson(Array.isArray(parsed) ? parsed.map(rename) : rename(parsed)));
+      } catch {
+        // not JSON: passed through as it came
+      }
+      const headers = { ...req.headers, host: target.host, "content-length": String(body.length) };
+      const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on("error", () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+describe("--spec 0.50.0", () => {
+  let reference: ReferenceIndexer;
+  let deployment: { url: string; close(): Promise<void> };
+  let old: SpecBundle;
+  let certified: { spec: RunSummary["spec"]; passed: boolean; notes?: string[]; methods?: RunSummary["methods"]; cases: { method: string }[] };
+  let againstOld: RunSummary;
+  let againstDefault: RunSummary;
+  const dir = mkdtempSync(join(tmpdir(), "photon-spec-option-"));
+
+  beforeAll(async () => {
+    reference = await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
+    old = await loadSpecBundle(OLD);
+    deployment = await startOldDeployment(reference.url, old);
+    const fixtures = await readFixtures(referenceFixturesFile);
+    const out = join(dir, "certificate.json");
+    const r = await captured(main, ["run", "--spec", OLD, "--url", reference.url, "--reporter", "json", "--output", out]);
+    expect(r.code, r.stderr).toBe(0);
+    certified = JSON.parse(readFileSync(out, "utf8")) as typeof certified;
+    againstOld = await runSuite({ url: deployment.url, casesDir, fixtures, derived: true, spec: old } as RunOptions & { derived: boolean });
+    againstDefault = await runSuite({ url: deployment.url, casesDir, fixtures, derived: true } as RunOptions & { derived: boolean });
+  }, 120_000);
+
+  afterAll(async () => {
+    await deployment?.close();
+    await reference?.close();
+  });
+
+  it("certifies the reference on the seven methods of 0.50.0 only, and the certificate states 0.50.0", () => {
+    expect(certified.passed).toBe(true);
+    expect(certified.spec).toEqual(old.spec);
+    expect(certified.spec.version).toBe(OLD);
+    expect(certified.methods?.map((m) => m.method)).toEqual(OLD_METHODS);
+    expect(certified.methods?.every((m) => m.status === "conformant")).toBe(true);
+    expect(certified.cases.length).toBeGreaterThan(0);
+    for (const r of certified.cases) {
+      const method = canonicalMethod(r.method, defaultSpec.methods);
+      if (method !== undefined) expect(OLD_METHODS).toContain(method);
+    }
+    expect(
+      certified.notes?.some((n) => /cases calling \d+ methods that Photon indexer JSON-RPC 0\.50\.0 \(--spec\) does not define were left out/.test(n)),
+    ).toBe(true);
+  });
+
+  it("certifies a 0.50.0 deployment with --spec 0.50.0", () => {
+    const failed = againstOld.results
+      .filter((r) => r.status === "fail")
+      .map(
+        (r) =>
+          `${r.id}: ${r.findings
+            .filter((f) => f.status === "fail")
+            .map((f) => f.message)
+            .join("; ")}`,
+      );
+    expect(failed).toEqual([]);
+    expect(againstOld.counts.fail).toBe(0);
+    expect(againstOld.passed).toBe(true);
+    expect(againstOld.spec.version).toBe(OLD);
+    expect(againstOld.methods?.map((m) => [m.method, m.status])).toEqual(OLD_METHODS.map((m) => [m, "conformant"]));
+  });
+
+  it("does not certify it against the default spec, naming the methods it does not serve", () => {
+    expect(againstDefault.passed).toBe(false);
+    expect(againstDefault.spec.version).toBe(spec.version);
+    const notServed = againstDefault.methods?.filter((m) => m.status === "not served").map((m) => m.method);
+    const expected = Object.keys(methods).filter((m) => !OLD_METHODS.includes(m));
+    expect(new Set(notServed)).toEqual(new Set(expected));
+    const failing = againstDefault.methods?.filter((m) => m.fails).map((m) => m.method);
+    expect(new Set(failing)).toEqual(new Set(expected.filter((m) => !unregisteredMethods().includes(m))));
+  });
+});
+
+describe("--spec errors", () => {
+  const dir = mkdtempSync(join(tmpdir(), "photon-spec-bad-"));
+
+  it("a broken YAML file is a usage error naming the file, before anything runs", async () => {
+    const file = join(dir, "broken.yaml");
+    writeFileSync(file, "openapi: 3.0.3\ninfo: [unclosed\n");
+    const r = await captured(main, ["run", "--spec", file, "--url", "http://127.0.0.1:1/"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/broken\.yaml: invalid YAML at line \d+/);
+    expect(r.stderr).toContain("PHOTON_GEN_ERR_YAML");
+    expect(r.stderr).not.toMatch(/cannot reach|unexpected error|\n\s+at /);
+  });
+
+  it("a $ref that does not resolve is a usage error naming the file and the JSON pointer", async () => {
+    const text = readFileSync(join(root, "spec", "versions", `${OLD}.yaml`), "utf8");
+    const file = join(dir, "dangling.yaml");
+    const broken = text.replace("$ref: '#/components/schemas/Limit'", "$ref: '#/components/schemas/NoSuchLimit'");
+    expect(broken).not.toBe(text);
+    writeFileSync(file, broken);
+    const r = await captured(main, ["run", "--spec", file, "--url", "http://127.0.0.1:1/"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /dangling\.yaml#\/components\/[^ ]*\/\$ref: \$ref "#\/components\/schemas\/NoSuchLimit" does not resolve \[PHOTON_GEN_ERR_REF_UNKNOWN\]/,
+    );
+    expect(r.stderr).not.toMatch(/cannot reach|unexpected error/);
+  });
+
+  it("an unknown version is a usage error listing the bundled ones", async () => {
+    const r = await captured(main, ["run", "--spec", "0.49.0", "--url", "http://127.0.0.1:1/"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--spec 0.49.0: no such bundled spec version (bundled: ${OLD}, ${spec.version}`);
+    expect(r.stderr).not.toMatch(/cannot reach/);
+    const listed = await captured(main, ["run", "--list", "--spec", "0.49.0"]);
+    expect(listed.code).toBe(2);
+  });
+
+  it("--list and --skip-method follow the chosen spec", async () => {
+    const listed = await captured(main, ["run", "--list", "--spec", OLD, "--case", "derived/**"]);
+    expect(listed.code).toBe(0);
+    const listedMethods = new Set(
+      listed.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split(/\s+/)[1]),
+    );
+    expect(listedMethods.size).toBeGreaterThan(0);
+    for (const m of listedMethods) expect(OLD_METHODS).toContain(m);
+    const r = await captured(main, ["run", "--spec", OLD, "--skip-method", "getQueueInfo", "--url", "http://127.0.0.1:1/"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--skip-method getQueueInfo: the spec (Photon indexer JSON-RPC ${OLD}) has no such method or alias`);
+  });
+});
