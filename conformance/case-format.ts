@@ -33,6 +33,42 @@ export interface ErrorExpectation {
   readonly messageMatches: string | null;
 }
 
+/** `expect.agrees`: the same query answered by another method (V1 vs V2); see cases/README.md. */
+export interface AgreesExpectation {
+  readonly method: string;
+  /** The params of the other call; undefined: the case's own. */
+  readonly params: Json | undefined;
+  /** Their key (or their dotted path, `*` for array indexes) → our path relative to the same object. */
+  readonly rename: Readonly<Record<string, string>>;
+  /** Walk both cursors to the end and compare every item, not just the first pages. */
+  readonly walk: boolean;
+}
+
+/** `expect.sum`: the sum of `field` over every item of `method`'s walk. */
+export interface SumExpectation {
+  /** null: the case's own method. */
+  readonly method: string | null;
+  readonly params: Json | undefined;
+  readonly field: string;
+  /** A matcher; `{result: path}` is the case's own result at path. */
+  readonly equals: Json;
+}
+
+/** `expect.follow`: a follow-up call per element of a list of the result. */
+export interface FollowExpectation {
+  /** A dotted path into the page (`value` where the result has a context: `items`), else into the result. */
+  readonly from: string;
+  readonly max: number;
+  readonly method: string;
+  /** `{item: path}` anywhere in them takes the element's value at path. */
+  readonly params: Json | undefined;
+  /** Dotted path → matcher on the follow-up's result; `{item: path}` and `{result: path}` refer to the element and our result. */
+  readonly result: Readonly<Record<string, Json>>;
+}
+
+/** At most this many follow-up calls per `follow` entry. */
+export const FOLLOW_CAP = 50;
+
 export interface Expectation {
   /** Expected HTTP status (default 200). */
   readonly status: number;
@@ -42,6 +78,10 @@ export interface Expectation {
   /** Dotted path → matcher, applied to every item of the page. */
   readonly every: Readonly<Record<string, Json>> | null;
   readonly semantics: readonly string[];
+  /** Cross-method expectations (checks/relations.ts); absent on cases built in code. */
+  readonly agrees?: readonly AgreesExpectation[];
+  readonly sum?: SumExpectation | null;
+  readonly follow?: readonly FollowExpectation[];
   /** Page sizes to walk the cursor with and compare with the single-page result. */
   readonly paginate: readonly number[];
   /** A notification: the reply must be HTTP 200 with an empty body. */
@@ -134,7 +174,83 @@ function stringList(value: Json | undefined, what: string, file: string): string
 
 const CASE_KEYS = new Set(["description", "method", "params", "http", "expect", "required", "recorded", "tags"]);
 const HTTP_KEYS = new Set(["method", "path", "origin", "contentType", "body", "json"]);
-const EXPECT_KEYS = new Set(["status", "error", "result", "every", "semantics", "paginate", "emptyBody", "batch", "contentType", "envelope", "body"]);
+const EXPECT_KEYS = new Set([
+  "status",
+  "error",
+  "result",
+  "every",
+  "semantics",
+  "paginate",
+  "emptyBody",
+  "batch",
+  "contentType",
+  "envelope",
+  "body",
+  "agrees",
+  "sum",
+  "follow",
+]);
+
+function keysOf(value: Json | undefined, allowed: readonly string[], where: string, file: string): Record<string, Json> {
+  if (!isObject(value)) throw new CaseError(file, `\`${where}\` must be a mapping`);
+  for (const k of Object.keys(value)) if (!allowed.includes(k)) throw new CaseError(file, `unknown key \`${where}.${k}\``);
+  return value;
+}
+
+function name(value: Json | undefined, where: string, file: string, optional = false): string | null {
+  if (optional && value === undefined) return null;
+  if (typeof value !== "string" || value === "") throw new CaseError(file, `\`${where}\` must be a name or dotted path`);
+  return value;
+}
+
+function listOf(value: Json | undefined, where: string, file: string): Json[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new CaseError(file, `\`${where}\` must be a list`);
+  return value;
+}
+
+function pathMatchers(value: Json | undefined, where: string, file: string): Record<string, Json> {
+  if (!isObject(value) || Object.keys(value).length === 0) throw new CaseError(file, `\`${where}\` must map paths to matchers`);
+  return value;
+}
+
+/** Validates and renders `expect.agrees`, `expect.sum` and `expect.follow`. */
+function relations(exp: Record<string, Json>, r: (v: Json | undefined) => Json | undefined, file: string) {
+  const agrees = listOf(exp.agrees, "expect.agrees", file).map((entry, i): AgreesExpectation => {
+    const where = `expect.agrees[${i}]`;
+    const a = keysOf(entry, ["method", "params", "rename", "walk"], where, file);
+    const rename = a.rename === undefined ? {} : keysOf(a.rename, Object.keys(a.rename ?? {}), `${where}.rename`, file);
+    for (const [k, v] of Object.entries(rename)) name(v, `${where}.rename.${k}`, file);
+    if (a.walk !== undefined && typeof a.walk !== "boolean") throw new CaseError(file, `\`${where}.walk\` must be true or false`);
+    return { method: name(a.method, `${where}.method`, file)!, params: r(a.params), rename: rename as Record<string, string>, walk: a.walk === true };
+  });
+  let sum: SumExpectation | null = null;
+  if (exp.sum !== undefined) {
+    const s = keysOf(exp.sum, ["method", "params", "field", "equals"], "expect.sum", file);
+    if (s.equals === undefined) throw new CaseError(file, "`expect.sum.equals` is required (a matcher, or {result: path})");
+    sum = {
+      method: name(s.method, "expect.sum.method", file, true),
+      params: r(s.params),
+      field: name(s.field, "expect.sum.field", file)!,
+      equals: r(s.equals)!,
+    };
+  }
+  const follow = listOf(exp.follow, "expect.follow", file).map((entry, i): FollowExpectation => {
+    const where = `expect.follow[${i}]`;
+    const f = keysOf(entry, ["from", "max", "method", "params", "result"], where, file);
+    const max = f.max ?? 10;
+    if (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > FOLLOW_CAP)
+      throw new CaseError(file, `\`${where}.max\` must be an integer from 1 to ${FOLLOW_CAP}`);
+    return {
+      from: name(f.from, `${where}.from`, file)!,
+      max,
+      method: name(f.method, `${where}.method`, file)!,
+      params: r(f.params),
+      result: r(pathMatchers(f.result, `${where}.result`, file)) as Record<string, Json>,
+    };
+  });
+  return { agrees, sum, follow };
+}
 
 /** Parses and renders one case file's text. */
 export function parseCase(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
@@ -173,6 +289,7 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
   if (!Array.isArray(paginate) || !paginate.every((n) => typeof n === "number" && Number.isInteger(n) && n > 0)) {
     throw new CaseError(file, "`expect.paginate` must be a list of page sizes");
   }
+  const related = relations(exp, r, file);
   return {
     id,
     file,
@@ -186,6 +303,7 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
       result: isObject(exp.result) ? (r(exp.result) as Record<string, Json>) : null,
       every: isObject(exp.every) ? (r(exp.every) as Record<string, Json>) : null,
       semantics: stringList(exp.semantics, "expect.semantics", file),
+      ...related,
       paginate: paginate as number[],
       emptyBody: exp.emptyBody === true,
       batch: Array.isArray(exp.batch) ? (r(exp.batch) as Json[]) : null,

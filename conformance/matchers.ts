@@ -2,11 +2,13 @@
  * Matchers used by case expectations. A matcher is a literal (deep equality, numbers and
  * bigints compared by value) or an object with one matcher key:
  * `{any: true}`, `{absent: true}`, `{type: pubkey|hash|signature|base58|base64|uint64|string|number|boolean|null|array|object}`,
- * `{minItems: n}`, `{maxItems: n}`, `{length: n}`, `{oneOf: [..]}`, `{matches: "regex"}`, `{not: matcher}`.
+ * `{minItems: n}`, `{maxItems: n}`, `{length: n}`, `{oneOf: [..]}`, `{matches: "regex"}`, `{not: matcher}`,
+ * `{some: {path: matcher, …}}` (an array with at least one element matching every path) and
+ * `{has: {path: matcher, …}}` (an object whose paths all match), `{min: n}` (an integer at least n).
  */
 import { formats, isObject, isUint64, type Json } from "@photon-indexer-kit/runtime";
 
-const MATCHER_KEYS = new Set(["any", "absent", "type", "minItems", "maxItems", "length", "oneOf", "matches", "not"]);
+const MATCHER_KEYS = new Set(["any", "absent", "type", "minItems", "maxItems", "length", "oneOf", "matches", "not", "some", "has", "min"]);
 
 export const ABSENT = Symbol("absent");
 
@@ -90,7 +92,30 @@ export function match(actual: unknown, expected: Json): string | null {
       return typeof actual === "string" && new RegExp(String(arg)).test(actual) ? null : `does not match /${String(arg)}/`;
     case "not":
       return match(actual, arg as Json) === null ? "matches what it must not" : null;
+    case "some":
+      if (!Array.isArray(actual)) return "is not an array";
+      return actual.some((item) => matchAll(item, arg) === null) ? null : `has no element matching ${Object.keys(isObject(arg) ? arg : {}).join(", ")}`;
+    case "min":
+      return atLeast(actual, arg) ? null : `is not a number >= ${String(arg)}`;
+    case "has":
+      return isObject(actual) ? matchAll(actual, arg) : "is not an object";
     default:
       return `unknown matcher ${key}`;
   }
+}
+
+/** Null when every `path: matcher` of `paths` matches `actual` at that path, else the first reason, naming the path. */
+export function matchAll(actual: unknown, paths: Json): string | null {
+  if (!isObject(paths)) return "needs {path: matcher, …}";
+  for (const [path, matcher] of Object.entries(paths)) {
+    const why = match(getPath(actual, path), matcher);
+    if (why !== null) return `${path} ${why}`;
+  }
+  return null;
+}
+
+function atLeast(actual: unknown, min: Json): boolean {
+  if (typeof actual !== "number" && typeof actual !== "bigint") return false;
+  const whole = (x: unknown): x is number | bigint => typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x));
+  return whole(actual) && whole(min) ? BigInt(actual) >= BigInt(min) : Number(actual) >= Number(min);
 }

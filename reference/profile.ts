@@ -115,9 +115,17 @@ export interface DatasetProfile {
   /**
    * A mint with more than a page of holders (`holders`, token owners with a balance row of the mint,
    * `zeroBalanceHolders` of them at 0 after spending): `tiedHolders` holders share their balance with another,
-   * and `topHolder`'s balance is above 2^53.
+   * and `topHolder`'s balance is above 2^53. `supply`: the sum of the amounts of the mint's unspent token
+   * accounts in the dataset (brute force over the records), which the holders' balances sum to.
    */
-  mintWithManyHolders: { mint: string; holders: number; zeroBalanceHolders: number; tiedHolders: number; topHolder: { owner: string; balance: U64 } };
+  mintWithManyHolders: {
+    mint: string;
+    holders: number;
+    zeroBalanceHolders: number;
+    tiedHolders: number;
+    topHolder: { owner: string; balance: U64 };
+    supply: U64;
+  };
 
   /** An unspent account with an address and data. */
   knownHash: string;
@@ -525,8 +533,10 @@ function tokenFacts(dataset: Dataset, seed: number): TokenFacts {
   const holdersMint = key("mintWithManyHolders");
   const delegated = { unspent: 0, spent: 0, mints: new Set<string>() };
   const holders = new Map<string, BalanceCell>();
+  let supply = 0n;
   for (const t of dataset.tokens) {
     const isSpent = spentHashes.has(t.hash);
+    if (t.mint === holdersMint && !isSpent) supply += BigInt(t.amount);
     if (t.delegate === delegate) {
       if (isSpent) delegated.spent++;
       else {
@@ -633,6 +643,7 @@ function tokenFacts(dataset: Dataset, seed: number): TokenFacts {
       zeroBalanceHolders: zeroHolders,
       tiedHolders,
       topHolder: { owner: top[0], balance: u64(top[1]) },
+      supply: u64(supply),
     },
   };
 }

@@ -21,12 +21,15 @@
  * Folding costs about 26-40 Poseidon calls a proof: at most MAX_FOLDS proofs are folded per answer,
  * and a finding says how many were left unfolded.
  */
-import { decodeBase58, encodeBase58, isObject } from "@photon-indexer-kit/runtime";
+import { encodeBase58, isObject } from "@photon-indexer-kit/runtime";
 import { poseidon2 } from "poseidon-lite/poseidon2";
 import { poseidon3 } from "poseidon-lite/poseidon3";
 import { fail, pass, skip, type Finding } from "../model.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
+import { agreementFindings } from "./proof-agreement.js";
+import { collectProofs, int32, isIndex, isSeq, LARGEST_HISTORY, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
+import type { RootLedger } from "./root-ledger.js";
 
 const P = "proofs";
 
@@ -43,58 +46,11 @@ const MAX_HEIGHT = Math.max(...HEIGHTS);
 /** Proof length → address tree version: V1 address trees have 26 levels, batched (V2) ones 40. */
 const ADDRESS_VERSION: Readonly<Record<number, 1 | 2>> = { 26: 1, 40: 2 };
 
-/**
- * Root history sizes by Photon's u16 tree type (light-compressed-account TreeType: 1 StateV1,
- * 2 AddressV1, 3 StateV2, 4 AddressV2): V1 trees keep 2400 roots, batched trees 200
- * (DEFAULT_BATCH_ROOT_HISTORY_LEN; light-protocol cli/accounts). A V1 validity proof names no tree
- * type: its root indexes are held to the largest of them.
- */
-const ROOT_HISTORY: Readonly<Record<number, number>> = { 1: 2400, 2: 2400, 3: 200, 4: 200 };
-const LARGEST_HISTORY = 2400;
-
 /** The placeholder Groth16 proof: a = bytes 1..32, b = 1..64, c = 1..32. */
 const PLACEHOLDER = { a: 32, b: 64, c: 32 } as const;
 
 /** Base58 of 32 zero bytes: the zero root a proof by index carries. */
 const ZERO = "11111111111111111111111111111111";
-
-type Obj = Record<string, unknown>;
-
-/** A 32-byte base58 value as a big-endian integer, or null when it is not one. */
-function int32(value: unknown): bigint | null {
-  // 32 bytes encode to at most 44 characters; longer text is never one, and decoding it would cost
-  // time quadratic in its length (a hostile answer could stall the run), so it is not decoded.
-  if (typeof value !== "string" || value.length > 44) return null;
-  const bytes = decodeBase58(value);
-  if (bytes?.length !== 32) return null;
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  return n;
-}
-
-const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-const isSeq = (v: unknown): v is number | bigint => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) || (typeof v === "bigint" && v >= 0n);
-
-/** What one answer carries, with the dotted path (from `result`) of each proof-bearing object. */
-interface Found {
-  accounts: { path: string; o: Obj }[];
-  addresses: { path: string; o: Obj }[];
-  validity: { path: string; o: Obj }[];
-}
-
-function collect(node: unknown, path: string, found: Found, depth: number): void {
-  if (depth > 12) return;
-  if (Array.isArray(node)) {
-    node.forEach((item, i) => collect(item, `${path}.${i}`, found, depth + 1));
-    return;
-  }
-  if (!isObject(node)) return;
-  if ("compressedProof" in node) found.validity.push({ path, o: node });
-  else if ("lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node)
-    found.addresses.push({ path, o: node });
-  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path, o: node });
-  else for (const [k, v] of Object.entries(node)) if (v !== null && typeof v === "object") collect(v, `${path}.${k}`, found, depth + 1);
-}
 
 /** Folds a leaf up its siblings: Poseidon(node, sibling) where the index bit is 0, Poseidon(sibling, node) where it is 1. */
 function fold(leaf: bigint, leafIndex: number, siblings: readonly bigint[]): bigint {
@@ -120,16 +76,6 @@ function siblingsOf(proof: unknown, where: string): bigint[] | string {
     out.push(v);
   }
   return out;
-}
-
-/** The tree a proof names: `merkleTree` (V1 shapes) or `treeContext.tree` / `merkleContext.tree` (V2 shapes). */
-function treeOf(o: Obj): string | null {
-  if (typeof o.merkleTree === "string") return o.merkleTree;
-  for (const k of ["treeContext", "merkleContext"]) {
-    const c = o[k];
-    if (isObject(c) && typeof c.tree === "string") return c.tree;
-  }
-  return null;
 }
 
 class Judge {
@@ -378,8 +324,7 @@ function base58(n: bigint): string {
 
 /** The findings about every proof in a result (none when it carries none). */
 export function proofFindings(result: unknown): Finding[] {
-  const found: Found = { accounts: [], addresses: [], validity: [] };
-  collect(result, "", found, 0);
+  const found = collectProofs(result);
   if (found.accounts.length + found.addresses.length + found.validity.length === 0) return [];
   const judge = new Judge();
   for (const { path, o } of found.accounts) judge.account(path, o);
@@ -389,11 +334,43 @@ export function proofFindings(result: unknown): Finding[] {
   return judge.findings;
 }
 
+/**
+ * The run-wide ledger's findings: each (tree, rootSeq, root) of `result` recorded for the target,
+ * failing where an earlier answer of the run (another case, or a follow-up call) gave another root.
+ */
+function ledgerFindings(roots: RootLedger | undefined, result: unknown, where: string): Finding[] {
+  if (!roots) return [];
+  const findings: Finding[] = [];
+  for (const { tree, rootSeq, root, path } of rootsOf(collectProofs(result))) {
+    const first = roots.record(tree, rootSeq, root, `${where} result${path}.root`);
+    if (first)
+      findings.push(
+        fail(
+          P,
+          `${where} result${path}.root differs from the root ${first.where} answered for the same tree ${tree} at the same rootSeq ${rootSeq} (one root per tree and rootSeq across the run)`,
+          first.root,
+          root,
+        ),
+      );
+  }
+  return findings;
+}
+
 export const proofsCheck: Check = {
   name: P,
   applies: (c, methods) => expectsResult(c) && methodInfo(c.method, methods) !== undefined,
-  run({ exchange }) {
-    const body = exchange.body;
-    return isObject(body) && "result" in body ? proofFindings(body.result) : [];
+  async run(ctx) {
+    const body = ctx.exchange.body;
+    if (!isObject(body) || !("result" in body)) return [];
+    const findings = proofFindings(body.result);
+    if (findings.length === 0) return findings;
+    findings.push(...ledgerFindings(ctx.roots, body.result, ctx.testCase.id));
+    const { validity } = collectProofs(body.result);
+    if (validity.length > 0) {
+      const agreement = await agreementFindings(ctx, body.result, validity);
+      findings.push(...agreement.findings);
+      for (const f of agreement.followUps) findings.push(...ledgerFindings(ctx.roots, f.result, `${ctx.testCase.id} (its follow-up ${f.method})`));
+    }
+    return findings;
   },
 };

@@ -1,13 +1,15 @@
 /**
  * semantics: what the answer means, beyond its shape. The case's own matchers
  * (`expect.result`, `expect.every`) and named rules (`expect.semantics`), each a function
- * of the case and its exchange, some making further calls to the target.
+ * of the case and its exchange, some making further calls to the target; and its cross-method
+ * expectations (`expect.agrees`, `expect.sum`, `expect.follow`: relations.ts).
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import { ABSENT, getPath, match } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 import { walk } from "./pagination.js";
+import { hasRelations, relationFindings } from "./relations.js";
 import { itemsOf, lookupKeyOf, methodInfo, slotMethod, slotOfResult } from "../spec-facts.js";
 
 type Rule = (ctx: CheckContext, result: unknown, params: Record<string, unknown>) => Promise<Finding[]> | Finding[];
@@ -112,7 +114,7 @@ export const rules: Readonly<Record<string, Rule>> = {
 
 export const semanticsCheck: Check = {
   name: S,
-  applies: (c) => expectsResult(c) && (c.expect.result !== null || c.expect.every !== null || c.expect.semantics.length > 0),
+  applies: (c) => expectsResult(c) && (c.expect.result !== null || c.expect.every !== null || c.expect.semantics.length > 0 || hasRelations(c.expect)),
   async run(ctx) {
     const body = ctx.exchange.body;
     if (!isObject(body) || !("result" in body)) return [];
@@ -143,6 +145,7 @@ export const semanticsCheck: Check = {
       const rule = rules[name];
       findings.push(...(rule ? await rule(ctx, result, params) : [fail(S, `unknown semantic rule ${name}`)]));
     }
+    findings.push(...(await relationFindings(ctx, result, params)));
     return findings;
   },
 };

@@ -3,6 +3,7 @@
  * startBroken (broken-servers.ts): every edit keeps the answer valid against the spec (32-byte
  * base58 values, integers in range), so only the proofs check can see it.
  */
+import { poseidon2 } from "poseidon-lite/poseidon2";
 import { decodeBase58, encodeBase58 } from "../../runtime/index.js";
 import type { Defect } from "./broken-servers.js";
 
@@ -60,3 +61,60 @@ export const rootIndexOutOfHistory: Defect = {
     },
   ),
 };
+
+const validity = (o: any) => "compressedProof" in o;
+
+/** Validity proofs' root indexes moved by one within the root history: no longer the separate proof's rootSeq % history. */
+export const rootIndexOffByOne: Defect = {
+  wire: editEach(validity, (o) => {
+    if (Array.isArray(o.rootIndices)) o.rootIndices = o.rootIndices.map((i: number) => (i + 1) % 2400);
+    for (const a of o.accounts ?? []) if (!a.rootIndex.proveByIndex) a.rootIndex.rootIndex = (a.rootIndex.rootIndex + 1) % 200;
+    for (const a of o.addresses ?? []) a.rootIndex = (a.rootIndex + 1) % 200;
+  }),
+};
+
+/** Validity proofs state a stale root (one bit flipped) where the separate proof calls answer the current one. */
+export const validityStaleRoot: Defect = {
+  wire: editEach(validity, (o) => {
+    if (Array.isArray(o.roots)) o.roots = o.roots.map(flipBit);
+    for (const a of [...(o.accounts ?? []), ...(o.addresses ?? [])]) if (!a.rootIndex?.proveByIndex) a.root = flipBit(a.root);
+  }),
+};
+
+/** The new-address proof calls answer another low element index than the validity proof's (every low element moved by one). */
+export const lowElementMoved: Defect = { wire: editEach(addressProof, (o) => (o.lowElementLeafIndex += 1)) };
+
+/** The BN254 field element of a 32-byte base58 value. */
+const int = (v: string): bigint => decodeBase58(v)!.reduce((n, b) => (n << 8n) | BigInt(b), 0n);
+const base58 = (n: bigint): string => {
+  const bytes = new Uint8Array(32);
+  for (let i = 31, v = n; i >= 0; i--, v >>= 8n) bytes[i] = Number(v & 0xffn);
+  return encodeBase58(bytes);
+};
+
+/**
+ * Every second answer carrying account proofs proves them against another root at the same
+ * rootSeq: the top sibling changed and the root recomputed, so each answer is consistent in
+ * itself (its proofs fold, one root per tree) and only answers compared across the run disagree.
+ */
+export function twoRootsPerSeq(): Defect {
+  let answers = 0;
+  return {
+    wire: (body: any) => {
+      const proofs: any[] = [];
+      editEach(accountProof, (o) => proofs.push(o))(body);
+      if (proofs.length > 0 && answers++ % 2 === 1)
+        for (const o of proofs) {
+          o.proof[o.proof.length - 1] = flipBit(o.proof[o.proof.length - 1]);
+          let node = int(o.hash);
+          let index = o.leafIndex as number;
+          for (const s of o.proof as string[]) {
+            node = index % 2 === 0 ? poseidon2([node, int(s)]) : poseidon2([int(s), node]);
+            index = Math.floor(index / 2);
+          }
+          o.root = base58(node);
+        }
+      return body;
+    },
+  };
+}

@@ -63,3 +63,66 @@ export function editValue(edit: (value: any) => void): (body: unknown) => unknow
   };
   return (body) => (Array.isArray(body) ? body.map(one) : one(body));
 }
+
+/** Adds `by` to an integer kept as number or bigint. */
+const plus = (n: number | bigint, by: number): number | bigint => (typeof n === "bigint" ? n + BigInt(by) : Number(n) + by);
+
+/** Cross-method defects (test/conformance/relations.test.ts): each breaks one relation between methods, nothing else. */
+export const broken = {
+  /** A V2 single lookup whose leafIndex is one more than V1's. */
+  v2LeafIndexOffByOne: {
+    handlers: (h) => ({
+      getCompressedAccountV2: async (p, c) => {
+        const r = await h.getCompressedAccountV2(p, c);
+        return r.value ? { ...r, value: { ...r.value, leafIndex: plus(r.value.leafIndex, 1) } } : r;
+      },
+    }),
+  },
+  /** V2 owner pages whose last item has one lamport more than V1's. */
+  v2LamportsOffByOne: {
+    handlers: (h) => ({
+      getCompressedAccountsByOwnerV2: async (p, c) => {
+        const r = await h.getCompressedAccountsByOwnerV2(p, c);
+        const items = r.value.items.map((a, i) => (i === r.value.items.length - 1 ? { ...a, lamports: plus(a.lamports, 1) } : a));
+        return { ...r, value: { ...r.value, items } };
+      },
+    }),
+  },
+  /** Holders pages with their first two rows swapped (out of balance-desc order). */
+  holdersOutOfOrder: {
+    handlers: (h) => ({
+      getCompressedMintTokenHolders: async (p, c) => {
+        const r = await h.getCompressedMintTokenHolders(p, c);
+        const [a, b, ...rest] = r.value.items;
+        return a && b ? { ...r, value: { ...r.value, items: [b, a, ...rest] } } : r;
+      },
+    }),
+  },
+  /** V1 transactions that list no closed account (V2 left correct). */
+  transactionOmitsClosed: {
+    handlers: (h) => ({
+      getTransactionWithCompressionInfo: async (p, c) => {
+        const r = await h.getTransactionWithCompressionInfo(p, c);
+        return { ...r, compressionInfo: { ...r.compressionInfo, closedAccounts: [] } };
+      },
+    }),
+  },
+  /** An owner's balance one lamport above the sum of its accounts. */
+  ownerBalanceOffByOne: {
+    handlers: (h) => ({
+      getCompressedBalanceByOwner: async (p, c) => {
+        const r = await h.getCompressedBalanceByOwner(p, c);
+        return { ...r, value: plus(r.value, 1) };
+      },
+    }),
+  },
+  /** A token account's balance one above its amount. */
+  tokenBalanceOffByOne: {
+    handlers: (h) => ({
+      getCompressedTokenAccountBalance: async (p, c) => {
+        const r = await h.getCompressedTokenAccountBalance(p, c);
+        return { ...r, value: { ...r.value, amount: plus(r.value.amount, 1) } };
+      },
+    }),
+  },
+} satisfies Record<string, Defect>;

@@ -15,7 +15,22 @@ import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStor
 import { stringifyJson, type CallContext } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
 import { useScratch } from "../helpers/scratch.js";
-import { alteredRoot, flipBit, nextIndexChanged, rangeSwapped, rootIndexOutOfHistory, siblingFlipped, staleRoot } from "./broken-proofs.js";
+import { proofMethods } from "../../conformance/checks/proof-agreement.js";
+import { RootLedger } from "../../conformance/checks/root-ledger.js";
+import { specMethods } from "../../conformance/spec-facts.js";
+import {
+  alteredRoot,
+  flipBit,
+  lowElementMoved,
+  nextIndexChanged,
+  rangeSwapped,
+  rootIndexOffByOne,
+  rootIndexOutOfHistory,
+  siblingFlipped,
+  staleRoot,
+  twoRootsPerSeq,
+  validityStaleRoot,
+} from "./broken-proofs.js";
 import { startBroken, type Defect } from "./broken-servers.js";
 
 let dataset: Dataset;
@@ -58,6 +73,22 @@ describe("against the reference indexer", () => {
     expect(passes.some(({ f }) => /Merkle proofs? folds? to (its|their) roots?/.test(f.message))).toBe(true);
     expect(passes.some(({ id, f }) => id.startsWith("new-address-proofs/") && /folds? to (its|their) roots?/.test(f.message))).toBe(true);
     expect(passes.some(({ id, f }) => id.startsWith("validity-proofs/") && /root indexes within the root history/.test(f.message))).toBe(true);
+  });
+
+  it("compares every validity proof with the separate proof calls (V1 and V2, accounts, addresses, by index)", () => {
+    const agree = proofsOf(summary, "pass").filter(({ f }) =>
+      /validity-proof entr(y agrees|ies agree) with the separate proof calls \(\d+ calls?\)/.test(f.message),
+    );
+    expect(agree.map(({ id }) => id)).toEqual(
+      expect.arrayContaining([
+        "validity-proofs/v1-account",
+        "validity-proofs/v1-accounts-then-addresses",
+        "validity-proofs/v1-deprecated-new-addresses",
+        "validity-proofs/v2-account-and-address",
+        "validity-proofs/v2-by-index-and-proved",
+      ]),
+    );
+    expect(proofsOf(summary, "skip").filter(({ f }) => /separate proof|across the run/.test(f.message))).toEqual([]);
   });
 
   it("notes the placeholder Groth16 proof as a skip, never a pass", () => {
@@ -116,6 +147,42 @@ describe("against broken variants", () => {
       rootIndexOutOfHistory,
       ["validity-proofs/v2-account-and-address"],
       /^result\.value\.addresses\.0\.root: root index \d+ is not within the root history of a tree of type 4 \(200 roots\) \(rootIndex = rootSeq % 200\)$/,
+    ],
+    [
+      "a validity root index that is not the separate proof's rootSeq % history (V1)",
+      rootIndexOffByOne,
+      ["validity-proofs/v1-account"],
+      /^result\.value\.rootIndices\.0: root index is not the rootSeq \d+ of \w+'s proof of account \w+ modulo the tree's root history \(2400\)$/,
+    ],
+    [
+      "a validity root index that is not the separate proof's rootSeq % history (V2)",
+      rootIndexOffByOne,
+      ["validity-proofs/v2-by-index-and-proved"],
+      /^result\.value\.accounts\.1\.rootIndex\.rootIndex: root index is not the rootSeq \d+ of \w+'s proof of account \w+ modulo the tree's root history \(200\)$/,
+    ],
+    [
+      "a stale validity root (not the separate proof's)",
+      validityStaleRoot,
+      ["validity-proofs/v1-accounts-then-addresses"],
+      /^result\.value\.roots\.0: not the root of \w+'s proof of account \w+ \(a stale or foreign root\)$/,
+    ],
+    [
+      "a stale validity root (V2 address)",
+      validityStaleRoot,
+      ["validity-proofs/v2-account-and-address"],
+      /^result\.value\.addresses\.0\.root: not the root of \w+'s proof of address \w+ \(a stale or foreign root\)$/,
+    ],
+    [
+      "a new-address proof call whose low element is not the validity proof's",
+      lowElementMoved,
+      ["validity-proofs/v1-accounts-then-addresses"],
+      /^result\.value\.leafIndices\.1: not the lowElementLeafIndex of \w+'s proof of address \w+$/,
+    ],
+    [
+      "two roots for one (tree, rootSeq) across two calls",
+      twoRootsPerSeq(),
+      ["account-proofs/v1-state-tree", "account-proofs/v1-output-queue", "account-proofs/multiple-in-input-order"],
+      /^account-proofs\/[\w-]+ result\.value(\.\d+)?\.root differs from the root account-proofs\/[\w-]+ result\.value(\.\d+)?\.root answered for the same tree \w+ at the same rootSeq \d+ \(one root per tree and rootSeq across the run\)$/,
     ],
   ];
   it.each(cases.map(([name, defect, globs, message]) => ({ name, defect, globs, message })))(
@@ -223,6 +290,27 @@ describe("on hand-made answers", () => {
   it("finds nothing to say about an answer without proofs", async () => {
     expect(proofFindings(await handlers.getCompressedAccount({ hash: profile.knownHash }, ctx))).toEqual([]);
     expect(proofFindings(null)).toEqual([]);
+  });
+});
+
+describe("the run-wide root ledger and the proof methods of the table", () => {
+  it("keeps one root per (tree, rootSeq) in a run, and a new run starts with none", () => {
+    const run = new RootLedger();
+    expect(run.record("tree", 7, "rootA", "case-a result.value.root")).toBeNull();
+    expect(run.record("tree", 7n, "rootA", "case-b result.value.root")).toBeNull();
+    expect(run.record("tree", 7, "rootB", "case-c result.value.root")).toEqual({ root: "rootA", where: "case-a result.value.root" });
+    expect(run.record("tree", 8, "rootB", "case-c")).toBeNull();
+    expect(run.record("other", 7, "rootB", "case-d")).toBeNull();
+    expect(new RootLedger().record("tree", 7, "rootB", "case-e")).toBeNull();
+  });
+
+  it("picks the follow-up methods by their params' shape, never by name", () => {
+    const m = proofMethods(specMethods);
+    expect(m.accounts).toHaveLength(2);
+    expect(m.addresses).toHaveLength(1);
+    expect(m.addressesWithTrees).toHaveLength(1);
+    for (const name of [...m.accounts, ...m.addresses, ...m.addressesWithTrees]) expect(specMethods[name]!.paramShape!.type).toBe("array");
+    expect(proofMethods({})).toEqual({ accounts: [], addresses: [], addressesWithTrees: [] });
   });
 });
 

@@ -1,0 +1,96 @@
+/**
+ * The shapes of proofs in answers, shared by the proofs check (proofs.ts) and the agreement of
+ * validity proofs with the separate proof calls (proof-agreement.ts): a proof is recognised by its
+ * fields wherever it stands in a result, never by the method that answered it.
+ */
+import { decodeBase58, isObject } from "@photon-indexer-kit/runtime";
+
+/**
+ * Root history sizes by Photon's u16 tree type (light-compressed-account TreeType: 1 StateV1,
+ * 2 AddressV1, 3 StateV2, 4 AddressV2): V1 trees keep 2400 roots, batched trees 200
+ * (DEFAULT_BATCH_ROOT_HISTORY_LEN; light-protocol cli/accounts). A V1 validity proof names no tree
+ * type: its root indexes are held to the largest of them.
+ */
+export const ROOT_HISTORY: Readonly<Record<number, number>> = { 1: 2400, 2: 2400, 3: 200, 4: 200 };
+export const LARGEST_HISTORY = 2400;
+
+export type Obj = Record<string, unknown>;
+
+/** A 32-byte base58 value as a big-endian integer, or null when it is not one. */
+export function int32(value: unknown): bigint | null {
+  // 32 bytes encode to at most 44 characters; longer text is never one, and decoding it would cost
+  // time quadratic in its length (a hostile answer could stall the run), so it is not decoded.
+  if (typeof value !== "string" || value.length > 44) return null;
+  const bytes = decodeBase58(value);
+  if (bytes?.length !== 32) return null;
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  return n;
+}
+
+export const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+export const isSeq = (v: unknown): v is number | bigint => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) || (typeof v === "bigint" && v >= 0n);
+
+/** What one answer carries, with the dotted path (from `result`) of each proof-bearing object. */
+export interface Found {
+  accounts: { path: string; o: Obj }[];
+  addresses: { path: string; o: Obj }[];
+  validity: { path: string; o: Obj }[];
+}
+
+function collect(node: unknown, path: string, found: Found, depth: number): void {
+  if (depth > 12) return;
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => collect(item, `${path}.${i}`, found, depth + 1));
+    return;
+  }
+  if (!isObject(node)) return;
+  if ("compressedProof" in node) found.validity.push({ path, o: node });
+  else if ("lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node)
+    found.addresses.push({ path, o: node });
+  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path, o: node });
+  else for (const [k, v] of Object.entries(node)) if (v !== null && typeof v === "object") collect(v, `${path}.${k}`, found, depth + 1);
+}
+
+/** The tree a proof names: `merkleTree` (V1 shapes) or `treeContext.tree` / `merkleContext.tree` (V2 shapes). */
+export function treeOf(o: Obj): string | null {
+  if (typeof o.merkleTree === "string") return o.merkleTree;
+  for (const k of ["treeContext", "merkleContext"]) {
+    const c = o[k];
+    if (isObject(c) && typeof c.tree === "string") return c.tree;
+  }
+  return null;
+}
+
+/** The proof-bearing objects of a result, found by their shape. */
+export function collectProofs(result: unknown): Found {
+  const found: Found = { accounts: [], addresses: [], validity: [] };
+  collect(result, "", found, 0);
+  return found;
+}
+
+/**
+ * The root history a proof's tree keeps: by the tree type it names (`treeContext.treeType`, a V2
+ * shape), else by its height (26: a V1 tree, 2400 roots; 32 and 40: batched trees, 200).
+ */
+export function historyOf(treeType: unknown, height: number | undefined): number | undefined {
+  if (typeof treeType === "number" && ROOT_HISTORY[treeType] !== undefined) return ROOT_HISTORY[treeType];
+  if (height === 26) return ROOT_HISTORY[1];
+  if (height === 32 || height === 40) return ROOT_HISTORY[3];
+  return undefined;
+}
+
+/**
+ * The (tree, rootSeq, root) triples of an answer's proofs with the path of each (proofs by index,
+ * whose zero root stands for no root, and malformed ones left out): what the run-wide ledger records.
+ */
+export function rootsOf(found: Found): { tree: string; rootSeq: number | bigint; root: string; path: string }[] {
+  const out: { tree: string; rootSeq: number | bigint; root: string; path: string }[] = [];
+  for (const { path, o } of [...found.accounts, ...found.addresses]) {
+    const tree = treeOf(o);
+    if (tree === null || o.proveByIndex === true || !isSeq(o.rootSeq) || typeof o.root !== "string" || int32(o.root) === null) continue;
+    out.push({ tree, rootSeq: o.rootSeq, root: o.root, path });
+  }
+  return out;
+}

@@ -1,0 +1,165 @@
+/**
+ * Cross-method expectations of a case (`expect.agrees`, `expect.sum`, `expect.follow`; see
+ * cases/README.md): generic code, the case names the methods. Called by the semantics check.
+ */
+import { isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
+import type { AgreesExpectation, FollowExpectation, SumExpectation } from "../case-format.js";
+import { ABSENT, deepEqual, getPath, match } from "../matchers.js";
+import { fail, pass, type Finding } from "../model.js";
+import { itemsOf, methodInfo, pageOf } from "../spec-facts.js";
+import { show, type CheckContext } from "./check.js";
+import { walk } from "./pagination.js";
+
+const S = "semantics";
+/** Differing paths named in one finding. */
+const SHOWN = 3;
+/** Pages one relation's walk may take. */
+const PAGES = 1000;
+
+type Answer = { result: unknown } | { problem: string };
+
+async function answer(ctx: CheckContext, method: string, params: unknown): Promise<Answer> {
+  const exchange = await ctx.target.call(method, params);
+  const body = exchange.body;
+  if (!exchange.error && isObject(body) && "result" in body) return { result: body.result };
+  return { problem: `${method} did not answer: ${exchange.error ?? (isObject(body) && body.error ? `error ${show(body.error)}` : `HTTP ${exchange.status}`)}` };
+}
+
+/** Replaces every `{item: path}` / `{result: path}` (one key, a string) by the value there; an absent value never matches. */
+export function resolveRefs(value: Json | undefined, refs: { item?: unknown; result?: unknown }): Json | undefined {
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, refs) as Json);
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && (keys[0] === "item" || keys[0] === "result") && typeof value[keys[0]] === "string" && keys[0] in refs) {
+    return getPath(refs[keys[0] as "item" | "result"], value[keys[0]] as string) as Json; // ABSENT stays ABSENT: it matches nothing
+  }
+  return Object.fromEntries(keys.map((k) => [k, resolveRefs(value[k], refs) as Json]));
+}
+
+/** The paths where `ours` does not hold every leaf of `theirs` (renamed per `rename`); at most `limit`. */
+export function unheldLeaves(
+  theirs: unknown,
+  ours: unknown,
+  rename: Readonly<Record<string, string>>,
+  limit = SHOWN,
+): { path: string; want: unknown; got: unknown }[] {
+  const out: { path: string; want: unknown; got: unknown }[] = [];
+  const visit = (t: unknown, o: unknown, path: string, pattern: string) => {
+    if (out.length >= limit) return;
+    if (Array.isArray(t)) {
+      if (!Array.isArray(o) || o.length !== t.length)
+        return void out.push({ path: path || ".", want: `${t.length} items`, got: Array.isArray(o) ? `${o.length} items` : o });
+      t.forEach((x, i) => visit(x, o[i], path ? `${path}.${i}` : String(i), pattern ? `${pattern}.*` : "*"));
+    } else if (isObject(t)) {
+      if (!isObject(o)) return void out.push({ path: path || ".", want: t, got: o });
+      for (const [k, v] of Object.entries(t)) {
+        const full = pattern ? `${pattern}.${k}` : k;
+        const mine = rename[full] ?? rename[k] ?? k;
+        visit(v, getPath(o, mine), path ? `${path}.${mine}` : mine, full);
+      }
+    } else if (!deepEqual(t, o)) out.push({ path: path || ".", want: t, got: o });
+  };
+  visit(theirs, ours, "", "");
+  return out;
+}
+
+function paramsOr(own: Record<string, unknown>, given: Json | undefined): Record<string, unknown> {
+  return given === undefined ? own : isObject(given) ? (given as Record<string, unknown>) : {};
+}
+
+/** Every item of `method` for `params`: a cursor walk where the method is paginated, else the items of one answer. */
+async function allItems(ctx: CheckContext, info: MethodInfo, params: Record<string, unknown>): Promise<{ items: unknown[]; problem: string | null }> {
+  if (info.pagination) return walk(ctx, info.pagination, info, params, null, PAGES);
+  const got = await answer(ctx, info.name, params);
+  if ("problem" in got) return { items: [], problem: got.problem };
+  const items = itemsOf(info, got.result);
+  return items ? { items, problem: null } : { items: [], problem: `${info.name} answered no list of items` };
+}
+
+async function agrees(ctx: CheckContext, result: unknown, own: Record<string, unknown>, a: AgreesExpectation): Promise<Finding> {
+  const ours = methodInfo(ctx.testCase.method, ctx.methods);
+  const other = methodInfo(a.method, ctx.methods);
+  if (!ours || !other) return fail(S, `agrees: ${ours ? a.method : ctx.testCase.method} is not a method of the spec`);
+  const params = paramsOr(own, a.params);
+  let theirs: unknown;
+  let mine: unknown;
+  if (a.walk) {
+    if (!ours.pagination || !other.pagination) return fail(S, `agrees with ${a.method}: a walk needs two paginated methods`);
+    const [t, o] = [await allItems(ctx, other, params), await allItems(ctx, ours, own)];
+    if (t.problem || o.problem) return fail(S, `agrees with ${a.method}: ${t.problem ?? o.problem}`);
+    [theirs, mine] = [t.items, o.items];
+  } else {
+    const got = await answer(ctx, a.method, params);
+    if ("problem" in got) return fail(S, `agrees: ${got.problem}`);
+    [theirs, mine] = [pageOf(other, got.result), pageOf(ours, result)];
+  }
+  const diff = unheldLeaves(theirs, mine, a.rename);
+  if (diff.length === 0) return pass(S, `agrees with ${a.method}${a.walk ? " over a whole walk" : ""}`);
+  const first = diff[0]!;
+  return fail(S, `differs from ${a.method} at ${diff.map((d) => d.path).join(", ")}${diff.length >= SHOWN ? ", …" : ""}`, show(first.want), show(first.got));
+}
+
+function toBig(value: unknown): bigint | null {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
+  return null;
+}
+
+async function sum(ctx: CheckContext, result: unknown, own: Record<string, unknown>, s: SumExpectation): Promise<Finding> {
+  const method = s.method ?? ctx.testCase.method;
+  const info = methodInfo(method, ctx.methods);
+  if (!info) return fail(S, `sum: ${method} is not a method of the spec`);
+  const { items, problem } = await allItems(ctx, info, paramsOr(own, s.params));
+  if (problem) return fail(S, `sum of ${method}'s ${s.field}: ${problem}`);
+  let total = 0n;
+  for (const [i, item] of items.entries()) {
+    const v = toBig(getPath(item, s.field));
+    if (v === null) return fail(S, `sum: item ${i} of ${method} has no integer ${s.field}`, "an integer", show(getPath(item, s.field)));
+    total += v;
+  }
+  const expected = resolveRefs(s.equals, { result }) as Json;
+  const why = (expected as unknown) === ABSENT ? "has nothing to compare with (the result lacks the path)" : match(total, expected);
+  return why === null
+    ? pass(S, `the sum of ${s.field} over ${items.length} ${method} items as expected (${total})`)
+    : fail(S, `the sum of ${method}'s ${s.field} over ${items.length} items ${why}`, show(expected), String(total));
+}
+
+async function follow(ctx: CheckContext, result: unknown, f: FollowExpectation): Promise<Finding[]> {
+  // A path into the page (`value` where the result has a context), else into the result.
+  const info = methodInfo(ctx.testCase.method, ctx.methods);
+  const inPage = info ? getPath(pageOf(info, result), f.from) : ABSENT;
+  const list = inPage === ABSENT ? getPath(result, f.from) : inPage;
+  if (list === ABSENT || list === null || list === undefined) return [fail(S, `follow: nothing at ${f.from}`)];
+  const elements = Array.isArray(list) ? list.slice(0, f.max) : [list]; // a single value is followed once
+  const findings: Finding[] = [];
+  for (const [i, element] of elements.entries()) {
+    const params = resolveRefs(f.params, { item: element });
+    const got = await answer(ctx, f.method, params);
+    if ("problem" in got) {
+      findings.push(fail(S, `follow ${f.from}[${i}]: ${got.problem}`, "a result", show(params)));
+      continue;
+    }
+    for (const [path, matcher] of Object.entries(f.result)) {
+      const expected = resolveRefs(matcher, { item: element, result }) as Json;
+      const actual = getPath(got.result, path);
+      const why = match(actual, expected);
+      if (why !== null)
+        findings.push(fail(S, `follow ${f.from}[${i}] → ${f.method} ${show(params, 120)}: ${path || "result"} ${why}`, show(expected), show(actual)));
+    }
+  }
+  return findings.length > 0 ? findings.slice(0, SHOWN) : [pass(S, `${elements.length} ${f.method} follow-ups of ${f.from} as expected`)];
+}
+
+/** The findings of the case's cross-method expectations, in case order. */
+export async function relationFindings(ctx: CheckContext, result: unknown, own: Record<string, unknown>): Promise<Finding[]> {
+  const e = ctx.testCase.expect;
+  const findings: Finding[] = [];
+  for (const a of e.agrees ?? []) findings.push(await agrees(ctx, result, own, a));
+  if (e.sum) findings.push(await sum(ctx, result, own, e.sum));
+  for (const f of e.follow ?? []) findings.push(...(await follow(ctx, result, f)));
+  return findings;
+}
+
+/** Whether a case carries cross-method expectations. */
+export const hasRelations = (e: { agrees?: readonly unknown[]; sum?: unknown; follow?: readonly unknown[] }): boolean =>
+  (e.agrees?.length ?? 0) > 0 || !!e.sum || (e.follow?.length ?? 0) > 0;

@@ -1,0 +1,129 @@
+/** The matchers `some`, `has`, `min`, the relation helpers and the case format of `agrees`, `sum`, `follow`. */
+import { describe, expect, it } from "vitest";
+import { CaseError, parseCase } from "../../conformance/case-format.js";
+import { unheldLeaves, resolveRefs } from "../../conformance/checks/relations.js";
+import { ABSENT, match } from "../../conformance/matchers.js";
+import type { Json } from "../../runtime/index.js";
+
+describe("matchers some, has and min", () => {
+  const tx = { openedAccounts: [{ account: { hash: "A" } }], closedAccounts: [{ account: { hash: "B" } }] };
+  const mentions = (h: string): Json => ({
+    oneOf: [{ has: { openedAccounts: { some: { "account.hash": h } } } }, { has: { closedAccounts: { some: { "account.hash": h } } } }],
+  });
+
+  it("some: an array with at least one element matching every path", () => {
+    expect(match([{ a: 1, b: 2 }, { a: 3 }], { some: { a: 3 } })).toBeNull();
+    expect(match([{ a: 1, b: 2 }, { a: 3 }], { some: { a: 1, b: 2 } })).toBeNull();
+    expect(
+      match(
+        [
+          { a: 1, b: 2 },
+          { a: 3, b: 4 },
+        ],
+        { some: { a: 1, b: 4 } },
+      ),
+    ).toBe("has no element matching a, b");
+    expect(match([], { some: { a: 1 } })).toMatch(/no element/);
+    expect(match({ a: 1 }, { some: { a: 1 } })).toBe("is not an array");
+  });
+
+  it("has: an object whose paths all match, naming the first that does not", () => {
+    expect(match({ a: { b: 1 }, c: 2 }, { has: { "a.b": 1, c: { type: "number" } } })).toBeNull();
+    expect(match({ a: { b: 1 } }, { has: { "a.b": 2 } })).toBe("a.b differs");
+    expect(match({ a: 1 }, { has: { z: { any: true } } })).toBe("z is absent");
+    expect(match([1], { has: { 0: 1 } })).toBe("is not an object");
+  });
+
+  it("compose: opened OR closed mentions an account", () => {
+    expect(match(tx, mentions("A"))).toBeNull();
+    expect(match(tx, mentions("B"))).toBeNull();
+    expect(match(tx, mentions("C"))).toBe("matches none of the options");
+    expect(match({ ...tx, closedAccounts: [] }, mentions("B"))).toBe("matches none of the options");
+  });
+
+  it("min: numbers and bigints at least n", () => {
+    expect(match(5, { min: 1 })).toBeNull();
+    expect(match(2n ** 64n - 1n, { min: 2 ** 53 })).toBeNull();
+    expect(match(0, { min: 1 })).toBe("is not a number >= 1");
+    expect(match("5", { min: 1 })).toMatch(/is not a number/);
+  });
+});
+
+describe("relation helpers", () => {
+  it("resolveRefs fills {item: path} and {result: path}, deep, and leaves other objects alone", () => {
+    const refs = { item: { account: { hash: "H" } }, result: { value: 7 } };
+    expect(resolveRefs({ hash: { item: "account.hash" }, n: [{ result: "value" }], m: { item: 1 } }, refs)).toEqual({ hash: "H", n: [7], m: { item: 1 } });
+    expect(resolveRefs({ item: "missing" }, refs)).toBe(ABSENT);
+    expect(match("H", resolveRefs({ oneOf: [{ item: "account.hash" }, null] }, refs)!)).toBeNull();
+  });
+
+  it("unheldLeaves: every leaf of theirs at the same or renamed path of ours, arrays by length and item", () => {
+    const v1 = { items: [{ hash: "a", tree: "t", leafIndex: 1 }], cursor: null };
+    const v2 = { items: [{ hash: "a", merkleContext: { tree: "t" }, leafIndex: 1, proveByIndex: false }], cursor: null };
+    expect(unheldLeaves(v1, v2, { tree: "merkleContext.tree" })).toEqual([]);
+    expect(unheldLeaves(v1, v2, {}).map((d) => d.path)).toEqual(["items.0.tree"]);
+    const off = { ...v2, items: [{ ...v2.items[0]!, leafIndex: 2 }] };
+    expect(unheldLeaves(v1, off, { tree: "merkleContext.tree" })).toEqual([{ path: "items.0.leafIndex", want: 1, got: 2 }]);
+    expect(unheldLeaves(v1, { items: [], cursor: null }, {})).toEqual([{ path: "items", want: "1 items", got: "0 items" }]);
+    expect(unheldLeaves(null, null, {})).toEqual([]);
+    expect(unheldLeaves(5n, 5, {})).toEqual([]);
+  });
+
+  it("unheldLeaves: a rename by path applies only there; at most `limit` paths", () => {
+    const v1 = { closed: [{ account: { hash: "h" } }], opened: [{ account: { hash: "o" } }] };
+    const v2 = { closed: [{ account: { account: { hash: "h" } } }], opened: [{ account: { hash: "o" } }] };
+    expect(unheldLeaves(v1, v2, { "closed.*.account": "account.account" })).toEqual([]);
+    expect(unheldLeaves({ a: 1, b: 2, c: 3, d: 4 }, {}, {}, 2).length).toBe(2);
+  });
+});
+
+const parse = (expect: string) => parseCase("x/y", "cases/x/y.yaml", `method: m\nparams: {owner: "{{o}}"}\nexpect:\n${expect}`, { o: "OWNER", s: 5 });
+
+describe("case format: agrees, sum, follow", () => {
+  it("reads them, filling placeholders and defaults", () => {
+    const c = parse(
+      [
+        "  agrees:",
+        "    - method: other",
+        "      rename: {tree: merkleContext.tree}",
+        "    - {method: third, params: {owner: '{{o}}'}, walk: true}",
+        "  sum: {field: balance, equals: '{{s}}'}",
+        "  follow:",
+        "    - {from: items, method: f, params: {hash: {item: hash}}, result: {value: {item: lamports}}}",
+      ].join("\n"),
+    );
+    expect(c.expect.agrees).toEqual([
+      { method: "other", params: undefined, rename: { tree: "merkleContext.tree" }, walk: false },
+      { method: "third", params: { owner: "OWNER" }, rename: {}, walk: true },
+    ]);
+    expect(c.expect.sum).toEqual({ method: null, params: undefined, field: "balance", equals: 5 });
+    expect(c.expect.follow).toEqual([{ from: "items", max: 10, method: "f", params: { hash: { item: "hash" } }, result: { value: { item: "lamports" } } }]);
+  });
+
+  it.each([
+    ["  agrees: {method: x}", "`expect.agrees` must be a list"],
+    ["  agrees: [{params: {}}]", "`expect.agrees[0].method` must be a name or dotted path"],
+    ["  agrees: [{method: x, extra: 1}]", "unknown key `expect.agrees[0].extra`"],
+    ["  agrees: [{method: x, rename: {tree: 1}}]", "`expect.agrees[0].rename.tree` must be a name or dotted path"],
+    ["  agrees: [{method: x, walk: yes}]", "`expect.agrees[0].walk` must be true or false"],
+    ["  sum: [1]", "`expect.sum` must be a mapping"],
+    ["  sum: {field: lamports}", "`expect.sum.equals` is required (a matcher, or {result: path})"],
+    ["  sum: {equals: 1}", "`expect.sum.field` must be a name or dotted path"],
+    ["  follow: [{from: items, method: f}]", "`expect.follow[0].result` must map paths to matchers"],
+    ["  follow: [{from: items, method: f, result: {a: 1}, max: 51}]", "`expect.follow[0].max` must be an integer from 1 to 50"],
+    ["  follow: [{from: items, method: f, result: {a: 1}, max: 0}]", "`expect.follow[0].max` must be an integer from 1 to 50"],
+    ["  follow: [{method: f, result: {a: 1}}]", "`expect.follow[0].from` must be a name or dotted path"],
+    ["  follow: [{from: items, method: f, result: {a: 1}, with: 1}]", "unknown key `expect.follow[0].with`"],
+  ])("%s is a CaseError naming the file and key", (yaml, message) => {
+    const err = (() => {
+      try {
+        parse(yaml);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(CaseError);
+    expect((err as Error).message).toContain("cases/x/y.yaml");
+    expect((err as Error).message).toContain(message);
+  });
+});

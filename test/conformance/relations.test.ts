@@ -1,0 +1,129 @@
+/**
+ * Cross-method expectations (`expect.agrees`, `expect.sum`, `expect.follow`) against broken
+ * variants of the reference: each defect is caught by the case written for it, and the
+ * correct reference passes the same cases. Also: every served method has a semantic case.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCases } from "../../conformance/case-format.js";
+import { expectsResult } from "../../conformance/checks/check.js";
+import type { RunSummary } from "../../conformance/model.js";
+import { runSuite, type RunOptions } from "../../conformance/run.js";
+import { methods } from "../../generated/methods.js";
+import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
+import { parseJson } from "../../runtime/index.js";
+import { root } from "../helpers/paths.js";
+import { broken, startBroken, type Defect } from "./broken-servers.js";
+
+let dataset: Dataset;
+let fixtures: RunOptions["fixtures"];
+
+beforeAll(() => {
+  dataset = generateDataset();
+  fixtures = datasetProfile(dataset) as unknown as RunOptions["fixtures"];
+});
+
+async function runCases(defect: Defect, caseGlobs: string[]): Promise<RunSummary> {
+  const server = await startBroken(dataset, defect);
+  try {
+    return await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, concurrency: 4, caseGlobs });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Failing findings of one case: `check: message`. */
+function failures(summary: RunSummary, id: string): string[] {
+  const result = summary.results.find((r) => r.id === id);
+  expect(result, id).toBeDefined();
+  return result!.findings.filter((f) => f.status === "fail").map((f) => `${f.check}: ${f.message}`);
+}
+
+const cases: [string, Defect, string[], RegExp][] = [
+  [
+    "a V2 account whose leafIndex is off by one",
+    broken.v2LeafIndexOffByOne,
+    ["account-v2/agrees-v1-by-hash"],
+    /semantics: differs from getCompressedAccount at leafIndex/,
+  ],
+  [
+    "V2 owner pages whose lamports are off by one",
+    broken.v2LamportsOffByOne,
+    ["accounts-by-owner-v2/agrees-v1-walk", "accounts-by-owner-v2/agrees-v1-page"],
+    /semantics: differs from getCompressedAccountsByOwner at .*lamports/,
+  ],
+  ["holders out of order", broken.holdersOutOfOrder, ["holders/sum-to-supply"], /pagination: .*order/],
+  [
+    "a transaction that omits a closed account",
+    broken.transactionOmitsClosed,
+    ["signatures-for-account/transactions-mention-account", "transactions/v2-agrees-v1", "transactions/closed-accounts-signatures"],
+    /semantics: (follow items\[\d\] → getTransactionWithCompressionInfo .*compressionInfo matches none of the options|differs from getTransactionWithCompressionInfo at compressionInfo\.closedAccounts|result\.compressionInfo\.closedAccounts has fewer than 1 items)/,
+  ],
+  [
+    "an owner balance that is not its accounts' sum",
+    broken.ownerBalanceOffByOne,
+    ["balances/owner-sum-of-accounts"],
+    /semantics: the sum of getCompressedAccountsByOwner's lamports/,
+  ],
+  [
+    "a token account balance that is not its amount",
+    broken.tokenBalanceOffByOne,
+    ["balances/token-balance-follows-amount"],
+    /semantics: follow items\[0\] → getCompressedTokenAccountBalance/,
+  ],
+];
+
+describe("cross-method cases against broken variants of the reference", () => {
+  it("the correct reference passes every case written for them", async () => {
+    const summary = await runCases(
+      {},
+      cases.flatMap(([, , ids]) => ids),
+    );
+    expect(summary.results.length).toBe(cases.flatMap(([, , ids]) => ids).length);
+    for (const r of summary.results) expect(failures(summary, r.id), r.id).toEqual([]);
+  });
+
+  it.each(cases)("%s is caught by its cases", async (_name, defect, ids, message) => {
+    const summary = await runCases(defect, ids);
+    for (const id of ids)
+      expect(
+        failures(summary, id).some((m) => message.test(m)),
+        `${id}: ${failures(summary, id).join("; ")}`,
+      ).toBe(true);
+  });
+});
+
+describe("the corpus", () => {
+  it("gives every method the real server registers at least one case with a semantic expectation", async () => {
+    const profile = parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as Record<string, never>;
+    const all = await loadCases(join(root, "conformance", "cases"), profile);
+    const semantic = all.filter((c) => {
+      const e = c.expect;
+      const any = e.result !== null || e.every !== null || e.semantics.length > 0 || (e.agrees?.length ?? 0) > 0 || !!e.sum || (e.follow?.length ?? 0) > 0;
+      return c.skip === null && expectsResult(c) && any;
+    });
+    const served = Object.values(methods).filter((m) => m.registered);
+    expect(served.length).toBeGreaterThan(30);
+    const missing = served.filter((m) => !semantic.some((c) => c.method === m.name)).map((m) => m.name);
+    expect(missing).toEqual([]);
+  });
+
+  it("has V1/V2 agreement, sums and follow-ups among its cases", async () => {
+    const profile = parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as Record<string, never>;
+    const all = await loadCases(join(root, "conformance", "cases"), profile);
+    const agreeing = new Set(all.flatMap((c) => (c.expect.agrees ?? []).map((a) => `${c.method}~${a.method}`)));
+    for (const pair of [
+      "getCompressedAccountV2~getCompressedAccount",
+      "getMultipleCompressedAccountsV2~getMultipleCompressedAccounts",
+      "getCompressedAccountsByOwnerV2~getCompressedAccountsByOwner",
+      "getCompressedTokenAccountsByOwnerV2~getCompressedTokenAccountsByOwner",
+      "getCompressedTokenAccountsByDelegateV2~getCompressedTokenAccountsByDelegate",
+      "getCompressedTokenBalancesByOwnerV2~getCompressedTokenBalancesByOwner",
+      "getTransactionWithCompressionInfoV2~getTransactionWithCompressionInfo",
+    ])
+      expect(agreeing.has(pair), pair).toBe(true);
+    expect(all.filter((c) => c.expect.sum).length).toBeGreaterThanOrEqual(5);
+    expect(all.filter((c) => (c.expect.follow?.length ?? 0) > 0).length).toBeGreaterThanOrEqual(8);
+  });
+});
