@@ -112,10 +112,10 @@ function invalid(): Record<string, Json> {
   return { error: INVALID_PARAMS };
 }
 
-/** The derived case documents of one method (none for a method without params or not registered). */
+/** The derived case documents of one method (none for a method the real server does not register). */
 export function deriveMethod(info: MethodInfo & { readonly registered?: boolean }): DerivedDocument[] {
   const shape: ParamShape | null | undefined = info.paramShape;
-  if (!info.hasParams || !shape || info.registered === false) return [];
+  if (info.registered === false) return [];
   const out: DerivedDocument[] = [];
   const add = (rule: string, description: string, params: Json | undefined, expect: Record<string, Json>, tags: string[]) => {
     const doc: Record<string, Json> = { description, method: info.name };
@@ -125,6 +125,19 @@ export function deriveMethod(info: MethodInfo & { readonly registered?: boolean 
     out.push({ id: `${DERIVED_PREFIX}/${info.name}/${rule}`, doc });
   };
   const source = "derived from the method table (generated/methods.ts)";
+  if (!info.hasParams) {
+    // A method without params never parses them (DECISIONS rows 5, 73): whatever is sent, an ordinary answer, its result schema-checked.
+    const ignored: [string, string, Json | undefined][] = [
+      ["params-absent", "without `params`", undefined],
+      ["params-null-ignored", "with `params: null`", null],
+      ["params-object-ignored", "with an object of unknown params", { [UNKNOWN_FIELD]: 1 }],
+      ["params-list-ignored", "with a list of params", [1, "x"]],
+    ];
+    for (const [rule, what, params] of ignored)
+      add(rule, `${info.name} takes no params and never reads them: ${what}, an ordinary answer (DECISIONS rows 5, 73). ${source}`, params, {}, ["envelope"]);
+    return out;
+  }
+  if (!shape) return out;
   add("params-absent", `${info.name} without \`params\`: -32602 (the envelope requires params; DECISIONS rows 5, 25). ${source}`, undefined, invalid(), [
     "envelope",
   ]);

@@ -62,6 +62,11 @@ describe("the derived cases", () => {
         expect(ids).toContain(`derived/${m.name}/${m.pagination.limit}-negative`);
       }
     }
+    // methods without params never read them: four calls with params of every kind, each an ordinary answer
+    const withoutParams = Object.values(methods).filter((m) => !m.hasParams && m.registered);
+    expect(withoutParams.length).toBeGreaterThanOrEqual(2);
+    for (const m of withoutParams)
+      for (const rule of ["params-absent", "params-null-ignored", "params-object-ignored", "params-list-ignored"]) expect(ids).toContain(`derived/${m.name}/${rule}`);
     // methods Photon does not register answer -32601 whatever the params (hand-written), and list caps are -32000, not derived
     for (const m of Object.values(methods).filter((x) => !x.registered)) expect([...ids].some((id) => id.startsWith(`derived/${m.name}/`))).toBe(false);
     expect([...ids].some((id) => /max-items|too-many/.test(id))).toBe(false);
@@ -80,6 +85,9 @@ describe("the derived cases", () => {
     expect(open.params).toEqual({ hash: fixtures.knownHash, [UNKNOWN_FIELD]: 1 });
     expect(cases.get("derived/getMultipleCompressedAccountProofs/params-not-list")!.params).toEqual({});
     expect(cases.get("derived/getCompressedAccountsByOwner/params-absent")!.params).toBeUndefined();
+    const ignored = cases.get("derived/getIndexerSlot/params-list-ignored")!;
+    expect(ignored.params).toEqual([1, "x"]);
+    expect(ignored.expect.error).toBeNull();
     for (const c of cases.values()) expect(c.tags).toContain(DERIVED_TAG);
   });
 
@@ -97,7 +105,8 @@ describe("the derived cases", () => {
     expect(await loadSelection({ casesDir }, fixtures)).toHaveLength(all.length - derived.length);
     const globbed = await loadSelection({ casesDir, caseGlobs: ["derived/getIndexerSlot/*", "derived/getCompressedAccount/*"], derived: true }, fixtures);
     expect(globbed.length).toBeGreaterThan(5);
-    expect(globbed.every((c) => c.id.startsWith("derived/getCompressedAccount/"))).toBe(true);
+    expect(globbed.every((c) => /^derived\/(getCompressedAccount|getIndexerSlot)\//.test(c.id))).toBe(true);
+    expect(globbed.filter((c) => c.id.startsWith("derived/getIndexerSlot/"))).toHaveLength(4);
 
     const mine = join(scratch, "own");
     mkdirSync(join(mine, "derived", "getCompressedAccount"), { recursive: true });
