@@ -10,33 +10,32 @@ import { randomBytes } from "node:crypto";
 import { decodeBase58, encodeBase58, isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
 import type { Target } from "./checks/check.js";
 import { UsageError } from "./errors.js";
+import { discoverSignatures, SIGNATURE_CALLS } from "./discover/signatures.js";
+import { discoverMerkleContext, discoverTokenRoles, list, type Listing, delegateOf } from "./discover/token-roles.js";
 import { ABSENT, getPath } from "./matchers.js";
-import { pageOf, slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
+import type { Exchange } from "./model.js";
+import { slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
 
-const MAX_PAGES = 6;
+/**
+ * The most calls one discovery sends (every list page and lookup counts): past it, every call
+ * answers nothing and discovery writes what it has. With MAX_PAGES (6) pages per walk: slot 1,
+ * seed owner 6, token owners 8 × 3 lists × 6, merkle contexts 4 × 4, delegates 3 × 6, mints 3 × 6 (220);
+ * then the signature keys (discover/signatures.ts: SIGNATURE_CALLS, 24).
+ */
+export const MAX_CALLS = 220 + SIGNATURE_CALLS;
+/** Accounts with an address tried for knownHash's merkle context (4 lookups each). */
+const MAX_CONTEXT_TRIES = 4;
 
-interface Listing {
-  readonly items: Record<string, unknown>[];
-  /** The cursor reached null: `items` is the whole list. */
-  readonly complete: boolean;
-}
-
-/** Walks a paginated method from its first page (at most MAX_PAGES), its items and cursor read from the method table. */
-async function list(target: Target, info: MethodInfo, params: Record<string, Json>): Promise<Listing> {
-  const p = info.pagination;
-  const items: Record<string, unknown>[] = [];
-  if (!p) return { items, complete: false };
-  let cursor: unknown = null;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const exchange = await target.call(info.name, cursor === null ? params : { ...params, [p.cursor]: cursor as Json });
-    const value = isObject(exchange.body) ? pageOf(info, exchange.body.result) : undefined;
-    const pageItems = isObject(value) ? value[p.items] : undefined;
-    if (!isObject(value) || !Array.isArray(pageItems)) return { items, complete: false };
-    items.push(...pageItems.filter(isObject));
-    cursor = value[p.cursor] ?? null;
-    if (cursor === null) return { items, complete: true };
-  }
-  return { items, complete: false };
+/** The target, its calls counted: past `max`, a call is not sent and answers an exchange without a body. */
+function budgeted(target: Target, max: number): Target {
+  let calls = 0;
+  return {
+    display: target.display,
+    call: (method, params, signal) =>
+      ++calls > max
+        ? Promise.resolve({ body: undefined, status: 0, error: "discovery call budget spent", parseError: null } as unknown as Exchange)
+        : target.call(method, params, signal),
+  };
 }
 
 /**
@@ -77,17 +76,22 @@ function memcmp(owner: string, accounts: readonly Record<string, unknown>[]): Js
   return { owner, unspent: accounts.length, withData: datas.filter(Boolean).length, matching, nonMatching };
 }
 
-/** Token owners found in compressed-token account data: owner → set of mints. */
-function tokenOwners(accounts: readonly Record<string, unknown>[]): Map<string, Set<string>> {
+/** What compressed-token account data shows: token owner → its mints, mint → accounts, delegate → accounts. */
+function tokenData(accounts: readonly Record<string, unknown>[]) {
   const owners = new Map<string, Set<string>>();
+  const mints = new Map<string, number>();
+  const delegates = new Map<string, number>();
   for (const a of accounts) {
     const d = dataOf(a);
     if (!d || d.length < 72) continue;
     const mint = encodeBase58(d.subarray(0, 32));
     const owner = encodeBase58(d.subarray(32, 64));
     owners.set(owner, (owners.get(owner) ?? new Set()).add(mint));
+    mints.set(mint, (mints.get(mint) ?? 0) + 1);
+    const delegate = delegateOf(d);
+    if (delegate !== null) delegates.set(delegate, (delegates.get(delegate) ?? 0) + 1);
   }
-  return owners;
+  return { owners, mints, delegates };
 }
 
 const MAX_CANDIDATES = 8;
@@ -113,7 +117,8 @@ async function tokenOwnerWithManyMints(target: Target, owners: Map<string, Set<s
   return undefined;
 }
 
-export async function discoverFixtures(target: Target, seedOwner: string, table: MethodTable = specMethods): Promise<Record<string, Json>> {
+export async function discoverFixtures(unbounded: Target, seedOwner: string, table: MethodTable = specMethods): Promise<Record<string, Json>> {
+  const target = budgeted(unbounded, MAX_CALLS);
   if (decodeBase58(seedOwner)?.length !== 32) throw new UsageError(`--seed-owner ${JSON.stringify(seedOwner)} is not a base58 public key`);
   const profile: Record<string, Json> = {
     discoveredFrom: seedOwner,
@@ -133,10 +138,20 @@ export async function discoverFixtures(target: Target, seedOwner: string, table:
   const accounts = await list(target, lists.accounts, { owner: seedOwner });
   // The profile's owners are named by the default page size: a full page, one more, a long list.
   const page = lists.accounts.pagination?.defaultLimit ?? Infinity;
-  const withAddress = accounts.items.find((a) => typeof a.address === "string" && typeof a.hash === "string");
-  if (withAddress) {
-    profile.knownHash = withAddress.hash as string;
-    profile.knownAddress = withAddress.address as string;
+  // knownHash: an account with an address; among the first MAX_CONTEXT_TRIES of them, one whose merkle
+  // context checks as a V1 state tree's also gives merkleContexts.knownHash.
+  const withAddress = accounts.items.filter((a) => typeof a.address === "string" && typeof a.hash === "string");
+  for (const a of lists.accounts.identity ? withAddress.slice(0, MAX_CONTEXT_TRIES) : []) {
+    const context = await discoverMerkleContext(target, table, lists.accounts.identity!, a.hash as string);
+    if (context === undefined) continue;
+    profile.knownHash = a.hash as string;
+    profile.knownAddress = a.address as string;
+    profile.merkleContexts = { knownHash: context };
+    break;
+  }
+  if (withAddress[0] && profile.knownHash === undefined) {
+    profile.knownHash = withAddress[0].hash as string;
+    profile.knownAddress = withAddress[0].address as string;
   }
   const n = accounts.items.length;
   if (accounts.complete) {
@@ -150,11 +165,13 @@ export async function discoverFixtures(target: Target, seedOwner: string, table:
   }
   if (n > 2 * page) profile.ownerWithManyAccounts = accounts.complete ? { owner: seedOwner, unspent: n } : { owner: seedOwner };
 
-  const owners = tokenOwners(accounts.items);
-  if (owners.size > 0) {
+  const seen = tokenData(accounts.items);
+  if (seen.owners.size > 0) {
     profile.tokenProgram = seedOwner;
-    const many = await tokenOwnerWithManyMints(target, owners, table);
+    const many = await tokenOwnerWithManyMints(target, seen.owners, table);
     if (many) profile.tokenOwnerWithManyMints = many;
+    Object.assign(profile, await discoverTokenRoles(target, table, seen.delegates, seen.mints));
   }
+  Object.assign(profile, await discoverSignatures(target, table, lists.accounts, seedOwner, seen.owners.size > 0 ? accounts.items : null));
   return profile;
 }

@@ -17,6 +17,7 @@ import {
   type ParamKind,
   type ParamShape,
   type SumsInfo,
+  type TransactionAccountsInfo,
 } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, quote } from "./errors.js";
 import type { LoadedSpec, SpecDocument } from "./load.js";
@@ -57,6 +58,7 @@ export interface MethodModel extends MethodInfo {
   readonly registered: boolean;
   readonly paramShape: ParamShape | null;
   readonly moving: readonly MovingField[];
+  readonly transactionAccounts: TransactionAccountsInfo | null;
 }
 
 export interface SpecModel {
@@ -187,7 +189,16 @@ function pagination(
 }
 
 /** Operation extensions the method table reads into its own fields (not repeated under `extensions`). */
-export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set(["x-pagination", "x-filters", "x-lookup", "x-sums", "x-identity", "x-aliases", "x-registered"]);
+export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set([
+  "x-pagination",
+  "x-filters",
+  "x-lookup",
+  "x-sums",
+  "x-identity",
+  "x-aliases",
+  "x-registered",
+  "x-transaction-accounts",
+]);
 
 const isParam = (params: readonly string[], name: unknown): name is string => typeof name === "string" && params.includes(name);
 
@@ -231,6 +242,57 @@ function readSums(value: Json | undefined, params: readonly string[], file: stri
   if (!Array.isArray(shared) || !shared.every((p) => isParam(params, p)))
     return fail(GenErrorCode.SCHEMA, "`x-sums.params` must list params of the method", file, [...path, "params"]);
   return { method: value.method, params: shared as string[], key: field(value.key, "key"), sum: field(value.sum, "sum") };
+}
+
+/** The schema a dotted path (each segment a property) reaches from `node`, or undefined when a segment is no property. */
+function schemaAtPath(doc: JsonObject, node: Json | undefined, dotted: string): Json | undefined {
+  let current = node;
+  for (const segment of dotted.split(".")) {
+    const view = objectView(doc, current);
+    if (!view || !isObject(view.properties) || !Object.hasOwn(view.properties, segment)) return undefined;
+    current = view.properties[segment];
+  }
+  return current;
+}
+
+/**
+ * `x-transaction-accounts`: `{opened: {list, hash}, closed: {list, hash}}`, where a transaction's
+ * result lists the accounts it opened and closed (`list`, an array property dotted from the result)
+ * and where each entry names the account's hash (`hash`, dotted from the entry). Both paths are
+ * checked against the result schema.
+ */
+function readTransactionAccounts(
+  doc: JsonObject,
+  value: Json | undefined,
+  result: Json,
+  file: string,
+  path: (string | number)[],
+): TransactionAccountsInfo | null {
+  if (value === undefined) return null;
+  if (!isObject(value)) return fail(GenErrorCode.SCHEMA, "`x-transaction-accounts` must map `opened` and `closed` to `{list, hash}`", file, path);
+  for (const key of Object.keys(value)) {
+    if (key !== "opened" && key !== "closed")
+      fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts\` keys are opened and closed, not ${quote(key)}`, file, [...path, key]);
+  }
+  const side = (key: "opened" | "closed") => {
+    const v = value[key];
+    const at = [...path, key];
+    if (!isObject(v) || typeof v.list !== "string" || v.list === "" || typeof v.hash !== "string" || v.hash === "")
+      return fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts.${key}\` needs a \`list\` path and a \`hash\` path`, file, at);
+    const list = deref(doc, schemaAtPath(doc, result, v.list));
+    if (!isObject(list) || list.type !== "array" || list.items === undefined)
+      return fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts.${key}.list\` names ${quote(v.list)}, which is not an array of the result`, file, [
+        ...at,
+        "list",
+      ]);
+    if (schemaAtPath(doc, list.items, v.hash) === undefined)
+      return fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts.${key}.hash\` names ${quote(v.hash)}, which is not a field of the list's entries`, file, [
+        ...at,
+        "hash",
+      ]);
+    return { list: v.list, hash: v.hash };
+  };
+  return { opened: side("opened"), closed: side("closed") };
 }
 
 function readIdentity(value: Json | undefined, file: string, path: (string | number)[]): string | null {
@@ -592,6 +654,7 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
     registered: readRegistered(operation["x-registered"], doc.file, [...path, "x-registered"]),
     paramShape: paramShape(doc.doc, paramsView, paramsSource),
     moving: movingFields(doc, resultSource, resultPath),
+    transactionAccounts: readTransactionAccounts(doc.doc, operation["x-transaction-accounts"], resultSource, doc.file, [...path, "x-transaction-accounts"]),
   };
 }
 

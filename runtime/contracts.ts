@@ -101,6 +101,23 @@ export interface MethodInfo {
    * none.
    */
   readonly moving?: readonly MovingField[];
+  /**
+   * Where a transaction's result lists the accounts it opened and closed (`x-transaction-accounts`),
+   * or null/absent when the method returns no such lists.
+   */
+  readonly transactionAccounts?: TransactionAccountsInfo | null;
+}
+
+/** One list of a transaction's accounts: `list` dotted from the result, `hash` the account hash dotted from each entry. */
+export interface TransactionAccountList {
+  readonly list: string;
+  readonly hash: string;
+}
+
+/** The accounts a transaction opened (created) and closed (spent), from `x-transaction-accounts`. */
+export interface TransactionAccountsInfo {
+  readonly opened: TransactionAccountList;
+  readonly closed: TransactionAccountList;
 }
 
 /**

@@ -35,6 +35,7 @@ export function methodEntry(m: SpecModel["methods"][number]): MethodEntry {
     registered: m.registered,
     paramShape: m.paramShape,
     moving: m.moving,
+    transactionAccounts: m.transactionAccounts,
   };
 }
 

@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { methods } from "../../generated/methods.js";
 import { main } from "../../conformance/cli.js";
-import { discoverFixtures } from "../../conformance/discover.js";
+import { discoverFixtures, MAX_CALLS } from "../../conformance/discover.js";
+import { MAX_ACCOUNT_TRIES, SIGNATURE_CALLS, signatureMethods } from "../../conformance/discover/signatures.js";
+import { discoverMerkleContext } from "../../conformance/discover/token-roles.js";
+import type { Target } from "../../conformance/checks/check.js";
+import { specMethods } from "../../conformance/spec-facts.js";
 import { createTarget } from "../../conformance/target.js";
 import { datasetProfile, generateDataset, TOKEN_PROGRAM } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
@@ -47,6 +51,170 @@ describe("discoverFixtures", () => {
   });
 });
 
+describe("discoverFixtures for the 0.51.2 methods", () => {
+  it("finds the delegate, the mint with many holders and the delegate's second mint as the reference profile states them", async () => {
+    const found = await discoverFixtures(target(), TOKEN_PROGRAM);
+    const { spent: _s, ...delegate } = profile.delegateWithManyAccounts;
+    expect(found.delegateWithManyAccounts).toEqual(delegate);
+    const { delegate: d, mint, unspent } = profile.delegatedMint;
+    expect(found.delegatedMint).toEqual({ delegate: d, mint, unspent });
+    // Every field written is the reference's; tiedHolders and supply are not checked by discovery, so not written.
+    const { tiedHolders: _t, supply: _u, ...holders } = profile.mintWithManyHolders;
+    expect(found.mintWithManyHolders).toEqual(holders);
+    expect(found.mintWithManyHolders).not.toHaveProperty("supply");
+  });
+
+  it("reads knownHash's merkle context from the V2 lookup, checked against the V1 answer's tree", async () => {
+    expect(await discoverMerkleContext(target(), specMethods, "hash", profile.knownHash)).toEqual(profile.merkleContexts.knownHash);
+    // A batched-tree account's context is not written: the cases read merkleContexts.knownHash as a V1 state tree's.
+    expect(await discoverMerkleContext(target(), specMethods, "hash", profile.ownerWithOneAccount.hash)).toBeUndefined();
+  });
+
+  /** The reference, its answers of `method` rewritten by `edit` (the parsed body, in place). */
+  const hostile = (method: string, edit: (value: Record<string, unknown>) => void): Target & { calls: () => number } => {
+    const inner = target();
+    let calls = 0;
+    return {
+      display: inner.display,
+      calls: () => calls,
+      call: async (m, params, signal) => {
+        calls++;
+        const exchange = await inner.call(m, params, signal);
+        const value = (exchange.body as { result?: { value?: Record<string, unknown> } } | undefined)?.result?.value;
+        if (m === method && value) edit(value);
+        return exchange;
+      },
+    };
+  };
+
+  it("a delegate field of the wrong type: no delegate keys, no crash", async () => {
+    const t = hostile("getCompressedTokenAccountsByDelegate", (v) => {
+      for (const item of v.items as { tokenData: Record<string, unknown> }[]) item.tokenData.delegate = 42;
+    });
+    const found = await discoverFixtures(t, TOKEN_PROGRAM);
+    expect(found).not.toHaveProperty("delegateWithManyAccounts");
+    expect(found).not.toHaveProperty("delegatedMint");
+    expect(found.tokenProgram).toBe(TOKEN_PROGRAM);
+  });
+
+  it("a holders cursor that never ends, and balances of the wrong type: no holders key, within the call bound", async () => {
+    const looping = hostile("getCompressedMintTokenHolders", (v) => {
+      v.cursor = "3t9dCZ5Y5EJt1wLgiTCmHo4HmhDTW1ixAZoeS6otfZEmDenNkjdsmY";
+    });
+    const found = await discoverFixtures(looping, TOKEN_PROGRAM);
+    expect(found).not.toHaveProperty("mintWithManyHolders");
+    expect(found).not.toHaveProperty("delegatedMint");
+    expect(looping.calls()).toBeLessThanOrEqual(MAX_CALLS);
+    const badBalances = hostile("getCompressedMintTokenHolders", (v) => {
+      for (const item of v.items as Record<string, unknown>[]) item.balance = "lots";
+    });
+    expect(await discoverFixtures(badBalances, TOKEN_PROGRAM)).not.toHaveProperty("mintWithManyHolders");
+  });
+
+  it("a target whose every answer is a list that never ends stops at the call bound", async () => {
+    let calls = 0;
+    const endless: Target = {
+      display: "endless",
+      call: async (method, params) => {
+        calls++;
+        const items = Array.from({ length: 1000 }, (_, i) => ({ hash: String(i), address: String(i), data: { data: "AAAA" } }));
+        return {
+          request: { method, params },
+          status: 200,
+          headers: {},
+          text: "",
+          body: { result: { context: { slot: 1 }, value: { items, cursor: `c${calls}` } } },
+          parseError: null,
+          error: null,
+        } as never;
+      },
+    };
+    const found = await discoverFixtures(endless, TOKEN_PROGRAM);
+    expect(calls).toBeLessThanOrEqual(MAX_CALLS);
+    expect(found).not.toHaveProperty("mintWithManyHolders");
+    expect(found).not.toHaveProperty("merkleContexts");
+  });
+});
+
+describe("discoverFixtures: signatures and transactions", () => {
+  /** The dataset's one transaction that opened or closed `hash`. */
+  const txOf = (hash: string, side: "opened" | "closed") => data.signatures.filter((s) => s[side].includes(hash)).map((s) => s.signature);
+
+  it("finds a closed account and an opened token account whose transactions are the dataset's (valid alternatives to the profile's)", async () => {
+    const found = await discoverFixtures(target(), TOKEN_PROGRAM);
+    const closed = found.closedAccount as { hash: string; openedBy: string; closedBy: string };
+    // The reference profile's closedAccount is a program account of another owner; discovery from the token
+    // program finds a spent token account with the same promise: opened by one transaction, closed by a later one.
+    expect(data.accounts.find((a) => a.hash === closed.hash)?.spent).toBe(true);
+    expect(txOf(closed.hash, "opened")).toEqual([closed.openedBy]);
+    expect(txOf(closed.hash, "closed")).toEqual([closed.closedBy]);
+    const opened = found.tokenAccountOpened as { hash: string; openedBy: string };
+    const account = data.accounts.find((a) => a.hash === opened.hash);
+    expect(account?.spent).toBe(false);
+    expect(account?.owner).toBe(TOKEN_PROGRAM);
+    expect(txOf(opened.hash, "opened")).toEqual([opened.openedBy]);
+    expect(txOf(opened.hash, "closed")).toEqual([]);
+  });
+
+  it("picks the transaction method and its account lists by the table's `transactionAccounts` (x-transaction-accounts), not by a restated path", () => {
+    const f = signatureMethods(specMethods, "hash");
+    expect(f?.tx.transactionAccounts).toBeTruthy();
+    expect(f?.accounts).toBe(f?.tx.transactionAccounts);
+    expect(f?.tx.requiredParams).toEqual([f?.sigField]);
+    // Without the fact no method qualifies: discovery of these keys is off rather than guessed.
+    const stripped = Object.fromEntries(Object.entries(specMethods).map(([k, m]) => [k, { ...m, transactionAccounts: null }]));
+    expect(signatureMethods(stripped, "hash")).toBeNull();
+  });
+
+  /** The reference, its answers of `method` rewritten by `edit` (the parsed result, in place), calls counted. */
+  const rewriting = (method: string, edit: (result: Record<string, unknown>) => void) => {
+    const inner = target();
+    let calls = 0;
+    const t: Target = {
+      display: inner.display,
+      call: async (m, params, signal) => {
+        calls++;
+        const exchange = await inner.call(m, params, signal);
+        const result = (exchange.body as { result?: Record<string, unknown> } | undefined)?.result;
+        if (m === method && result) edit(result);
+        return exchange;
+      },
+    };
+    return { t, calls: () => calls };
+  };
+
+  it("signatures of the wrong type, or a huge list: no closedAccount or tokenAccountOpened, no crash", async () => {
+    const wrong = rewriting("getCompressionSignaturesForAccount", (r) => {
+      for (const item of (r.value as { items: Record<string, unknown>[] }).items) item.signature = 42;
+    });
+    const found = await discoverFixtures(wrong.t, TOKEN_PROGRAM);
+    expect(found).not.toHaveProperty("closedAccount");
+    expect(found).not.toHaveProperty("tokenAccountOpened");
+    expect(found.tokenProgram).toBe(TOKEN_PROGRAM);
+    const huge = rewriting("getCompressionSignaturesForAccount", (r) => {
+      (r.value as { items: unknown[] }).items = Array.from({ length: 5000 }, () => ({ signature: "x" }));
+    });
+    expect(await discoverFixtures(huge.t, TOKEN_PROGRAM)).not.toHaveProperty("closedAccount");
+  });
+
+  it("transactions whose account lists are not lists, or a signatures page whose cursor never ends: no keys, within the call bound", async () => {
+    const broken = rewriting("getTransactionWithCompressionInfo", (r) => {
+      (r.compressionInfo as Record<string, unknown>).closedAccounts = "all of them";
+      (r.compressionInfo as Record<string, unknown>).openedAccounts = [{ account: { hash: 7 } }];
+    });
+    const found = await discoverFixtures(broken.t, TOKEN_PROGRAM);
+    expect(found).not.toHaveProperty("closedAccount");
+    expect(found).not.toHaveProperty("tokenAccountOpened");
+    const looping = rewriting("getCompressionSignaturesForOwner", (r) => {
+      (r.value as Record<string, unknown>).cursor = "3t9dCZ5Y5EJt1wLgiTCmHo4HmhDTW1ixAZoeS6otfZEmDenNkjdsmY";
+    });
+    await discoverFixtures(looping.t, TOKEN_PROGRAM);
+    expect(looping.calls()).toBeLessThanOrEqual(MAX_CALLS);
+    // Only the first page of a signature list is read: its cursor is never followed.
+    expect(SIGNATURE_CALLS).toBe(2 + 6 + 4 * MAX_ACCOUNT_TRIES);
+  });
+});
+
 describe("run --discover", () => {
   it("certifies the target with the profile it derived, and writes that profile into the report", async () => {
     const md = join(dir, "certificate.md");
@@ -68,11 +236,16 @@ describe("run --discover", () => {
     );
     expect(r.code).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as {
-      counts: { pass: number; skip: number };
+      counts: { pass: number; skip: number; fail: number };
       discoveredFixtures: Record<string, unknown>;
     };
     expect(json.counts.pass).toBeGreaterThan(60);
     expect(json.counts.skip).toBeGreaterThan(0);
+    expect(json.counts.fail).toBe(0);
+    // The keys for the 0.51.2 methods are among those discovered (their cases run instead of skipping).
+    expect(Object.keys(json.discoveredFixtures)).toEqual(
+      expect.arrayContaining(["delegateWithManyAccounts", "mintWithManyHolders", "delegatedMint", "closedAccount", "tokenAccountOpened"]),
+    );
     expect(json.discoveredFixtures.discoveredFrom).toBe(TOKEN_PROGRAM);
     expect(readFileSync(md, "utf8")).toContain("## Fixtures discovered from the target");
   }, 60_000);

@@ -154,6 +154,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -193,6 +194,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -226,6 +228,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -290,6 +293,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -323,6 +327,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -362,6 +367,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -420,6 +426,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -478,6 +485,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -536,6 +544,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -569,6 +578,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -621,6 +631,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -673,6 +684,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -725,6 +737,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -746,6 +759,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     registered: true,
     paramShape: null,
     moving: [],
+    transactionAccounts: null,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -767,6 +781,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     registered: true,
     paramShape: null,
     moving: [],
+    transactionAccounts: null,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -813,6 +828,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -852,6 +868,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -883,6 +900,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -922,6 +940,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -953,6 +972,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -984,6 +1004,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -1017,6 +1038,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1062,6 +1084,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
 };
 

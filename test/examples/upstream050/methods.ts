@@ -66,6 +66,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -105,6 +106,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -144,6 +146,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -177,6 +180,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -210,6 +214,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -249,6 +254,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -313,6 +319,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -377,6 +384,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -410,6 +418,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -462,6 +471,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -501,6 +511,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -559,6 +570,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -617,6 +629,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -675,6 +688,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -733,6 +747,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -791,6 +806,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -849,6 +865,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -882,6 +899,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -934,6 +952,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -986,6 +1005,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -1038,6 +1058,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -1059,6 +1080,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     registered: true,
     paramShape: null,
     moving: [],
+    transactionAccounts: null,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -1080,6 +1102,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     registered: true,
     paramShape: null,
     moving: [],
+    transactionAccounts: null,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -1126,6 +1149,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -1165,6 +1189,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -1196,6 +1221,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -1227,6 +1253,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -1266,6 +1293,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -1305,6 +1333,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -1336,6 +1365,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -1367,6 +1397,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -1424,6 +1455,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -1457,6 +1489,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -1490,6 +1523,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1529,6 +1563,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -1568,6 +1603,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
 };
 

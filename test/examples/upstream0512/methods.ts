@@ -60,6 +60,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccount: {
     name: "getCompressedAccount",
@@ -99,6 +100,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountBalance: {
     name: "getCompressedAccountBalance",
@@ -138,6 +140,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountProof: {
     name: "getCompressedAccountProof",
@@ -171,6 +174,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountProofV2: {
     name: "getCompressedAccountProofV2",
@@ -204,6 +208,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountV2: {
     name: "getCompressedAccountV2",
@@ -243,6 +248,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountsByOwner: {
     name: "getCompressedAccountsByOwner",
@@ -307,6 +313,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedAccountsByOwnerV2: {
     name: "getCompressedAccountsByOwnerV2",
@@ -371,6 +378,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedBalanceByOwner: {
     name: "getCompressedBalanceByOwner",
@@ -404,6 +412,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedMintTokenHolders: {
     name: "getCompressedMintTokenHolders",
@@ -456,6 +465,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountBalance: {
     name: "getCompressedTokenAccountBalance",
@@ -495,6 +505,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByDelegate: {
     name: "getCompressedTokenAccountsByDelegate",
@@ -553,6 +564,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByDelegateV2: {
     name: "getCompressedTokenAccountsByDelegateV2",
@@ -611,6 +623,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByOwner: {
     name: "getCompressedTokenAccountsByOwner",
@@ -669,6 +682,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenAccountsByOwnerV2: {
     name: "getCompressedTokenAccountsByOwnerV2",
@@ -727,6 +741,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenBalancesByOwner: {
     name: "getCompressedTokenBalancesByOwner",
@@ -785,6 +800,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressedTokenBalancesByOwnerV2: {
     name: "getCompressedTokenBalancesByOwnerV2",
@@ -843,6 +859,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForAccount: {
     name: "getCompressionSignaturesForAccount",
@@ -876,6 +893,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForAddress: {
     name: "getCompressionSignaturesForAddress",
@@ -928,6 +946,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForOwner: {
     name: "getCompressionSignaturesForOwner",
@@ -980,6 +999,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getCompressionSignaturesForTokenOwner: {
     name: "getCompressionSignaturesForTokenOwner",
@@ -1032,6 +1052,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getIndexerHealth: {
     name: "getIndexerHealth",
@@ -1053,6 +1074,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     registered: true,
     paramShape: null,
     moving: [],
+    transactionAccounts: null,
   },
   getIndexerSlot: {
     name: "getIndexerSlot",
@@ -1074,6 +1096,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
     registered: true,
     paramShape: null,
     moving: [],
+    transactionAccounts: null,
   },
   getLatestCompressionSignatures: {
     name: "getLatestCompressionSignatures",
@@ -1120,6 +1143,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getLatestNonVotingSignatures: {
     name: "getLatestNonVotingSignatures",
@@ -1159,6 +1183,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleAccountInterfaces: {
     name: "getMultipleAccountInterfaces",
@@ -1192,6 +1217,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountProofs: {
     name: "getMultipleCompressedAccountProofs",
@@ -1223,6 +1249,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountProofsV2: {
     name: "getMultipleCompressedAccountProofsV2",
@@ -1254,6 +1281,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccounts: {
     name: "getMultipleCompressedAccounts",
@@ -1293,6 +1321,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleCompressedAccountsV2: {
     name: "getMultipleCompressedAccountsV2",
@@ -1332,6 +1361,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleNewAddressProofs: {
     name: "getMultipleNewAddressProofs",
@@ -1363,6 +1393,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getMultipleNewAddressProofsV2: {
     name: "getMultipleNewAddressProofsV2",
@@ -1394,6 +1425,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       },
     },
     moving: [],
+    transactionAccounts: null,
   },
   getQueueElements: {
     name: "getQueueElements",
@@ -1445,6 +1477,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getQueueInfo: {
     name: "getQueueInfo",
@@ -1478,6 +1511,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getTransactionWithCompressionInfo: {
     name: "getTransactionWithCompressionInfo",
@@ -1511,6 +1545,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getTransactionWithCompressionInfoV2: {
     name: "getTransactionWithCompressionInfoV2",
@@ -1544,6 +1579,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getValidityProof: {
     name: "getValidityProof",
@@ -1583,6 +1619,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
   getValidityProofV2: {
     name: "getValidityProofV2",
@@ -1622,6 +1659,7 @@ export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name
       items: null,
     },
     moving: [],
+    transactionAccounts: null,
   },
 };
 
