@@ -66,7 +66,8 @@ describe("the derived cases", () => {
     const withoutParams = Object.values(methods).filter((m) => !m.hasParams && m.registered);
     expect(withoutParams.length).toBeGreaterThanOrEqual(2);
     for (const m of withoutParams)
-      for (const rule of ["params-absent", "params-null-ignored", "params-object-ignored", "params-list-ignored"]) expect(ids).toContain(`derived/${m.name}/${rule}`);
+      for (const rule of ["params-absent", "params-null-ignored", "params-object-ignored", "params-list-ignored"])
+        expect(ids).toContain(`derived/${m.name}/${rule}`);
     // methods Photon does not register answer -32601 whatever the params (hand-written), and list caps are -32000, not derived
     for (const m of Object.values(methods).filter((x) => !x.registered)) expect([...ids].some((id) => id.startsWith(`derived/${m.name}/`))).toBe(false);
     expect([...ids].some((id) => /max-items|too-many/.test(id))).toBe(false);
