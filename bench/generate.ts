@@ -52,12 +52,12 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
       results: [
         figure({
           id: "generate",
-          what: "regenerate generated/ from spec/photon-indexer.yaml (process, spawn to exit)",
+          what: "regenerate generated/ from spec/photon-indexer.yaml (Photon 0.51.2, 38 methods; process, spawn to exit)",
           ours: { label: "photon-gen generate", unit: "ms", ...summary(times.ours, 0) },
           baseline: { label: "openapi-typescript CLI alone", unit: "ms", ...summary(times.baseline, 0) },
           ratio: pairedRatio(times.ours, times.baseline),
           ratioOf: "ours ÷ baseline time",
-          aim: { op: "<=", value: 3, text: "≤ 3×" },
+          aim: { op: "<=", value: 2, text: "≤ 2×" },
           notes: stale ? ["dist/ is older than generator/: this measured the last build; run `npm run build` first"] : [],
         }),
       ],

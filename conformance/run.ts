@@ -68,6 +68,8 @@ export interface RunOptions {
    * and identity. Default the bundled one; a given session's own wins.
    */
   readonly spec?: SpecBundle;
+  /** Add the spec-derived cases (derive.ts) to the corpus's, as the CLI does (default: the corpus's only). */
+  readonly derived?: boolean;
 }
 
 /** `run --max-time`: 30 minutes. */

@@ -47,6 +47,11 @@ export interface ReferenceOptions {
   proverUrl?: string;
   /** Build every Merkle tree in the background from the start (default true); false builds each on its first proof. */
   warmTrees?: boolean;
+  /**
+   * Keep the serialised results of calls answered (default true): the dataset never changes, so an
+   * identical call is answered from memory. False computes every answer (benchmarks of the handlers).
+   */
+  memoize?: boolean;
 }
 
 /**
@@ -71,6 +76,8 @@ export interface ReferenceIndexer {
   /** The Merkle trees over the dataset, which the proof methods answer from. */
   readonly forest: Forest;
   readonly server: Server;
+  /** Settles when the background tree build ends (finished, stopped by close(), or failed and reported); at once without it. */
+  readonly warmed: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,7 +97,7 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const listener = withMiddleware(
     createListener(createReferenceHandlers(store, { proverUrl: options.proverUrl }, forest), {
       // The dataset never changes: an identical call gets the same answer.
-      memoizeResults: { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
+      memoizeResults: options.memoize === false ? false : { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
       maxConnections,
       onError: (err, { method }) => report(method, err),
     }),
@@ -108,14 +115,17 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const { port } = server.address() as AddressInfo;
   // Stopped by close(); a tree that cannot be built fails again, with the same error, on the proof that needs it.
   const warming = new AbortController();
-  if (options.warmTrees !== false)
-    forest.warm({ signal: warming.signal, sliceMs: WARM_SLICE_MS }).catch((err: unknown) => report("building the Merkle trees", err));
+  const warmed =
+    options.warmTrees === false
+      ? Promise.resolve()
+      : forest.warm({ signal: warming.signal, sliceMs: WARM_SLICE_MS }).catch((err: unknown) => report("building the Merkle trees", err));
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/`,
     store,
     forest,
     server,
+    warmed,
     close: () =>
       new Promise<void>((resolve) => {
         warming.abort();

@@ -157,6 +157,11 @@ export class ReferenceStore {
   private readonly addressLists = new Lazy("addressQueues", () => addressQueues(this.dataset.addresses ?? []));
   /** Packed data bytes per accounts list (built on a list's first filtered call). */
   private readonly dataByList = new WeakMap<Sorted<AccountRecord>, OwnerData>();
+  /**
+   * Result items built once per record, per item shape, with their JSON kept (handlers/support.ts
+   * `cachedItems`, which bounds each map): records never change, so neither do their items.
+   */
+  readonly itemCache = new Map<string, Map<object, object>>();
 
   /**
    * Indexes the lookups and checks the records: a hash twice, an address held by two unspent

@@ -1,8 +1,10 @@
 /**
  * Child process: builds a reference dataset and serves it with the reference indexer on a free
  * loopback port. Prints one JSON line when ready (url, build times, peak RSS, the dataset's
- * profile), then serves until SIGTERM/SIGINT and closes cleanly.
- *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/reference.ts [--accounts N] [--seed N]
+ * profile) (with `--await-warm`, once the background tree build has ended), then serves until SIGTERM/SIGINT and closes cleanly.
+ * `--no-memo` starts it with `memoize: false` (every answer computed, none reused); `--latency MS`
+ * delays every answer as a remote indexer's would (what `photon-conformance serve --latency MS` does).
+ *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/reference.ts [--accounts N] [--seed N] [--no-memo] [--await-warm] [--latency MS]
  */
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { startReferenceIndexer } from "../../reference/serve.js";
@@ -18,11 +20,18 @@ const seed = arg("--seed", 1);
 const t0 = performance.now();
 const data = generateDataset({ seed, accounts });
 const t1 = performance.now();
-const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, data });
+const memoize = !process.argv.includes("--no-memo");
+const latencyMs = arg("--latency", 0);
+const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, data, memoize, ...(latencyMs > 0 ? { latencyMs } : {}) });
 const t2 = performance.now();
+// `--await-warm`: throughput figures measure the steady state, so the background tree build (a start-up transient) ends first.
+if (process.argv.includes("--await-warm")) await indexer.warmed;
+const warmMs = performance.now() - t2;
 const maxRssBytes = process.resourceUsage().maxRSS * 1024;
 const profile = datasetProfile(data);
-process.stdout.write(`${stringifyJson({ url: indexer.url, accounts, seed, generateMs: t1 - t0, indexMs: t2 - t1, maxRssBytes, profile })}\n`);
+process.stdout.write(
+  `${stringifyJson({ url: indexer.url, accounts, seed, memoize, latencyMs, generateMs: t1 - t0, indexMs: t2 - t1, warmMs, maxRssBytes, profile })}\n`,
+);
 
 const shutdown = () => {
   void indexer.close().then(() => process.exit(0));

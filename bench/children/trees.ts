@@ -7,7 +7,8 @@
  *   answered over loopback. Prints one JSON line (`Startup`) and exits. `--no-warm` starts it
  *   with `warmTrees: false`: the same start-up without the background tree build.
  * - `generate`: one shot. generateDataset() alone (the default dataset), timed the same way.
- * - `serve [--no-warm] [--prebuild] [--stats FILE]`: a server on a free loopback port. `--prebuild`
+ * - `serve [--no-warm] [--no-memo] [--prebuild] [--stats FILE]`: a server on a free loopback port. `--no-memo`
+ *   computes every answer (no result memo). `--prebuild`
  *   builds every tree (each tree's root) before it reports ready, so proofs find their tree built;
  *   `--no-warm` leaves every tree unbuilt until a proof needs it. Prints `{"url", …}` when ready;
  *   on SIGTERM/SIGINT writes `{ hashes, built }` (Poseidon calls in this process, trees started)
@@ -96,7 +97,7 @@ if (mode === "startup") {
   process.stdout.write(`${JSON.stringify(out)}\n`);
   process.exit(0);
 } else if (mode === "serve") {
-  const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: !flag("--no-warm") });
+  const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: !flag("--no-warm"), memoize: !flag("--no-memo") });
   let prebuildMs = 0;
   let prebuildHashes = 0;
   if (flag("--prebuild")) {

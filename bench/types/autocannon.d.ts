@@ -14,6 +14,8 @@ declare module "autocannon" {
       /** Seconds. */
       timeout?: number;
       warmup?: { connections?: number; duration?: number };
+      /** Requests sent in turn by each connection (each its own body), instead of one `body`. */
+      requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }[];
     }
     interface Histogram {
       average: number;

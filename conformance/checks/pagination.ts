@@ -10,8 +10,8 @@
  * pages arrive, and walks are compared by their digests. Passing a bound is a failing
  * finding naming it.
  */
-import { createHash } from "node:crypto";
-import { decodeBase58, isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
+import { hash } from "node:crypto";
+import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { getPath } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { methodInfo, pageOf as pageOfResult } from "../spec-facts.js";
@@ -38,35 +38,96 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-/** Decoded base58 by text, so that each value is decoded once, not once per comparison (kept small). */
-const decoded = new Map<string, Uint8Array>();
-function bytesOf(text: string): Uint8Array {
-  let bytes = decoded.get(text);
-  if (bytes === undefined) {
-    if (decoded.size >= 4096) decoded.clear();
-    decoded.set(text, (bytes = decodeBase58(text) ?? new Uint8Array()));
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
+const LIMB = 2 ** 32;
+
+/**
+ * Base58 text decoded to its bytes (as `decodeBase58` does: one zero byte per leading `1`, then
+ * the number's big-endian bytes), three digits at a time into 32-bit limbs rather than one digit
+ * into bytes: walks compare every item's key, and this was their largest cost. Empty bytes for
+ * text that is not base58 (as before: `decodeBase58(text) ?? new Uint8Array()`).
+ */
+export function base58Bytes(text: string): Uint8Array {
+  let zeros = 0;
+  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
+  const limbs = new Float64Array(Math.ceil(((text.length - zeros) * 5.858) / 32) + 1); // log2(58) < 5.858 bits a digit
+  let used = 0;
+  for (let i = zeros; i < text.length; ) {
+    let chunk = 0;
+    let scale = 1;
+    for (let k = 0; k < 3 && i < text.length; k++, i++) {
+      const c = text.charCodeAt(i);
+      const d = c < 128 ? DIGIT[c]! : -1;
+      if (d < 0) return new Uint8Array();
+      chunk = chunk * 58 + d;
+      scale *= 58;
+    }
+    let carry = chunk;
+    for (let j = 0; j < used; j++) {
+      const x = limbs[j]! * scale + carry; // < 2^32 · 58^3 + 2^18 < 2^53: exact
+      carry = Math.floor(x / LIMB);
+      limbs[j] = x - carry * LIMB;
+    }
+    while (carry > 0) {
+      const next = Math.floor(carry / LIMB);
+      limbs[used++] = carry - next * LIMB;
+      carry = next;
+    }
   }
-  return bytes;
+  const top = used * 4;
+  const bytes = new Uint8Array(zeros + top);
+  for (let j = 0; j < used; j++) {
+    const v = limbs[j]!;
+    const at = bytes.length - 4 * j;
+    bytes[at - 1] = v & 0xff;
+    bytes[at - 2] = (v >>> 8) & 0xff;
+    bytes[at - 3] = (v >>> 16) & 0xff;
+    bytes[at - 4] = (v >>> 24) & 0xff;
+  }
+  // The top limb's leading zero bytes are not part of the number.
+  let lead = 0;
+  while (lead < top && bytes[zeros + lead] === 0) lead++;
+  return lead === 0 ? bytes : bytes.subarray(lead);
 }
 
-function compareKey(a: unknown, b: unknown, key: OrderKey): number {
-  let c: number;
-  if (key.compare === "integer") {
-    const x = BigInt(a as number | bigint);
-    const y = BigInt(b as number | bigint);
-    c = x < y ? -1 : x > y ? 1 : 0;
-  } else if (key.compare === "base58-bytes") {
-    c = compareBytes(bytesOf(String(a)), bytesOf(String(b)));
-  } else {
-    c = String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+/** An item with its order keys as comparable values, each read once and only when a comparison needs it. */
+interface Keyed {
+  readonly item: unknown;
+  readonly keys: unknown[];
+}
+
+const keyed = (item: unknown): Keyed => ({ item, keys: [] });
+
+/** The item's `i`th order key as compared: a bigint, its base58 bytes, or its text. */
+function keyAt(k: Keyed, i: number, key: OrderKey): unknown {
+  let v = k.keys[i];
+  if (v === undefined) {
+    const raw = getPath(k.item, key.field);
+    v = k.keys[i] = key.compare === "integer" ? BigInt(raw as number | bigint) : key.compare === "base58-bytes" ? base58Bytes(String(raw)) : String(raw);
   }
+  return v;
+}
+
+function compareKey(a: Keyed, b: Keyed, i: number, key: OrderKey): number {
+  const x = keyAt(a, i, key);
+  const y = keyAt(b, i, key);
+  const c =
+    key.compare === "base58-bytes"
+      ? compareBytes(x as Uint8Array, y as Uint8Array)
+      : (x as string) < (y as string)
+        ? -1
+        : (x as string) > (y as string)
+          ? 1
+          : 0;
   return key.direction === "asc" ? c : -c;
 }
 
 /** Whether `next` may follow `prev` in the documented order (strictly after it on the keys). */
-function follows(prev: unknown, next: unknown, order: readonly OrderKey[]): boolean {
-  for (const key of order) {
-    const c = compareKey(getPath(prev, key.field), getPath(next, key.field), key);
+function follows(prev: Keyed, next: Keyed, order: readonly OrderKey[]): boolean {
+  for (let i = 0; i < order.length; i++) {
+    const c = compareKey(prev, next, i, order[i]!);
     if (c < 0) return true;
     if (c > 0) return false;
   }
@@ -75,8 +136,12 @@ function follows(prev: unknown, next: unknown, order: readonly OrderKey[]): bool
 
 /** Index of the first item out of the documented order, or -1. */
 export function firstOutOfOrder(items: readonly unknown[], order: readonly OrderKey[]): number {
-  decoded.clear();
-  for (let i = 1; i < items.length; i++) if (!follows(items[i - 1], items[i], order)) return i;
+  let prev = keyed(items[0]);
+  for (let i = 1; i < items.length; i++) {
+    const next = keyed(items[i]);
+    if (!follows(prev, next, order)) return i;
+    prev = next;
+  }
   return -1;
 }
 
@@ -98,9 +163,9 @@ function firstDuplicate(items: readonly unknown[]): number {
   return firstDuplicateKey(items.map((i) => stringifyJson(i)));
 }
 
-/** 128 bits of the item's SHA-256: what a walk keeps of an item to compare walks. */
+/** The item's SHA-256 (one-shot `crypto.hash`, no Hash object per item): what a walk keeps of an item to compare walks. */
 function digest(json: string): string {
-  return createHash("sha256").update(json).digest().toString("base64", 0, 16);
+  return hash("sha256", json, "base64");
 }
 
 const MiB = 1024 * 1024;
@@ -169,17 +234,31 @@ export async function walk<T = unknown>(
   return { items, pages: maxPages, problem: `the cursor did not reach null within ${which}` };
 }
 
-/** What a walk learns as its items go by: a digest per item, the first repeated item and the first one out of order. */
+/**
+ * What a walk learns as its items go by: a digest per item, the first repeated item and the first
+ * one out of order. While the items are strictly in the documented order none can repeat an
+ * earlier one (equal items have equal keys), so the digests are only looked up once the order breaks.
+ */
 function tracker(order: readonly OrderKey[] | null) {
-  const seen = new Set<string>();
-  let prev: unknown;
+  let seen: Set<string> | null = order ? null : new Set();
+  const keys: string[] = [];
+  let prev: Keyed | null = null;
   const found = { duplicate: null as { at: number; item: string } | null, disorder: null as { at: number; item: string } | null };
   const keep = (item: unknown, json: string, index: number): string => {
     const key = digest(json);
+    if (seen === null) {
+      const next = keyed(item);
+      if (order && index > 0 && !follows(prev!, next, order)) {
+        found.disorder = { at: index, item: show(item) };
+        seen = new Set(keys);
+      } else {
+        keys.push(key);
+        prev = next;
+        return key;
+      }
+    }
     if (found.duplicate === null && seen.has(key)) found.duplicate = { at: index, item: show(item) };
     seen.add(key);
-    if (order && index > 0 && found.disorder === null && !follows(prev, item, order)) found.disorder = { at: index, item: show(item) };
-    prev = item;
     return key;
   };
   return { keep, found };
@@ -206,10 +285,11 @@ export const paginationCheck: Check = {
           : fail("pagination", "page holds more items than limit", `<= ${limit}`, String(items.length)),
       );
     }
-    const dup = firstDuplicate(items);
+    // Strictly ordered items are distinct (equal items have equal keys): only a page out of order is searched for repeats.
+    const bad = p.order ? firstOutOfOrder(items, p.order) : -1;
+    const dup = p.order && bad < 0 ? -1 : firstDuplicate(items);
     if (dup >= 0) findings.push(fail("pagination", `item ${dup} repeats an earlier item of the page`, undefined, show(items[dup])));
     if (p.order) {
-      const bad = firstOutOfOrder(items, p.order);
       findings.push(
         bad < 0
           ? pass("pagination", `page ordered by ${describeOrder(p.order)}`)

@@ -18,6 +18,8 @@ import { documentedOrder, type OwnerData } from "../store.js";
 import {
   type Account,
   type AccountV2,
+  accountItem,
+  accountV2Item,
   bytesOf,
   contextOf,
   type Family,
@@ -63,8 +65,6 @@ function matches(data: OwnerData, i: number, filters: readonly Memcmp[]): boolea
   }
   return true;
 }
-
-const accountOrNull = (a: AccountRecord | null) => (a === null ? null : toAccount(a));
 
 /** The params of both owner lists (V2 reuses the V1 request struct: get_compressed_accounts_by_owner/v2.rs:28-31). */
 type ByOwnerParams = Schemas["GetCompressedAccountsByOwnerParams"];
@@ -131,6 +131,9 @@ function ownerPage({ store }: Reference, params: ByOwnerParams, facts: MethodInf
 /** The 0.50.0 shapes (Account). */
 const v1Handlers = ((ref) => {
   const context = () => contextOf(ref);
+  // Each account's item built once, its JSON kept (support.ts `cachedItem`); sliced data is built per call.
+  const item = accountItem(ref);
+  const accountOrNull = (a: AccountRecord | null) => (a === null ? null : item(a));
   return {
     getCompressedAccount(params) {
       return { context: context(), value: accountOrNull(lookupAccount(ref, params)) };
@@ -147,7 +150,7 @@ const v1Handlers = ((ref) => {
 
     getCompressedAccountsByOwner(params, facts) {
       const { rows, slice, limit } = ownerPage(ref, params, facts);
-      const items: Account[] = rows.map((a) => toAccount(a, slice));
+      const items: Account[] = slice === null ? rows.map(item) : rows.map((a) => toAccount(a, slice));
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },
   };
@@ -156,11 +159,12 @@ const v1Handlers = ((ref) => {
 /** The V2 shapes (AccountV2, with `proveByIndex` and `merkleContext`): the same queries as the V1 methods. */
 const v2Handlers = ((ref) => {
   const context = () => contextOf(ref);
+  const item = accountV2Item(ref);
   return {
     getCompressedAccountV2(params) {
       // get_compressed_account.rs:45-62: the same lookup as V1.
       const a = lookupAccount(ref, params);
-      return { context: context(), value: a === null ? null : toAccountV2(ref, a) };
+      return { context: context(), value: a === null ? null : item(a) };
     },
 
     getMultipleCompressedAccountsV2(params, facts) {
@@ -168,12 +172,12 @@ const v2Handlers = ((ref) => {
       // get_multiple_compressed_accounts.rs:156-180: V2 answers both and neither with one message.
       if ((hashes === null) === (addresses === null)) throw RpcError.validation("Either hashes or addresses must be provided");
       const found = hashes !== null ? lookupMany(ref, facts, "hashes", hashes) : lookupMany(ref, facts, "addresses", addresses as string[]);
-      return { context: context(), value: { items: found.map((a) => (a === null ? null : toAccountV2(ref, a))) } };
+      return { context: context(), value: { items: found.map((a) => (a === null ? null : item(a))) } };
     },
 
     getCompressedAccountsByOwnerV2(params, facts) {
       const { rows, slice, limit } = ownerPage(ref, params, facts);
-      const items: AccountV2[] = rows.map((a) => toAccountV2(ref, a, slice));
+      const items: AccountV2[] = slice === null ? rows.map(item) : rows.map((a) => toAccountV2(ref, a, slice));
       // v2.rs:61-64: the last item's hash, null on a short page.
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },

@@ -3,7 +3,7 @@
  * own method-table entry), result builders for the records, and Photon's paging rules.
  */
 import type { Answer, Handlers, MethodName, Params, Schemas } from "../../generated/index.js";
-import { type CallContext, decodeBase58, type MethodInfo, RpcCode, RpcError, RpcMessage } from "@photon-indexer-kit/runtime";
+import { type CallContext, decodeBase58, encodeOnce, type MethodInfo, RpcCode, RpcError, RpcMessage } from "@photon-indexer-kit/runtime";
 import { type AccountRecord, type SignatureRecord, type TokenRecord, type U64, U64_MAX, u64 } from "../records.js";
 import type { ReferenceStore } from "../store.js";
 import { type Forest, merkleContextOf, ZERO_HASH } from "../trees/forest.js";
@@ -125,6 +125,37 @@ export function toAccountV2(ref: Pick<Reference, "store">, a: AccountRecord, sli
 export function toTokenData(t: TokenRecord): Schemas["TokenData"] {
   return { mint: t.mint, owner: t.owner, amount: t.amount, delegate: t.delegate, state: t.state, tlv: t.tlv };
 }
+
+/** The most items kept per shape (a few hundred bytes of JSON each); a full cache is emptied and filled again. */
+const ITEM_CACHE_MAX = 200_000;
+
+/**
+ * A record's item, built once per record and kept frozen with its JSON (`encodeOnce`): the
+ * runtime's serialiser then writes a page as its items' kept text plus the envelope, instead of
+ * serialising every item of every page again. The items are the plain results `build` makes
+ * (the same keys and values), so answers are byte for byte those of freshly built items.
+ * One function per shape and handler family; call it per row.
+ */
+export function cachedItem<R extends object, T extends object>({ store }: Pick<Reference, "store">, shape: string, build: (row: R) => T): (row: R) => T {
+  let cache = store.itemCache.get(shape);
+  if (cache === undefined) store.itemCache.set(shape, (cache = new Map()));
+  const kept = cache;
+  return (row) => {
+    let item = kept.get(row) as T | undefined;
+    if (item === undefined) {
+      if (kept.size >= ITEM_CACHE_MAX) kept.clear();
+      item = encodeOnce(build(row));
+      kept.set(row, item);
+    }
+    return item;
+  };
+}
+
+/** An account as an item (`toAccount`, no slice), built once. */
+export const accountItem = (ref: Pick<Reference, "store">) => cachedItem(ref, "Account", (a: AccountRecord) => toAccount(a));
+
+/** An account as a V2 item (`toAccountV2`, no slice), built once. */
+export const accountV2Item = (ref: Pick<Reference, "store">) => cachedItem(ref, "AccountV2", (a: AccountRecord) => toAccountV2(ref, a));
 
 export function toSignatureInfo(s: SignatureRecord): Schemas["SignatureInfo"] {
   return { signature: s.signature, slot: s.slot, blockTime: s.blockTime };

@@ -15,7 +15,20 @@ import type { Schemas } from "../../generated/index.js";
 import { encodeBase58, type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
 import { encodeBase58Fast } from "../base58.js";
 import { type BalanceRow, documentedOrder, type Order, type Sorted, type TokenEntry } from "../store.js";
-import { bytesOf, concat, contextOf, type Family, limitOf, nextCursor, type Reference, toAccount, toAccountV2, toTokenData, u64Sum } from "./support.js";
+import {
+  bytesOf,
+  cachedItem,
+  concat,
+  contextOf,
+  type Family,
+  limitOf,
+  nextCursor,
+  type Reference,
+  toAccount,
+  toAccountV2,
+  toTokenData,
+  u64Sum,
+} from "./support.js";
 
 /** The paging params every token-account list takes besides its owner or delegate. */
 type TokenListParams = Schemas["GetCompressedTokenAccountsByOwnerParams"] | Schemas["GetCompressedTokenAccountsByDelegateParams"];
@@ -57,9 +70,11 @@ const tokenCursor = (e: TokenEntry) => encodeBase58(concat(bytesOf(e.token.mint,
 const tokenAccountHandlers = ((ref) => {
   const { store } = ref;
   const context = () => contextOf(ref);
+  // Each token account's item built once, its JSON kept (support.ts `cachedItem`).
+  const item = cachedItem(ref, "TokenAccount", (e: TokenEntry) => ({ account: toAccount(e.account), tokenData: toTokenData(e.token) }));
   const answer = ({ rows, limit }: { rows: readonly TokenEntry[]; limit: number }) => ({
     context: context(),
-    value: { items: rows.map((e) => ({ account: toAccount(e.account), tokenData: toTokenData(e.token) })), cursor: nextCursor(rows, limit, tokenCursor) },
+    value: { items: rows.map(item), cursor: nextCursor(rows, limit, tokenCursor) },
   });
   return {
     getCompressedTokenAccountsByOwner(params, facts) {
@@ -77,10 +92,11 @@ const tokenAccountHandlers = ((ref) => {
 const tokenAccountV2Handlers = ((ref) => {
   const { store } = ref;
   const context = () => contextOf(ref);
+  const item = cachedItem(ref, "TokenAccountV2", (e: TokenEntry) => ({ account: toAccountV2(ref, e.account), tokenData: toTokenData(e.token) }));
   const answer = ({ rows, limit }: { rows: readonly TokenEntry[]; limit: number }) => ({
     context: context(),
     value: {
-      items: rows.map((e) => ({ account: toAccountV2(ref, e.account), tokenData: toTokenData(e.token) })),
+      items: rows.map(item),
       cursor: nextCursor(rows, limit, tokenCursor),
     },
   });

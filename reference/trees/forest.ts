@@ -540,10 +540,11 @@ export class Forest {
       const record = this.stateRecord(account.tree);
       const treeContext = treeContextOf(record);
       const proof = proofs.get(hash);
-      return proof
+      const merkle = proof ? this.stateTree(proof.record).merkle : null;
+      return proof && merkle
         ? {
-            proof: proof.proof.map(bigintToBase58),
-            root: bigintToBase58(proof.root),
+            proof: merkle.proofBase58(proof.leafIndex),
+            root: merkle.rootBase58(),
             leafIndex: proof.leafIndex,
             hash,
             rootSeq: proof.rootSeq,
@@ -835,12 +836,14 @@ export class Forest {
     return { record, leafIndex, leaf: merkle.leaf(leafIndex), proof: merkle.proof(leafIndex), root: merkle.root(), rootSeq: record.seq };
   }
 
+  /** A proof written out: its texts come from the tree, which encodes each node once (the same text bigintToBase58 gives). */
   private writeAccountProof(p: LeafProof): AccountProof {
+    const { merkle } = this.stateTree(p.record);
     return {
-      proof: p.proof.map(bigintToBase58),
-      root: bigintToBase58(p.root),
+      proof: merkle.proofBase58(p.leafIndex),
+      root: merkle.rootBase58(),
       leafIndex: p.leafIndex,
-      hash: bigintToBase58(p.leaf),
+      hash: merkle.leafBase58(p.leafIndex),
       merkleTree: p.record.tree,
       rootSeq: p.rootSeq,
     };

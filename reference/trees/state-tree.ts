@@ -10,7 +10,7 @@
  */
 import { internalError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode } from "../errors.js";
-import { hash2, MAX_HEIGHT, zeroHash } from "./poseidon.js";
+import { bigintToBase58, hash2, MAX_HEIGHT, zeroHash } from "./poseidon.js";
 
 /** Hashes per step of an incremental build (`steps`): a few milliseconds of Poseidon with poseidon-lite. */
 export const WORK_PER_STEP = 32;
@@ -20,6 +20,8 @@ export class MerkleTree {
   private readonly leaves: readonly bigint[];
   private levels: bigint[][] | null = null;
   private pending: Generator<void, bigint[][], undefined> | null = null;
+  /** Base58 texts of the stored nodes answered so far, by level and position: each node is encoded once. */
+  private readonly texts: (string | undefined)[][] = [];
 
   /**
    * `leaves[i]` is leaf i (0 where nothing is stored, which is also the zero leaf); the array is
@@ -64,6 +66,48 @@ export class MerkleTree {
       i = Math.floor(i / 2);
     }
     return out;
+  }
+
+  /** `proof(index)` as base58 texts (each stored node encoded on its first use, then kept; zero values once per level). */
+  proofBase58(index: number): string[] {
+    this.check(index);
+    const levels = this.build();
+    const out: string[] = new Array(this.height);
+    let i = index;
+    for (let k = 0; k < this.height; k++) {
+      const sibling = i % 2 === 0 ? i + 1 : i - 1;
+      const value = levels[k]?.[sibling];
+      out[k] = value === undefined ? zeroBase58(k) : this.text(k, sibling, value);
+      i = Math.floor(i / 2);
+    }
+    return out;
+  }
+
+  /** `leaf(index)` as base58, encoded once. */
+  leafBase58(index: number): string {
+    this.check(index);
+    const value = this.leaves[index];
+    return value === undefined ? zeroBase58(0) : this.text(0, index, value);
+  }
+
+  /** `root()` as base58, encoded once. */
+  rootBase58(): string {
+    const value = this.build()[this.height]?.[0];
+    return value === undefined ? zeroBase58(this.height) : this.text(this.height, 0, value);
+  }
+
+  private text(level: number, position: number, value: bigint): string {
+    let row = this.texts[level];
+    if (row === undefined) {
+      row = new Array(this.build()[level]?.length ?? 0);
+      this.texts[level] = row;
+    }
+    let text = row[position];
+    if (text === undefined) {
+      text = bigintToBase58(value);
+      row[position] = text;
+    }
+    return text;
   }
 
   /**
@@ -131,6 +175,18 @@ export class MerkleTree {
     }
     return levels;
   }
+}
+
+const zeroTexts: string[] = [];
+
+/** `zeroHash(level)` as base58, encoded once per process. */
+export function zeroBase58(level: number): string {
+  let text = zeroTexts[level];
+  if (text === undefined) {
+    text = bigintToBase58(zeroHash(level));
+    zeroTexts[level] = text;
+  }
+  return text;
 }
 
 /**

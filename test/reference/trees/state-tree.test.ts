@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Random } from "../../../reference/random.js";
-import { bytesToBigint, hash2, hashCount, zeroHash } from "../../../reference/trees/poseidon.js";
+import { bigintToBase58, bytesToBigint, hash2, hashCount, zeroHash } from "../../../reference/trees/poseidon.js";
 import { foldProof, MerkleTree, WORK_PER_STEP } from "../../../reference/trees/state-tree.js";
 
 /** A field element from the stream (first byte below 0x30, as the dataset makes hashes). */
@@ -45,6 +45,20 @@ describe("MerkleTree: append-only sparse tree over a dense leaf array", () => {
     // A proof of an index past the stored leaves is a proof of the zero leaf there.
     expect(tree.leaf(1000)).toBe(0n);
     expect(foldProof(leafFrom(rng), 1000, tree.proof(1000))).not.toBe(root);
+  });
+
+  it("writes proofs, leaves and the root in base58 as their values encode, stored nodes or zero values, twice alike", () => {
+    const rng = new Random(11);
+    const leaves = Array.from({ length: 13 }, () => leafFrom(rng));
+    const tree = new MerkleTree(5, leaves);
+    for (const index of [0, 1, 6, 12, 13, 20, 31]) {
+      const expected = tree.proof(index).map(bigintToBase58);
+      expect(tree.proofBase58(index)).toEqual(expected);
+      expect(tree.proofBase58(index)).toEqual(expected);
+      expect(tree.leafBase58(index)).toBe(bigintToBase58(tree.leaf(index)));
+    }
+    expect(tree.rootBase58()).toBe(bigintToBase58(tree.root()));
+    expect(new MerkleTree(4, []).rootBase58()).toBe(bigintToBase58(zeroHash(4)));
   });
 
   it("gives an empty tree the zero value of its height", () => {

@@ -1,0 +1,75 @@
+/**
+ * `npm start` wall time: `photon-conformance run` with no `--url` (it starts the embedded
+ * reference indexer over its generated dataset, loads and renders the cases, runs the whole
+ * interface's suite, prints the report and exits), from spawn to exit, against the same CLI with
+ * `--spec 0.50.0`: the bundled 0.50.0 interface, whose cases are the 7 methods of yesterday's
+ * run, on the same dataset, start-up and machinery (the honest stand-in for "today's 7-method
+ * run": same binary, only the interface judged differs).
+ *
+ * Runs the compiled CLI (`bin/photon-conformance.js` → dist/, as `npm start` does; build first).
+ * `PHOTON_CONFORMANCE_BIN=path.js` runs another compiled entry (one exporting `main(argv)`).
+ * The floor: `photon-conformance --version` (node start-up and the CLI's imports).
+ */
+import { writeFileSync } from "node:fs";
+import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
+import { runCommand } from "./lib/proc.js";
+import { pairedRatio, summary } from "./lib/stats.js";
+
+const ENTRY = process.env.PHOTON_CONFORMANCE_BIN;
+
+/** The command line of `photon-conformance ARGS`. */
+function cli(args: readonly string[]): string[] {
+  if (!ENTRY) return [`${ROOT}/bin/photon-conformance.js`, ...args];
+  const shim = `${ROOT}/bench/.results/start-shim.mjs`;
+  writeFileSync(shim, `const { main } = await import(${JSON.stringify(ENTRY)});\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  return [shim, ...args];
+}
+
+async function timed(args: readonly string[]): Promise<{ ms: number; tail: string }> {
+  const done = await runCommand(process.execPath, cli(args), 300_000);
+  if (done.code !== 0) throw new Error(`photon-conformance ${args.join(" ")} exited ${done.code}: ${done.stderr.slice(-2000)}${done.stdout.slice(-2000)}`);
+  const lines = done.stdout.trim().split("\n");
+  return { ms: done.ms, tail: lines.slice(-3).join(" / ") };
+}
+
+export async function run(options: BenchOptions): Promise<{ results: FigureResult[] }> {
+  const rounds = options.quick ? 1 : 3;
+  const whole = ["run"];
+  const seven = ["run", "--spec", "0.50.0"];
+  const w: number[] = [];
+  const s: number[] = [];
+  const floor: number[] = [];
+  let wholeTail = "";
+  let sevenTail = "";
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? ["whole", "seven"] : ["seven", "whole"];
+    for (const which of order) {
+      const t = await timed(which === "whole" ? whole : seven);
+      if (which === "whole") w.push(t.ms), (wholeTail = t.tail);
+      else s.push(t.ms), (sevenTail = t.tail);
+    }
+    floor.push((await timed(["--version"])).ms);
+  }
+  const f = summary(floor, 0);
+  return {
+    results: [
+      figure({
+        id: "start",
+        what: "`npm start` wall time (spawn to exit): the whole interface against the embedded reference indexer",
+        ours: { label: "photon-conformance run (whole interface)", unit: "ms", ...summary(w, 0) },
+        baseline: { label: "photon-conformance run --spec 0.50.0 (the 7 methods of 0.50.0)", unit: "ms", ...summary(s, 0) },
+        ratio: pairedRatio(w, s),
+        ratioOf: "ours ÷ baseline wall time",
+        aim: { op: "<=", value: 2, text: "≤ 2× the 7-method run" },
+        notes: [
+          `floor: \`photon-conformance --version\` (node start-up and imports) ${f.value} ms`,
+          "bounded by the embedded reference indexer's Merkle work (tree builds and proofs, Poseidon in reference/trees), on the critical path in the same process: the whole interface's proof cases wait on it (moving the reference to a worker thread was tried: wall ≈ user CPU either way, the suite waits)",
+          `whole: ${wholeTail}`,
+          `0.50.0: ${sevenTail}`,
+        ],
+      }),
+    ],
+  };
+}
+
+await main(import.meta.url, "start", run);

@@ -1,0 +1,111 @@
+/**
+ * conformance/checks/pagination.ts: the base58 decoding behind the `base58-bytes` order
+ * (its own, three digits at a time) gives exactly the runtime's `decodeBase58` bytes, and the
+ * order check reads them as before.
+ */
+import { describe, expect, it } from "vitest";
+import type { CheckContext } from "../../../conformance/checks/check.js";
+import { base58Bytes, firstOutOfOrder, paginationCheck } from "../../../conformance/checks/pagination.js";
+import type { Finding } from "../../../conformance/model.js";
+import { decodeBase58, encodeBase58 } from "../../../runtime/index.js";
+import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
+
+/** Deterministic bytes (a small LCG): no Math.random in tests. */
+function bytesFrom(seed: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let s = seed >>> 0;
+  for (let i = 0; i < length; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s >>> 24;
+  }
+  return out;
+}
+
+describe("base58Bytes", () => {
+  it("decodes as decodeBase58 does, leading zero bytes included", () => {
+    for (let n = 0; n < 3000; n++) {
+      const b = bytesFrom(n, n % 70);
+      for (let i = 0; i < Math.min(b.length, n % 4); i++) b[i] = 0; // leading zeros: `1`s
+      const text = encodeBase58(b);
+      expect([...base58Bytes(text)], text).toEqual([...b]);
+      expect([...base58Bytes(text)]).toEqual([...decodeBase58(text)!]);
+    }
+  });
+
+  it("gives no bytes for text that is not base58, as the order check always read it", () => {
+    for (const text of ["0", "l", "I", "O", "abc0", "é", "1 1"]) expect(base58Bytes(text)).toEqual(new Uint8Array());
+    expect(base58Bytes("")).toEqual(new Uint8Array());
+    expect([...base58Bytes("111")]).toEqual([0, 0, 0]);
+  });
+
+  it("orders pubkeys by their bytes, not their text", () => {
+    const low = encodeBase58(new Uint8Array(32).fill(1));
+    const high = encodeBase58(new Uint8Array(32).fill(200));
+    const zeroLed = encodeBase58(Uint8Array.of(0, ...new Uint8Array(31).fill(255)));
+    const order = [{ field: "k", direction: "asc", compare: "base58-bytes" }] as const;
+    expect(firstOutOfOrder([{ k: zeroLed }, { k: low }, { k: high }], order)).toBe(-1);
+    expect(firstOutOfOrder([{ k: low }, { k: zeroLed }], order)).toBe(1);
+    expect(firstOutOfOrder([{ k: high }, { k: low }], [{ field: "k", direction: "desc", compare: "base58-bytes" }])).toBe(-1);
+  });
+});
+
+describe("pagination check: repeats and order", () => {
+  const hash = (n: number) => encodeBase58(bytesFrom(n + 1, 32));
+  const item = (leafIndex: number, n = leafIndex) => ({ hash: hash(n), leafIndex, owner: "11111111111111111111111111111111" });
+  /** A target serving `pages` by cursor (the cursor is the next page's index). */
+  const contextFor = (first: unknown[], pages: unknown[][], paginate = "[1]") => {
+    const c = caseOf(
+      "method: getCompressedAccountsByOwner",
+      "params: { owner: '11111111111111111111111111111111', limit: 2 }",
+      `expect: { paginate: ${paginate} }`,
+    );
+    const answer = (items: unknown[], next: number | null) => ({ context: { slot: 1 }, value: { items, cursor: next === null ? null : String(next) } });
+    const ctx = contextOf(c, exchangeOf({ json: { jsonrpc: "2.0", id: 1, result: answer(first, null) } }));
+    const flat = pages.flat();
+    const call = async (_method: string, params: Record<string, unknown>) => {
+      const limit = Number(params.limit);
+      const at = params.cursor === undefined ? 0 : Number(params.cursor);
+      const src = limit === 2 ? pages : flat.map((i) => [i]);
+      const next = at + 1 < src.length ? at + 1 : null;
+      return exchangeOf({ json: { jsonrpc: "2.0", id: 1, result: answer(src[at]!, next) } });
+    };
+    return { ...ctx, target: { ...ctx.target, call } } as CheckContext;
+  };
+  const messages = async (ctx: CheckContext) => ((await paginationCheck.run(ctx)) as Finding[]).filter((f) => f.status === "fail").map((f) => f.message);
+
+  it("passes ordered, distinct pages and walks", async () => {
+    const pages = [[item(1), item(2)], [item(3), item(4)], [item(5)]];
+    expect(await messages(contextFor(pages[0]!, pages))).toEqual([]);
+  });
+
+  it("reports a page's repeated item only where its order breaks, as before", async () => {
+    const page = [item(1), item(2), item(1)];
+    const got = await messages(contextFor(page, [[item(1), item(2)]], "[]"));
+    expect(got).toEqual([
+      "page holds more items than limit",
+      "item 2 repeats an earlier item of the page",
+      "item 2 is out of the documented order (leafIndex asc, hash asc)",
+    ]);
+  });
+
+  it("finds an item repeated across pages before the order broke, and the break", async () => {
+    const pages = [
+      [item(1), item(2)],
+      [item(3), item(1)],
+      [item(4), item(2)],
+    ];
+    const got = await messages(contextFor(pages[0]!, pages, "[2]"));
+    expect(got).toEqual(["walk at 2 size: item 3 appears twice across pages", "across pages, item 3 is out of the documented order (leafIndex asc, hash asc)"]);
+  });
+
+  it("orders equal leaf indexes by their hash bytes", async () => {
+    const [a, b] = [item(7, 1), item(7, 2)];
+    const bytesA = base58Bytes(a.hash);
+    const bytesB = base58Bytes(b.hash);
+    const aFirst = Buffer.compare(Buffer.from(bytesA), Buffer.from(bytesB)) < 0;
+    const pages = [aFirst ? [a, b] : [b, a]];
+    expect(await messages(contextFor(pages[0]!, pages, "[]"))).toEqual([]);
+    const reversed = [aFirst ? [b, a] : [a, b]];
+    expect(await messages(contextFor(reversed[0]!, reversed, "[]"))).toEqual(["item 1 is out of the documented order (leafIndex asc, hash asc)"]);
+  });
+});
