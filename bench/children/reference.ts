@@ -2,9 +2,10 @@
  * Child process: builds a reference dataset and serves it with the reference indexer on a free
  * loopback port. Prints one JSON line when ready (url, build times, peak RSS, the dataset's
  * profile) (with `--await-warm`, once the background tree build has ended), then serves until SIGTERM/SIGINT and closes cleanly.
- * `--no-memo` starts it with `memoize: false` (every answer computed, none reused); `--latency MS`
+ * `--no-memo` starts it with `memoize: false` (every answer computed, none reused); `--no-warm` with
+ * `warmTrees: false` (no background tree build; trees are built when a request first needs one); `--latency MS`
  * delays every answer as a remote indexer's would (what `photon-conformance serve --latency MS` does).
- *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/reference.ts [--accounts N] [--seed N] [--no-memo] [--await-warm] [--latency MS]
+ *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/children/reference.ts [--accounts N] [--seed N] [--no-memo] [--no-warm] [--await-warm] [--latency MS]
  */
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { startReferenceIndexer } from "../../reference/serve.js";
@@ -22,7 +23,8 @@ const data = generateDataset({ seed, accounts });
 const t1 = performance.now();
 const memoize = !process.argv.includes("--no-memo");
 const latencyMs = arg("--latency", 0);
-const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, data, memoize, ...(latencyMs > 0 ? { latencyMs } : {}) });
+const warmTrees = !process.argv.includes("--no-warm");
+const indexer = await startReferenceIndexer({ host: "127.0.0.1", port: 0, data, memoize, warmTrees, ...(latencyMs > 0 ? { latencyMs } : {}) });
 const t2 = performance.now();
 // `--await-warm`: throughput figures measure the steady state, so the background tree build (a start-up transient) ends first.
 if (process.argv.includes("--await-warm")) await indexer.warmed;

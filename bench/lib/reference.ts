@@ -16,7 +16,7 @@ export interface ReferenceInfo {
   readonly profile: DatasetProfile;
 }
 
-/** Starts the reference indexer over a generated dataset in a child process. */
-export function startReference(accounts = 20_000, seed = 1): Promise<Server<ReferenceInfo>> {
-  return startChild<ReferenceInfo>("bench/children/reference.ts", ["--accounts", String(accounts), "--seed", String(seed)], 300_000);
+/** Starts the reference indexer over a generated dataset in a child process (`extra`: the child's flags, e.g. `--no-warm`). */
+export function startReference(accounts = 20_000, seed = 1, extra: readonly string[] = []): Promise<Server<ReferenceInfo>> {
+  return startChild<ReferenceInfo>("bench/children/reference.ts", ["--accounts", String(accounts), "--seed", String(seed), ...extra], 300_000);
 }
