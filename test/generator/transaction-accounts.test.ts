@@ -3,12 +3,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Json } from "@photon-indexer-kit/runtime";
-import { GenError } from "../../generator/errors.js";
 import { loadSpec } from "../../generator/load.js";
 import { buildModel } from "../../generator/model.js";
 import { methods } from "../../generated/methods.js";
 import { ourSpec } from "../helpers/paths.js";
 import { useScratch } from "../helpers/scratch.js";
+import { expectGenError } from "../helpers/gen-error.js";
 
 const dir = useScratch("transaction-accounts");
 
@@ -96,15 +96,7 @@ describe("x-transaction-accounts", () => {
     ],
   ])("refuses %s with a GenError naming the file and the pointer", async (_what, mark, pointer, message) => {
     const { file, build } = await model(mark as Json);
-    const err = await build().then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(GenError);
-    expect(file.endsWith((err as GenError).file!)).toBe(true);
-    expect((err as GenError).pointer).toBe(pointer);
-    expect((err as GenError).message).toContain(message);
-    expect((err as GenError).code).toBe("PHOTON_GEN_ERR_SCHEMA");
+    await expectGenError(build(), { file, pointer, message, code: "PHOTON_GEN_ERR_SCHEMA" });
   });
 
   it("marks our spec's two transaction methods (V2 closed entries one level deeper), and no other", async () => {
