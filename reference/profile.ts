@@ -36,7 +36,7 @@ export interface MemcmpCase {
 
 export interface DatasetProfile {
   seed: number;
-  /** context.slot of every result and the getIndexerSlot value. */
+  /** The indexed slot: what every answer's context states and the slot method answers. */
   slot: number;
   /** `account.owner` of every token account. */
   tokenProgram: string;

@@ -131,7 +131,7 @@ export interface AddressRecord {
 export interface Dataset {
   /** The generator seed, or null for a dataset not made by `generateDataset`. */
   seed: number | null;
-  /** The highest indexed block slot: `context.slot` and `getIndexerSlot`. No record is later. */
+  /** The highest indexed block slot: what every answer's context states and the slot method answers. No record is later. */
   slot: number;
   /** Every tree the records refer to (state trees of accounts, address trees of addresses). */
   trees: TreeRecord[];

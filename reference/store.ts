@@ -108,7 +108,7 @@ class Lazy<T> {
 }
 
 export class ReferenceStore {
-  /** context.slot of every result and the getIndexerSlot value. */
+  /** The indexed slot: what every answer's context states and the slot method answers. */
   readonly slot: number;
   readonly dataset: Dataset;
   private readonly byHash = new Map<string, AccountRecord>();

@@ -12,6 +12,7 @@ import { RpcError } from "../../runtime/index.js";
 import { compareBase58 } from "../../reference/base58.js";
 import { root } from "../helpers/paths.js";
 import { editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
+import { failedCases } from "../helpers/failed-cases.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];
@@ -170,15 +171,7 @@ describe("the runner catches each defect with the named check", () => {
 describe("a correct server is not failed", () => {
   it("passes every case against the reference indexer", async () => {
     const summary = await runAgainst({}, {});
-    const failures = summary.results
-      .filter((r) => r.status === "fail")
-      .map(
-        (r) =>
-          `${r.id}: ${r.findings
-            .filter((f) => f.status === "fail")
-            .map((f) => f.message)
-            .join("; ")}`,
-      );
+    const failures = failedCases(summary);
     expect(failures).toEqual([]);
     expect(summary.results.length).toBeGreaterThanOrEqual(60);
   }, 60_000);

@@ -23,6 +23,7 @@ import { methodAliases, methods, methodValidators, envelopeValidators, spec } fr
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
+import { failedCases } from "../helpers/failed-cases.js";
 
 const casesDir = join(root, "conformance", "cases");
 const OLD = "0.50.0";
@@ -216,15 +217,7 @@ describe("--spec 0.50.0", () => {
   });
 
   it("certifies a 0.50.0 deployment with --spec 0.50.0", () => {
-    const failed = againstOld.results
-      .filter((r) => r.status === "fail")
-      .map(
-        (r) =>
-          `${r.id}: ${r.findings
-            .filter((f) => f.status === "fail")
-            .map((f) => f.message)
-            .join("; ")}`,
-      );
+    const failed = failedCases(againstOld);
     expect(failed).toEqual([]);
     expect(againstOld.counts.fail).toBe(0);
     expect(againstOld.passed).toBe(true);
