@@ -6,8 +6,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
-import { parse as parseYaml } from "yaml";
 import { isObject, type Json } from "@photon-indexer-kit/runtime";
+import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
 
 export interface HttpRequestSpec {
@@ -254,12 +254,7 @@ function relations(exp: Record<string, Json>, r: (v: Json | undefined) => Json |
 
 /** Parses and renders one case file's text. */
 export function parseCase(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
-  let raw: unknown;
-  try {
-    raw = narrow(parseYaml(text, { intAsBigInt: true, uniqueKeys: true }));
-  } catch (err) {
-    throw new CaseError(file, `invalid YAML: ${(err as Error).message.split("\n")[0]}`);
-  }
+  const raw = parseCaseYaml(file, text);
   if (!isObject(raw)) throw new CaseError(file, "a case must be a mapping");
   for (const k of Object.keys(raw)) if (!CASE_KEYS.has(k)) throw new CaseError(file, `unknown key \`${k}\``);
   if (typeof raw.method !== "string") throw new CaseError(file, "`method` is required");
@@ -324,7 +319,7 @@ export function parseOrSkip(id: string, file: string, text: string, fixtures: Fi
     return parseCase(id, file, text, fixtures);
   } catch (err) {
     if (!(err instanceof MissingFixtureError)) throw err;
-    const raw = parseYaml(text) as Record<string, unknown>; // parsed fine a moment ago
+    const raw = parseCaseYaml(file, text) as Record<string, unknown>; // parsed fine a moment ago
     return {
       id,
       file,

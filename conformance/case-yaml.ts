@@ -1,0 +1,92 @@
+/**
+ * Reads one case file's YAML into JSON values: the YAML 1.2 core schema (null, booleans,
+ * integers, floats; no timestamps, no merge keys, no custom tags), integers beyond 2^53 kept as
+ * `bigint`, duplicate keys refused.
+ *
+ * js-yaml does the parsing: over the 533 bundled case files it takes ~15 ms where the `yaml`
+ * package takes ~220 ms (bench/suite.ts notes the loading time), and every run loads the whole
+ * corpus before its first request. `yaml` stays for what needs its document model (recording
+ * into existing files, the config file's line numbers).
+ *
+ * js-yaml resolves an alias to the anchored value itself, so a file of nested aliases is small
+ * parsed but vast expanded; the copy made here counts every value it writes and refuses a case
+ * past `MAX_VALUES`, so nothing downstream walks an expansion (the `yaml` package refused more
+ * than 100 aliases for the same reason).
+ */
+import jsyaml from "js-yaml";
+import type { Json } from "@photon-indexer-kit/runtime";
+import { CaseError } from "./errors.js";
+
+/** The most values (scalars, lists, mappings) one case may hold once its aliases are expanded. */
+export const MAX_VALUES = 200_000;
+
+/** YAML 1.2 core integers (decimal, `0o` octal, `0x` hex); a `bigint` beyond ±(2^53 - 1). */
+const integer = new jsyaml.Type("tag:yaml.org,2002:int", {
+  kind: "scalar",
+  resolve: (text: string | null) => text !== null && /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/.test(text),
+  construct: (text: string) => {
+    const big = text.startsWith("0o") ? BigInt(`0o${text.slice(2)}`) : text.startsWith("-") ? -BigInt(text.slice(1)) : BigInt(text.replace(/^\+/, ""));
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  },
+  predicate: (value: unknown) => typeof value === "bigint",
+});
+
+/** YAML 1.2 core floats: `1.5`, `-2e3`, `.5`, `.inf`, `-.Inf`, `.nan` (no underscores, unlike js-yaml's own). */
+const FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const float = new jsyaml.Type("tag:yaml.org,2002:float", {
+  kind: "scalar",
+  resolve: (text: string | null) => text !== null && FLOAT.test(text),
+  construct: (text: string) => {
+    if (/nan$/i.test(text)) return Number.NaN;
+    if (/inf$/i.test(text)) return text.startsWith("-") ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    return Number(text);
+  },
+});
+
+/** YAML 1.2 core null: `~`, `null`, `Null`, `NULL` or nothing. */
+const nothing = new jsyaml.Type("tag:yaml.org,2002:null", {
+  kind: "scalar",
+  resolve: (text: string | null) => text === null || /^(?:~|null|Null|NULL|)$/.test(text),
+  construct: () => null,
+  predicate: (value: unknown) => value === null,
+});
+
+/** YAML 1.2 core booleans: `true`/`True`/`TRUE`, `false`/`False`/`FALSE`. */
+const boolean = new jsyaml.Type("tag:yaml.org,2002:bool", {
+  kind: "scalar",
+  resolve: (text: string | null) => text !== null && /^(?:true|True|TRUE|false|False|FALSE)$/.test(text),
+  construct: (text: string) => text[0] === "t" || text[0] === "T",
+  predicate: (value: unknown) => typeof value === "boolean",
+});
+
+const CORE = jsyaml.FAILSAFE_SCHEMA.extend({ implicit: [nothing, boolean, integer, float] });
+
+/**
+ * Parses one case file's text (an empty file is `undefined`, one holding only comments `null`); text that is not one YAML document
+ * of at most `MAX_VALUES` values is a `CaseError` naming `file` ("invalid YAML: …", with js-yaml's
+ * line and column).
+ */
+export function parseCaseYaml(file: string, text: string): Json | undefined {
+  let value: unknown;
+  try {
+    value = jsyaml.load(text, { schema: CORE, filename: file });
+  } catch (err) {
+    const e = err as { reason?: string; mark?: { line: number; column: number } };
+    const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : "";
+    throw new CaseError(file, `invalid YAML: ${e.reason ?? (err as Error).message.split("\n")[0]}${where}`);
+  }
+  let budget = MAX_VALUES;
+  const copy = (v: unknown): Json => {
+    if (--budget < 0) throw new CaseError(file, `more than ${MAX_VALUES} values once its aliases are expanded`);
+    if (Array.isArray(v)) return v.map(copy);
+    if (v !== null && typeof v === "object") {
+      const out: Record<string, Json> = {};
+      for (const [k, x] of Object.entries(v))
+        if (k === "__proto__") Object.defineProperty(out, k, { value: copy(x), enumerable: true, writable: true, configurable: true });
+        else out[k] = copy(x);
+      return out;
+    }
+    return v as Json;
+  };
+  return value === undefined ? undefined : copy(value);
+}
