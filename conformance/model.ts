@@ -32,6 +32,8 @@ export interface Exchange {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly text: string;
+  /** Characters of the whole body (`text` is cut at 4096); absent on exchanges built elsewhere (captured traffic, hand-made). */
+  readonly bytes?: number;
   /** The parsed body, or undefined when it is not JSON (see `parseError`). */
   readonly body: unknown;
   readonly parseError: string | null;

@@ -104,6 +104,7 @@ export function createTarget(options: TargetOptions): RawTarget {
         status: res.status,
         headers: res.headers,
         text: res.body.length > 4096 ? `${res.body.slice(0, 4096)}…` : res.body,
+        bytes: res.body.length,
         body: parsed,
         parseError,
         error: null,

@@ -5,16 +5,16 @@
  * every walk to yield exactly the same items in the same order, ending with a null cursor
  * (a full last page then an empty page is allowed).
  *
- * A walk is bounded (WALK_BOUNDS: pages, items and bytes of items; a repeated cursor fails)
- * and keeps one digest per item, not the item: duplicates and the order are checked as the
- * pages arrive, and walks are compared by their digests. Passing a bound is a failing
- * finding naming it.
+ * A walk is bounded (WALK_BOUNDS: pages, items and bytes of pages; a repeated cursor fails)
+ * and keeps each item's JSON text, not the item: duplicates and the order are checked as the
+ * pages arrive, and walks are compared by those texts (the bytes bound caps what they hold).
+ * Passing a bound is a failing finding naming it.
  */
-import { hash } from "node:crypto";
 import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { getPath } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { methodInfo, pageOf as pageOfResult } from "../spec-facts.js";
+import { compareBase58 } from "./base58-order.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 
 /** The most one cursor walk may take (README, Safety). */
@@ -23,73 +23,13 @@ export const WALK_BOUNDS = {
   pages: 5000,
   /** Items received, over all pages. */
   items: 100_000,
-  /** Bytes of the items received (their JSON), over all pages. */
+  /** Characters of the pages received (their bodies as sent), over all pages. */
   bytes: 64 * 1024 * 1024,
 } as const;
 
 function pageOf(info: MethodInfo, result: unknown): Record<string, unknown> | null {
   const page = pageOfResult(info, result);
   return isObject(page) ? page : null;
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-const DIGIT = new Int8Array(128).fill(-1);
-for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
-const LIMB = 2 ** 32;
-
-/**
- * Base58 text decoded to its bytes (as `decodeBase58` does: one zero byte per leading `1`, then
- * the number's big-endian bytes), three digits at a time into 32-bit limbs rather than one digit
- * into bytes: walks compare every item's key, and this was their largest cost. Empty bytes for
- * text that is not base58 (as before: `decodeBase58(text) ?? new Uint8Array()`).
- */
-export function base58Bytes(text: string): Uint8Array {
-  let zeros = 0;
-  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
-  const limbs = new Float64Array(Math.ceil(((text.length - zeros) * 5.858) / 32) + 1); // log2(58) < 5.858 bits a digit
-  let used = 0;
-  for (let i = zeros; i < text.length; ) {
-    let chunk = 0;
-    let scale = 1;
-    for (let k = 0; k < 3 && i < text.length; k++, i++) {
-      const c = text.charCodeAt(i);
-      const d = c < 128 ? DIGIT[c]! : -1;
-      if (d < 0) return new Uint8Array();
-      chunk = chunk * 58 + d;
-      scale *= 58;
-    }
-    let carry = chunk;
-    for (let j = 0; j < used; j++) {
-      const x = limbs[j]! * scale + carry; // < 2^32 · 58^3 + 2^18 < 2^53: exact
-      carry = Math.floor(x / LIMB);
-      limbs[j] = x - carry * LIMB;
-    }
-    while (carry > 0) {
-      const next = Math.floor(carry / LIMB);
-      limbs[used++] = carry - next * LIMB;
-      carry = next;
-    }
-  }
-  const top = used * 4;
-  const bytes = new Uint8Array(zeros + top);
-  for (let j = 0; j < used; j++) {
-    const v = limbs[j]!;
-    const at = bytes.length - 4 * j;
-    bytes[at - 1] = v & 0xff;
-    bytes[at - 2] = (v >>> 8) & 0xff;
-    bytes[at - 3] = (v >>> 16) & 0xff;
-    bytes[at - 4] = (v >>> 24) & 0xff;
-  }
-  // The top limb's leading zero bytes are not part of the number.
-  let lead = 0;
-  while (lead < top && bytes[zeros + lead] === 0) lead++;
-  return lead === 0 ? bytes : bytes.subarray(lead);
 }
 
 /** An item with its order keys as comparable values, each read once and only when a comparison needs it. */
@@ -100,12 +40,12 @@ interface Keyed {
 
 const keyed = (item: unknown): Keyed => ({ item, keys: [] });
 
-/** The item's `i`th order key as compared: a bigint, its base58 bytes, or its text. */
+/** The item's `i`th order key as compared: a bigint or its text (base58 text is compared as the bytes it stands for). */
 function keyAt(k: Keyed, i: number, key: OrderKey): unknown {
   let v = k.keys[i];
   if (v === undefined) {
     const raw = getPath(k.item, key.field);
-    v = k.keys[i] = key.compare === "integer" ? BigInt(raw as number | bigint) : key.compare === "base58-bytes" ? base58Bytes(String(raw)) : String(raw);
+    v = k.keys[i] = key.compare === "integer" ? BigInt(raw as number | bigint) : String(raw);
   }
   return v;
 }
@@ -114,13 +54,7 @@ function compareKey(a: Keyed, b: Keyed, i: number, key: OrderKey): number {
   const x = keyAt(a, i, key);
   const y = keyAt(b, i, key);
   const c =
-    key.compare === "base58-bytes"
-      ? compareBytes(x as Uint8Array, y as Uint8Array)
-      : (x as string) < (y as string)
-        ? -1
-        : (x as string) > (y as string)
-          ? 1
-          : 0;
+    key.compare === "base58-bytes" ? compareBase58(x as string, y as string) : (x as string) < (y as string) ? -1 : (x as string) > (y as string) ? 1 : 0;
   return key.direction === "asc" ? c : -c;
 }
 
@@ -163,11 +97,6 @@ function firstDuplicate(items: readonly unknown[]): number {
   return firstDuplicateKey(items.map((i) => stringifyJson(i)));
 }
 
-/** The item's SHA-256 (one-shot `crypto.hash`, no Hash object per item): what a walk keeps of an item to compare walks. */
-function digest(json: string): string {
-  return hash("sha256", json, "base64");
-}
-
 const MiB = 1024 * 1024;
 const formatBytes = (n: number) => (n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`);
 
@@ -180,8 +109,8 @@ export interface Walk<T = unknown> {
 
 /**
  * Walks the cursor from the first page at `size` (null: the server's default) until it is
- * null, at most `bound` pages (and never past WALK_BOUNDS). `keep(item, json, index)` decides
- * what is retained of each item (the item itself by default; keep less for long walks).
+ * null, at most `bound` pages (and never past WALK_BOUNDS). `keep(item, index)` decides what is
+ * retained of each item (the item itself by default; keep less for long walks).
  */
 export async function walk<T = unknown>(
   ctx: CheckContext,
@@ -190,7 +119,7 @@ export async function walk<T = unknown>(
   params: Record<string, unknown>,
   size: number | null,
   bound: number,
-  keep: (item: unknown, json: string, index: number) => T = (item) => item as T,
+  keep: (item: unknown, index: number) => T = (item) => item as T,
 ): Promise<Walk<T>> {
   const items: T[] = [];
   const cursors = new Set<string>();
@@ -215,13 +144,11 @@ export async function walk<T = unknown>(
     if (items.length + list.length > WALK_BOUNDS.items) {
       return { items, pages, problem: `page ${pages + 1} passes the bound of ${WALK_BOUNDS.items} items per walk: the walk was stopped` };
     }
-    for (const item of list) {
-      const json = stringifyJson(item);
-      bytes += json.length;
-      if (bytes > WALK_BOUNDS.bytes)
-        return { items, pages, problem: `page ${pages + 1} passes the bound of ${formatBytes(WALK_BOUNDS.bytes)} of items per walk: the walk was stopped` };
-      items.push(keep(item, json, items.length));
-    }
+    // The body's own length where the target told it; otherwise (an exchange built elsewhere) the page's JSON.
+    bytes += exchange.bytes ?? stringifyJson(page).length;
+    if (bytes > WALK_BOUNDS.bytes)
+      return { items, pages, problem: `page ${pages + 1} passes the bound of ${formatBytes(WALK_BOUNDS.bytes)} of pages per walk: the walk was stopped` };
+    for (const item of list) items.push(keep(item, items.length));
     const next = page[p.cursor];
     if (next === null || next === undefined) return { items, pages: pages + 1, problem: null };
     const key = typeof next === "string" ? next : stringifyJson(next);
@@ -235,17 +162,17 @@ export async function walk<T = unknown>(
 }
 
 /**
- * What a walk learns as its items go by: a digest per item, the first repeated item and the first
- * one out of order. While the items are strictly in the documented order none can repeat an
- * earlier one (equal items have equal keys), so the digests are only looked up once the order breaks.
+ * What a walk learns as its items go by: each item's JSON text, the first repeated item and the
+ * first one out of order. While the items are strictly in the documented order none can repeat an
+ * earlier one (equal items have equal keys), so the texts are only looked up once the order breaks.
  */
 function tracker(order: readonly OrderKey[] | null) {
   let seen: Set<string> | null = order ? null : new Set();
   const keys: string[] = [];
   let prev: Keyed | null = null;
   const found = { duplicate: null as { at: number; item: string } | null, disorder: null as { at: number; item: string } | null };
-  const keep = (item: unknown, json: string, index: number): string => {
-    const key = digest(json);
+  const keep = (item: unknown, index: number): string => {
+    const key = stringifyJson(item);
     if (seen === null) {
       const next = keyed(item);
       if (order && index > 0 && !follows(prev!, next, order)) {
@@ -319,7 +246,7 @@ export const paginationCheck: Check = {
     }
     for (const size of ctx.testCase.expect.paginate) {
       const bound = Math.ceil(fullKeys.length / size) + 2;
-      const w = await walk(ctx, p, info, params, size, bound, (_item, json) => digest(json));
+      const w = await walk(ctx, p, info, params, size, bound, (item) => stringifyJson(item));
       if (w.problem) {
         findings.push(fail("pagination", `walking with limit ${size}: ${w.problem}`));
         continue;

@@ -43,7 +43,7 @@ function endlessPages(perPage: number, itemBytes: number, delayMs = 0): Behaviou
 }
 
 describe.sequential("a walk that never ends stops at a bound, naming it", () => {
-  it(`big items: stopped at ${WALK_BOUNDS.bytes / MiB} MiB of items, memory far below what they add up to`, async () => {
+  it(`big items: stopped at ${WALK_BOUNDS.bytes / MiB} MiB of pages, memory far below what they add up to`, async () => {
     await using(startRaw(endlessPages(8, MiB)), async (server) => {
       const rss = rssSampler();
       const r = await runAgainst(server.url, report(), [WALK]);
@@ -54,7 +54,7 @@ describe.sequential("a walk that never ends stops at a bound, naming it", () => 
       const c = r.report!.cases.find((x) => x.id === WALK)!;
       expect(c.status).toBe("fail");
       expect(
-        failures(c).some((f) => /^pagination \| walking at the default page size: page \d+ passes the bound of 64 MiB of items per walk/.test(f)),
+        failures(c).some((f) => /^pagination \| walking at the default page size: page \d+ passes the bound of 64 MiB of pages per walk/.test(f)),
         failures(c).join("\n"),
       ).toBe(true);
       // 8 MiB pages: the bound is passed on page 9, not after 5000 pages (40 GB).

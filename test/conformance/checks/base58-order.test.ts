@@ -1,0 +1,88 @@
+/**
+ * conformance/checks/base58-order.ts: the base58 decoding behind the `base58-bytes` order (its
+ * own, three digits at a time) gives exactly the runtime's `decodeBase58` bytes, and the
+ * comparison on the text agrees with comparing the decoded bytes on every pair, including the
+ * pairs where the text cannot tell (leading zero bytes, numbers either side of a byte count,
+ * text that is not base58).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { base58Bytes, compareBase58, compareBytes } from "../../../conformance/checks/base58-order.js";
+import { decodeBase58, encodeBase58 } from "../../../runtime/index.js";
+
+/** Deterministic bytes (a small LCG): no Math.random in tests. */
+function bytesFrom(seed: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let s = seed >>> 0;
+  for (let i = 0; i < length; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s >>> 24;
+  }
+  return out;
+}
+
+describe("base58Bytes", () => {
+  it("decodes as decodeBase58 does, leading zero bytes included", () => {
+    for (let n = 0; n < 3000; n++) {
+      const b = bytesFrom(n, n % 70);
+      for (let i = 0; i < Math.min(b.length, n % 4); i++) b[i] = 0; // leading zeros: `1`s
+      const text = encodeBase58(b);
+      expect([...base58Bytes(text)], text).toEqual([...b]);
+      expect([...base58Bytes(text)]).toEqual([...decodeBase58(text)!]);
+    }
+  });
+
+  it("gives no bytes for text that is not base58, as the order check always read it", () => {
+    for (const text of ["0", "l", "I", "O", "abc0", "é", "1 1"]) expect(base58Bytes(text)).toEqual(new Uint8Array());
+    expect(base58Bytes("")).toEqual(new Uint8Array());
+    expect([...base58Bytes("111")]).toEqual([0, 0, 0]);
+  });
+});
+
+const sign = (n: number) => Math.sign(n);
+const reference = (a: string, b: string) => sign(compareBytes(base58Bytes(a), base58Bytes(b)));
+
+describe("compareBase58", () => {
+  it("agrees with comparing the decoded bytes: 32- and 64-byte keys, leading zeros, mixed lengths", () => {
+    const texts: string[] = [];
+    for (let n = 0; n < 400; n++) {
+      const b = bytesFrom(n, [32, 64, 31, 33, 1, 2, 5][n % 7]!);
+      for (let i = 0; i < Math.min(b.length, n % 3); i++) b[i] = 0;
+      texts.push(encodeBase58(b));
+    }
+    const wrong: string[] = [];
+    for (const a of texts) for (const b of texts.slice(0, 120)) if (sign(compareBase58(a, b)) !== reference(a, b)) wrong.push(`${a} ${b}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("agrees at the byte-count crossings: 256^k and its neighbours, written with as many digits", () => {
+    const texts: string[] = [];
+    for (let k = 1; k <= 66; k++) {
+      const edge = 256n ** BigInt(k);
+      for (const v of [edge - 2n, edge - 1n, edge, edge + 1n, (edge * 3n) / 2n]) {
+        const hex = v.toString(16);
+        const bytes = Uint8Array.from(Buffer.from(hex.length % 2 ? `0${hex}` : hex, "hex"));
+        texts.push(encodeBase58(bytes), encodeBase58(Uint8Array.of(0, ...bytes)));
+      }
+    }
+    // Each against its neighbours (the same and the next crossings, with and without a zero byte).
+    const wrong: string[] = [];
+    for (let i = 0; i < texts.length; i++)
+      for (let j = Math.max(0, i - 25); j < Math.min(texts.length, i + 25); j++)
+        if (sign(compareBase58(texts[i]!, texts[j]!)) !== reference(texts[i]!, texts[j]!)) wrong.push(`${texts[i]} ${texts[j]}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("agrees on any text, base58 or not (property)", () => {
+    const digits = fc.constantFrom(..."123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0OIl é".split(""));
+    const text = fc.array(digits, { maxLength: 50 }).map((cs) => cs.join(""));
+    const key = fc.oneof(
+      text,
+      fc.uint8Array({ maxLength: 66 }).map((b) => encodeBase58(b)),
+    );
+    fc.assert(
+      fc.property(key, key, (a, b) => sign(compareBase58(a, b)) === reference(a, b)),
+      { numRuns: 5000, seed: 17 },
+    );
+  });
+});
