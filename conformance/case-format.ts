@@ -254,7 +254,11 @@ function relations(exp: Record<string, Json>, r: (v: Json | undefined) => Json |
 
 /** Parses and renders one case file's text. */
 export function parseCase(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
-  const raw = parseCaseYaml(file, text);
+  return caseOf(id, file, parseCaseYaml(file, text), fixtures);
+}
+
+/** Reads and renders one case document, as parsed from its YAML (or built as such: the derived cases). */
+export function caseOf(id: string, file: string, raw: Json | undefined, fixtures: Fixtures): ConformanceCase {
   if (!isObject(raw)) throw new CaseError(file, "a case must be a mapping");
   for (const k of Object.keys(raw)) if (!CASE_KEYS.has(k)) throw new CaseError(file, `unknown key \`${k}\``);
   if (typeof raw.method !== "string") throw new CaseError(file, "`method` is required");
@@ -315,11 +319,16 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
 
 /** Parses a case; one whose placeholders name fixtures the profile lacks comes back marked `skip`. */
 export function parseOrSkip(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
+  return caseOrSkip(id, file, parseCaseYaml(file, text), fixtures);
+}
+
+/** `caseOf`, or the case marked `skip` when its placeholders name fixtures the profile lacks. */
+export function caseOrSkip(id: string, file: string, doc: Json | undefined, fixtures: Fixtures): ConformanceCase {
   try {
-    return parseCase(id, file, text, fixtures);
+    return caseOf(id, file, doc, fixtures);
   } catch (err) {
     if (!(err instanceof MissingFixtureError)) throw err;
-    const raw = parseCaseYaml(file, text) as Record<string, unknown>; // parsed fine a moment ago
+    const raw = doc as Record<string, unknown>; // a mapping with a method: caseOf read that far
     return {
       id,
       file,

@@ -31,8 +31,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { stringify as stringifyYaml } from "yaml";
-import type { Json, MethodInfo, ParamFact, ParamShape } from "@photon-indexer-kit/runtime";
-import { parseOrSkip, type ConformanceCase, type Fixtures } from "./case-format.js";
+import { isObject, type Json, type MethodInfo, type ParamFact, type ParamShape } from "@photon-indexer-kit/runtime";
+import { caseOrSkip, narrow, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { specMethods, type MethodTable } from "./spec-facts.js";
 
 /** The folder (id prefix) of every derived case. */
@@ -218,9 +218,25 @@ export function derivedYaml(d: DerivedDocument): string {
   return stringifyYaml(d.doc, { lineWidth: 0 });
 }
 
-/** The derived cases, parsed with the fixtures profile as the case files are (a missing fixture marks a case skipped). */
+/**
+ * The derived cases, read with the fixtures profile as the case files are (a missing fixture
+ * marks a case skipped): each document as its YAML would read back (`asParsed`), without writing
+ * and parsing the text (a test holds the two equal).
+ */
 export function deriveCases(fixtures: Fixtures, table: MethodTable = specMethods): ConformanceCase[] {
-  return deriveDocuments(table).map((d) => parseOrSkip(d.id, `${d.id}.yaml (derived)`, derivedYaml(d), fixtures));
+  return deriveDocuments(table).map((d) => caseOrSkip(d.id, `${d.id}.yaml (derived)`, asParsed(d.doc), fixtures));
+}
+
+/** A document's value as YAML writes and reads it: undefined entries dropped, integers within 2^53 as numbers. */
+function asParsed(value: unknown): Json {
+  if (typeof value === "bigint") return narrow(value);
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : asParsed(v)));
+  if (isObject(value)) {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = asParsed(v);
+    return out;
+  }
+  return value as Json;
 }
 
 /** Hand-written cases first; a derived case whose id a hand-written one has is dropped. */

@@ -78,7 +78,12 @@ export function createTarget(options: TargetOptions): RawTarget {
     const method = http?.method ?? "POST";
     const url = requestUrl(options.url, http);
     const contentType = http ? http.contentType : "application/json";
-    const request = { method, url: redactUrl(url), headers: { ...shownHeaders, ...(contentType ? { "content-type": contentType } : {}) }, body };
+    const request = {
+      method,
+      url: url === options.url ? display : redactUrl(url),
+      headers: { ...shownHeaders, ...(contentType ? { "content-type": contentType } : {}) },
+      body,
+    };
     const startedAt = performance.now();
     try {
       const res = await postJson(url, body, {

@@ -22,14 +22,13 @@
  * and a finding says how many were left unfolded.
  */
 import { encodeBase58, isObject } from "@photon-indexer-kit/runtime";
-import { poseidon2 } from "poseidon-lite/poseidon2";
 import { poseidon3 } from "poseidon-lite/poseidon3";
 import { fail, pass, skip, type Finding } from "../model.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
 import { agreementFindings } from "./proof-agreement.js";
 import { collectProofs, int32, isIndex, isSeq, LARGEST_HISTORY, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
-import type { RootLedger } from "./root-ledger.js";
+import { type Hash2, hash2 as plainHash2, type RootLedger } from "./root-ledger.js";
 
 const P = "proofs";
 
@@ -53,11 +52,11 @@ const PLACEHOLDER = { a: 32, b: 64, c: 32 } as const;
 const ZERO = "11111111111111111111111111111111";
 
 /** Folds a leaf up its siblings: Poseidon(node, sibling) where the index bit is 0, Poseidon(sibling, node) where it is 1. */
-function fold(leaf: bigint, leafIndex: number, siblings: readonly bigint[]): bigint {
+function fold(hash2: Hash2, leaf: bigint, leafIndex: number, siblings: readonly bigint[]): bigint {
   let node = leaf;
   let index = leafIndex;
   for (const sibling of siblings) {
-    node = index % 2 === 0 ? poseidon2([node, sibling]) : poseidon2([sibling, node]);
+    node = index % 2 === 0 ? hash2(node, sibling) : hash2(sibling, node);
     index = Math.floor(index / 2);
   }
   return node;
@@ -79,6 +78,7 @@ function siblingsOf(proof: unknown, where: string): bigint[] | string {
 }
 
 class Judge {
+  constructor(private readonly hash2: Hash2) {}
   readonly findings: Finding[] = [];
   private folds = 0;
   private unfolded = 0;
@@ -162,7 +162,7 @@ class Judge {
     if (!siblings) return;
     const leaf = int32(o.hash);
     if (leaf === null || leaf >= FIELD) return this.bad(`result${path}.hash is not a 32-byte field element`, undefined, show(o.hash));
-    const got = fold(leaf, o.leafIndex as number, siblings);
+    const got = fold(this.hash2, leaf, o.leafIndex as number, siblings);
     if (got !== int32(o.root))
       this.bad(
         `result${path}.proof does not fold to result${path}.root: leaf ${show(o.hash)} at leafIndex ${o.leafIndex} with ${siblings.length} siblings (Poseidon, left where the index bit is 0)`,
@@ -205,8 +205,8 @@ class Judge {
         String(siblings.length),
       );
     if (lower >= FIELD || higher >= FIELD) return this.bad(`result${path}: the low element's range is not made of field elements`);
-    const leaf = version === 1 ? poseidon3([lower, BigInt(o.nextIndex), higher]) : poseidon2([lower, higher]);
-    const got = fold(leaf, o.lowElementLeafIndex as number, siblings);
+    const leaf = version === 1 ? poseidon3([lower, BigInt(o.nextIndex), higher]) : this.hash2(lower, higher);
+    const got = fold(this.hash2, leaf, o.lowElementLeafIndex as number, siblings);
     const formula = version === 1 ? "Poseidon(lowerRangeAddress, nextIndex, higherRangeAddress)" : "Poseidon(lowerRangeAddress, higherRangeAddress)";
     if (got !== int32(o.root))
       this.bad(
@@ -322,11 +322,11 @@ function base58(n: bigint): string {
   return encodeBase58(bytes);
 }
 
-/** The findings about every proof in a result (none when it carries none). */
-export function proofFindings(result: unknown): Finding[] {
+/** The findings about every proof in a result (none when it carries none); `hash2`: the run's remembered folds, where it has a ledger. */
+export function proofFindings(result: unknown, hash2: Hash2 = plainHash2): Finding[] {
   const found = collectProofs(result);
   if (found.accounts.length + found.addresses.length + found.validity.length === 0) return [];
-  const judge = new Judge();
+  const judge = new Judge(hash2);
   for (const { path, o } of found.accounts) judge.account(path, o);
   for (const { path, o } of found.addresses) judge.address(path, o);
   for (const { path, o } of found.validity) judge.validity(path, o);
@@ -362,7 +362,7 @@ export const proofsCheck: Check = {
   async run(ctx) {
     const body = ctx.exchange.body;
     if (!isObject(body) || !("result" in body)) return [];
-    const findings = proofFindings(body.result);
+    const findings = proofFindings(body.result, ctx.roots?.hash2);
     if (findings.length === 0) return findings;
     findings.push(...ledgerFindings(ctx.roots, body.result, ctx.testCase.id));
     const { validity } = collectProofs(body.result);

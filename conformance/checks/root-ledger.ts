@@ -7,7 +7,13 @@
  * inconsistent; within one answer the proofs check already sees it, across the answers of a run
  * this ledger does. A run owns one (`runSuite` makes it and hands it to every case's checks
  * through `CheckContext.roots`), so two runs in one process never meet each other's roots.
+ *
+ * The ledger also remembers the run's Merkle folds: the proofs of one tree share their upper
+ * nodes, so a run asks Poseidon the same pair again and again (the bundled suite folds ~800 pairs,
+ * ~170 of them distinct). Only Poseidon's own outputs are kept, keyed by their inputs: a target
+ * cannot put a value there.
  */
+import { poseidon2 } from "poseidon-lite/poseidon2";
 
 /** Where a root was first seen: the case and the path of its proof. */
 export interface RootSighting {
@@ -18,8 +24,29 @@ export interface RootSighting {
 /** Roots kept at most (a run's proofs; beyond it new ones are not recorded, and not judged). */
 export const MAX_ROOTS = 100_000;
 
+/** Folded pairs remembered at most (~20 MB); beyond it new pairs are hashed each time. */
+export const MAX_PAIRS = 100_000;
+
+/** Poseidon of two field elements (BN254, circom's parameters), as a fold step computes it. */
+export type Hash2 = (left: bigint, right: bigint) => bigint;
+
+/** Poseidon(left, right), not remembered. */
+export const hash2: Hash2 = (left, right) => poseidon2([left, right]);
+
 export class RootLedger {
   readonly #roots = new Map<string, RootSighting>();
+  readonly #pairs = new Map<string, bigint>();
+
+  /** Poseidon(left, right), remembered for the rest of the run. */
+  readonly hash2: Hash2 = (left, right) => {
+    const key = `${left.toString(36)},${right.toString(36)}`;
+    let out = this.#pairs.get(key);
+    if (out === undefined) {
+      out = hash2(left, right);
+      if (this.#pairs.size < MAX_PAIRS) this.#pairs.set(key, out);
+    }
+    return out;
+  };
 
   /**
    * Records that the target answered `root` for `tree` at `rootSeq` (`where` says which case and

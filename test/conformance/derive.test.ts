@@ -9,9 +9,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCases, type ConformanceCase, type Fixtures } from "../../conformance/case-format.js";
+import { loadCases, parseOrSkip, type ConformanceCase, type Fixtures } from "../../conformance/case-format.js";
 import { main } from "../../conformance/cli.js";
-import { DERIVED_TAG, deriveCases, deriveDocuments, UNKNOWN_FIELD } from "../../conformance/derive.js";
+import { DERIVED_TAG, deriveCases, deriveDocuments, derivedYaml, UNKNOWN_FIELD } from "../../conformance/derive.js";
 import { readFixtures } from "../../conformance/fixtures.js";
 import { runSuite } from "../../conformance/run.js";
 import { loadSelection, openSession } from "../../conformance/session.js";
@@ -35,6 +35,15 @@ beforeAll(async () => {
 const shape = ({ file: _file, ...rest }: ConformanceCase) => rest;
 
 describe("the derived cases", () => {
+  it("read as their written YAML reads back (deriveCases skips the text, `cases derive` writes it)", () => {
+    const docs = deriveDocuments();
+    const viaText = docs.map((d) => parseOrSkip(d.id, `${d.id}.yaml (derived)`, derivedYaml(d), fixtures));
+    const direct = deriveCases(fixtures);
+    expect(direct.length).toBe(docs.length);
+    expect(direct.length).toBeGreaterThan(300);
+    for (let i = 0; i < docs.length; i++) expect(direct[i], docs[i]!.id).toStrictEqual(viaText[i]);
+  });
+
   it("cover every registered method with params: envelope, each required param missing, each param's type, limits, formats, unknown fields", () => {
     const ids = new Set(deriveDocuments().map((d) => d.id));
     const withParams = Object.values(methods).filter((m) => m.hasParams && m.registered);

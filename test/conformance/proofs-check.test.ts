@@ -16,7 +16,7 @@ import { stringifyJson, type CallContext } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
 import { useScratch } from "../helpers/scratch.js";
 import { proofMethods } from "../../conformance/checks/proof-agreement.js";
-import { RootLedger } from "../../conformance/checks/root-ledger.js";
+import { hash2, RootLedger } from "../../conformance/checks/root-ledger.js";
 import { specMethods } from "../../conformance/spec-facts.js";
 import {
   alteredRoot,
@@ -215,6 +215,20 @@ describe("on hand-made answers", () => {
     expect(proofFindings(good)).toEqual([
       { check: "proofs", status: "pass", message: "1 Merkle proof folds to its root (Poseidon); one root per tree and rootSeq (1)" },
     ]);
+  });
+
+  it("judges alike with the run's remembered folds: a bad proof after good ones of the same tree still fails", async () => {
+    const good = await proof();
+    const bad = structuredClone(good);
+    bad.value.proof[0] = flipBit(bad.value.proof[0]);
+    const run = new RootLedger();
+    expect(proofFindings(good, run.hash2)).toEqual(proofFindings(good));
+    expect(proofFindings(bad, run.hash2)).toEqual(proofFindings(bad));
+    expect(proofFindings(bad, run.hash2)[0]).toMatchObject({ status: "fail", expected: JSON.stringify(good.value.root) });
+    const [a, b] = [12345678901234567890n, 98765432109876543210n];
+    expect(run.hash2(a, b)).toBe(hash2(a, b));
+    expect(run.hash2(b, a)).toBe(hash2(b, a));
+    expect(run.hash2(a, b)).not.toBe(run.hash2(b, a));
   });
 
   it("refuses a hostile proof (200,000 siblings of 10,000-character text) without decoding any of it", async () => {
