@@ -331,15 +331,28 @@ function slotOf(exchange: Exchange | null, table: MethodTable): bigint | null {
 }
 
 /** Slots never go backwards: an answer started after another finished reports a slot at least as high. */
-function slotOrder(results: readonly CaseResult[], table: MethodTable): CaseResult {
-  const seen = results
-    .filter((r) => r?.exchange && slotOf(r.exchange, table) !== null)
-    .map((r) => ({ id: r.id, slot: slotOf(r.exchange, table)!, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs }));
+export function slotOrder(results: readonly CaseResult[], table: MethodTable): CaseResult {
+  const seen: { id: string; slot: bigint; start: number; end: number }[] = [];
+  for (const r of results) {
+    const slot = r?.exchange ? slotOf(r.exchange, table) : null;
+    if (slot !== null) seen.push({ id: r.id, slot, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs });
+  }
   const byEnd = [...seen].sort((a, b) => a.end - b.end);
+  // highest[i]: the highest slot among the first i answers to finish.
+  const highest: bigint[] = [-1n];
+  for (const o of byEnd) highest.push(o.slot > highest[highest.length - 1]! ? o.slot : highest[highest.length - 1]!);
   const findings: Finding[] = [];
   for (const s of seen) {
-    const before = byEnd.filter((o) => o.end < s.start && o.slot > s.slot);
-    if (before.length > 0) findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${before[0]!.id} had reported ${before[0]!.slot}`));
+    let lo = 0;
+    let hi = byEnd.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byEnd[mid]!.end < s.start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (highest[lo]! <= s.slot) continue; // none finished before s started with a higher slot
+    const first = byEnd.find((o) => o.end < s.start && o.slot > s.slot)!;
+    findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${first.id} had reported ${first.slot}`));
   }
   if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
   return runWideResult(SLOT_ORDER_ID, `${contextSlotPaths(table).join(", ")} never goes backwards during the run`, findings);

@@ -67,9 +67,14 @@ export function slotMethod(table: MethodTable = specMethods): MethodInfo | null 
   return Object.values(table).find((m) => m.slot === "" && !m.hasParams) ?? null;
 }
 
+/** Each table's slot paths, found once: every judged answer asks. */
+const slotPathsOf = new WeakMap<MethodTable, readonly string[]>();
+
 /** The distinct paths (into `result`) where results state the slot they were read at, e.g. `context.slot`; the result that is the slot itself is not one. */
-export function contextSlotPaths(table: MethodTable = specMethods): string[] {
-  return [...new Set(Object.values(table).flatMap((m) => (m.slot ? [m.slot] : [])))];
+export function contextSlotPaths(table: MethodTable = specMethods): readonly string[] {
+  let paths = slotPathsOf.get(table);
+  if (paths === undefined) slotPathsOf.set(table, (paths = Object.freeze([...new Set(Object.values(table).flatMap((m) => (m.slot ? [m.slot] : [])))])));
+  return paths;
 }
 
 /** The slot an answer of `method` states (a context slot, or the result itself for the slot method), or undefined. */
