@@ -377,19 +377,43 @@ function holdsBigint(value: unknown, depth: number): boolean {
   return (inspect(value, depth) & HOLDS_BIGINT) !== 0;
 }
 
-/** The value with each bigint replaced by its marked string (a copy; the input is not touched). */
+/**
+ * The value with each bigint replaced by its marked string; the input is not touched. Copies
+ * only the arrays and objects on the way to a bigint (the rest is shared): records carry one
+ * u64 among many fields, and copying every one of them was most of the cost.
+ */
 function markBigints(value: unknown, depth: number): unknown {
   if (typeof value === "bigint") return MARK + value.toString();
   if (typeof value !== "object" || value === null || depth > 256) return value;
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
   if (Array.isArray(value)) {
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = markBigints(value[i], depth + 1);
-    return out;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const m = typeof v === "bigint" || (typeof v === "object" && v !== null) ? markBigints(v, depth + 1) : v;
+      if (m !== v) (out ??= value.slice())[i] = m;
+    }
+    return out ?? value;
   }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = markBigints((value as Record<string, unknown>)[key], depth + 1);
-  return out;
+  const keys = Object.keys(value);
+  let out: Record<string, unknown> | null = null;
+  for (let k = 0; k < keys.length; k++) {
+    const v: unknown = (value as Record<string, unknown>)[keys[k]!];
+    const m = typeof v === "bigint" || (typeof v === "object" && v !== null) ? markBigints(v, depth + 1) : v;
+    if (m === v && out === null) continue;
+    if (out === null) {
+      out = {};
+      for (let j = 0; j < k; j++) own(out, keys[j]!, (value as Record<string, unknown>)[keys[j]!]);
+    }
+    own(out, keys[k]!, m);
+  }
+  return out ?? value;
+}
+
+/** Sets an own enumerable property, `__proto__` included (an assignment would set the prototype instead). */
+function own(target: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else target[key] = v;
 }
 
 function withReplacer(value: unknown): string {
