@@ -236,24 +236,41 @@ interface Row {
   leaf: bigint;
 }
 
-/** A proof of a stored or empty leaf, before it is written out. */
+/**
+ * A leaf to prove (stored or empty): its tree and index. Nothing of the proof is computed until it
+ * is written out, and then from the tree's kept base58 texts (`MerkleTree.proofBase58`); the
+ * bigint siblings are read only for a prover's request.
+ */
 interface LeafProof {
   record: TreeRecord;
   leafIndex: number;
-  leaf: bigint;
-  proof: bigint[];
-  root: bigint;
+  merkle: MerkleTree;
   rootSeq: number;
 }
 
-/** A non-inclusion proof before it is written out; `merkleTree` is the key the request named. */
+/** A non-inclusion proof before it is written out; `merkleTree` is the key the request named, `tree` the Merkle tree of the low element's leaf. */
 interface LowElementProof {
   address: bigint;
   merkleTree: string;
   low: IndexedElement;
-  proof: bigint[];
-  root: bigint;
+  tree: MerkleTree;
   rootSeq: number;
+}
+
+/**
+ * Defines `key` on `target` as an enumerable property computed on first read (then kept, in the
+ * same key position): JSON.stringify and deep equality see a plain value.
+ */
+function defineLazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get(): T[K] {
+      const value = make();
+      Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+  });
 }
 
 class Lazy<T> {
@@ -269,6 +286,43 @@ class Lazy<T> {
   }
 }
 
+/** A value built a slice at a time (`steps`, one `next()` per slice) or at once (`get`), by the same single build. */
+class Stepwise<T> {
+  private build: Generator<void, T, undefined> | null = null;
+  private value: T | undefined;
+  private done = false;
+  constructor(private readonly make: () => Generator<void, T, undefined>) {}
+  get(): T {
+    while (!this.done) this.step();
+    return this.value as T;
+  }
+  *steps(): Generator<void, void, undefined> {
+    while (!this.done) {
+      this.step();
+      if (!this.done) yield;
+    }
+  }
+  private step(): void {
+    this.build ??= this.make();
+    let r: IteratorResult<void, T>;
+    try {
+      r = this.build.next();
+    } catch (err) {
+      // A build that fails fails again, with the same error, on the next use.
+      this.build = null;
+      throw err;
+    }
+    if (r.done) {
+      this.value = r.value;
+      this.done = true;
+      this.build = null;
+    }
+  }
+}
+
+/** Records indexed or leaves decoded per slice of a background build (about a millisecond). */
+const RECORDS_PER_STEP = 512;
+
 function version(type: TreeType): AddressTreeVersion | null {
   return type === "AddressV1" ? 1 : type === "AddressV2" ? 2 : null;
 }
@@ -283,18 +337,22 @@ export class Forest {
   private readonly txHashes = new Map<string, bigint>();
   private readonly nullifiers = new Map<string, bigint>();
 
-  private readonly accounts = new Lazy(() => {
-    const byHash = new Map<string, AccountRecord>();
-    const byTree = new Map<string, AccountRecord[]>();
-    for (const account of this.dataset.accounts) {
-      if (byHash.has(account.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `account ${account.hash} appears twice`);
-      byHash.set(account.hash, account);
-      const list = byTree.get(account.tree);
-      if (list) list.push(account);
-      else byTree.set(account.tree, [account]);
-    }
-    return { byHash, byTree };
-  });
+  private readonly accounts = new Stepwise(
+    function* (this: Forest) {
+      const byHash = new Map<string, AccountRecord>();
+      const byTree = new Map<string, AccountRecord[]>();
+      let done = 0;
+      for (const account of this.dataset.accounts) {
+        if (byHash.has(account.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `account ${account.hash} appears twice`);
+        byHash.set(account.hash, account);
+        const list = byTree.get(account.tree);
+        if (list) list.push(account);
+        else byTree.set(account.tree, [account]);
+        if (++done % RECORDS_PER_STEP === 0) yield;
+      }
+      return { byHash, byTree };
+    }.bind(this),
+  );
 
   private readonly addresses = new Lazy(() => {
     const inserted = new Map<string, AddressRecord[]>();
@@ -376,9 +434,16 @@ export class Forest {
    */
   async warm(options: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<void> {
     const sliceMs = options.sliceMs ?? 10;
-    for (const record of this.dataset.trees) {
+    // Nothing before the caller's next turn: a server started with warm() answers its first request
+    // without a slice of the build (or the indexing below, also in slices) ahead of it.
+    await nextTurn();
+    const builds: (() => Generator<void, void, undefined>)[] = [
+      () => this.accounts.steps(),
+      ...this.dataset.trees.map((record) => () => this.buildSteps(record)),
+    ];
+    for (const build of builds) {
       if (options.signal?.aborted) return;
-      const steps = this.buildSteps(record);
+      const steps = build();
       for (let done = false; !done; ) {
         const end = performance.now() + sliceMs;
         while (!done && performance.now() < end) done = steps.next().done === true;
@@ -400,7 +465,8 @@ export class Forest {
           this.nullifierValue(account);
           yield;
         }
-    yield* this.stateTree(record).merkle.steps();
+    const tree = this.stateTrees.get(record.tree) ?? (yield* this.stateTreeSteps(record));
+    yield* tree.merkle.steps();
   }
 
   /** The trees whose Merkle tree has been started so far (state and address), in that order. */
@@ -464,11 +530,10 @@ export class Forest {
   root(key: string): TreeRoot {
     const record = this.records.get(key);
     if (!record) throw internalError(RefErrorCode.INTERNAL, `no tree ${key} in the dataset`);
-    if (version(record.type) === null) return { root: bigintToBase58(this.stateTree(record).merkle.root()), rootSeq: record.seq };
+    if (version(record.type) === null) return { root: this.stateTree(record).merkle.rootBase58(), rootSeq: record.seq };
     const { indexed } = this.addressTree(record);
-    return indexed.inserted === 0
-      ? { root: bigintToBase58(indexed.root()), rootSeq: EMPTY_ADDRESS_TREE_SEQ[record.type] }
-      : { root: bigintToBase58(indexed.root()), rootSeq: record.seq };
+    const root = indexed.merkleTree().rootBase58();
+    return indexed.inserted === 0 ? { root, rootSeq: EMPTY_ADDRESS_TREE_SEQ[record.type] } : { root, rootSeq: record.seq };
   }
 
   /**
@@ -507,16 +572,17 @@ export class Forest {
   accountProofV2(hash: string): AccountProofV2 {
     const account = this.accounts.get().byHash.get(hash);
     if (!account) throw recordNotFound("Account not found");
-    const value = base58ToBigint(hash);
-    const byLeaf = this.rows([value]).length > 0;
+    // A stored leaf equal to the hash: the account's own leaf when it holds its hash (no decoding), else
+    // whatever row holds that value (rows(), the general lookup).
+    const byLeaf = this.holdsOwnHash(account) || this.rows([base58ToBigint(hash)]).length > 0;
     const proof = byLeaf ? this.leafProofs([hash])[0] : this.indexProof(this.stateRecord(account.tree), account.leafIndex);
     if (!proof) throw recordNotFound("Account not found by hash");
     const record = this.stateRecord(account.tree);
     return {
-      proof: proof.proof.map(bigintToBase58),
-      root: bigintToBase58(proof.root),
+      proof: proof.merkle.proofBase58(proof.leafIndex),
+      root: proof.merkle.rootBase58(),
       leafIndex: proof.leafIndex,
-      hash: bigintToBase58(proof.leaf),
+      hash: proof.merkle.leafBase58(proof.leafIndex),
       rootSeq: proof.rootSeq,
       proveByIndex: !byLeaf,
       treeContext: treeContextOf(record),
@@ -534,17 +600,16 @@ export class Forest {
     if (found.size !== hashes.length) throw recordNotFound("Some accounts not found");
     const stored = new Set(this.rows(hashes.map(base58ToBigint)).map((row) => row.leaf));
     const byLeaf = hashes.filter((h) => stored.has(base58ToBigint(h)));
-    const proofs = new Map(this.leafProofs(byLeaf).map((p) => [bigintToBase58(p.leaf), p]));
+    const proofs = new Map(this.leafProofs(byLeaf).map((p) => [p.merkle.leafBase58(p.leafIndex), p]));
     return hashes.map((hash) => {
       const account = byHash.get(hash) as AccountRecord;
       const record = this.stateRecord(account.tree);
       const treeContext = treeContextOf(record);
       const proof = proofs.get(hash);
-      const merkle = proof ? this.stateTree(proof.record).merkle : null;
-      return proof && merkle
+      return proof
         ? {
-            proof: merkle.proofBase58(proof.leafIndex),
-            root: merkle.rootBase58(),
+            proof: proof.merkle.proofBase58(proof.leafIndex),
+            root: proof.merkle.rootBase58(),
             leafIndex: proof.leafIndex,
             hash,
             rootSeq: proof.rootSeq,
@@ -568,12 +633,12 @@ export class Forest {
    */
   newAddressProofs(items: readonly AddressWithTree[], options: AddressProofOptions = {}): NewAddressProof[] {
     return this.lowElementProofs(items, options).map((p) => ({
-      root: bigintToBase58(p.root),
+      root: p.tree.rootBase58(),
       address: bigintToBase58(p.address),
       lowerRangeAddress: bigintToBase58(p.low.value),
       higherRangeAddress: bigintToBase58(p.low.nextValue),
       nextIndex: p.low.nextIndex,
-      proof: p.proof.map(bigintToBase58),
+      proof: p.tree.proofBase58(p.low.leafIndex),
       merkleTree: p.merkleTree,
       rootSeq: p.rootSeq,
       lowElementLeafIndex: p.low.leafIndex,
@@ -608,13 +673,13 @@ export class Forest {
     this.requireMetadata(first);
     const prover = this.proverRequest(accounts, addresses);
     return {
-      roots: [...accounts.map((a) => bigintToBase58(a.root)), ...addresses.map((a) => bigintToBase58(a.root))],
+      roots: [...accounts.map((a) => a.merkle.rootBase58()), ...addresses.map((a) => a.tree.rootBase58())],
       rootIndices: [
         ...accounts.map((a) => this.rootIndex(a.rootSeq, a.record.tree, first)),
         ...addresses.map((a) => this.rootIndex(a.rootSeq, a.merkleTree, first)),
       ],
       leafIndices: [...accounts.map((a) => a.leafIndex), ...addresses.map((a) => a.low.leafIndex)],
-      leaves: [...accounts.map((a) => bigintToBase58(a.leaf)), ...addresses.map((a) => bigintToBase58(a.address))],
+      leaves: [...accounts.map((a) => a.merkle.leafBase58(a.leafIndex)), ...addresses.map((a) => bigintToBase58(a.address))],
       merkleTrees: [...accounts.map((a) => a.record.tree), ...addresses.map((a) => a.merkleTree)],
       prover,
     };
@@ -676,8 +741,8 @@ export class Forest {
     full.forEach((hash, i) => {
       const a = accounts[i] as LeafProof;
       proved.set(hash, {
-        hash: bigintToBase58(a.leaf),
-        root: bigintToBase58(a.root),
+        hash: a.merkle.leafBase58(a.leafIndex),
+        root: a.merkle.rootBase58(),
         rootIndex: { rootIndex: this.rootIndex(a.rootSeq, a.record.tree, first), proveByIndex: false },
         leafIndex: a.leafIndex,
         merkleContext: context(a.record.tree),
@@ -687,7 +752,7 @@ export class Forest {
       accounts: hashes.map((h) => (byIndex.get(h) ?? proved.get(h)) as AccountProofInputs),
       addresses: addresses.map((a) => ({
         address: bigintToBase58(a.address),
-        root: bigintToBase58(a.root),
+        root: a.tree.rootBase58(),
         rootIndex: this.rootIndex(a.rootSeq, a.merkleTree, first) % 65536,
         merkleContext: context(a.merkleTree),
       })),
@@ -745,22 +810,39 @@ export class Forest {
   }
 
   private stateTree(record: TreeRecord): StateTree {
-    let tree = this.stateTrees.get(record.tree);
-    if (!tree) {
-      const leaves: bigint[] = [];
-      const filled: boolean[] = [];
-      for (const account of this.accounts.get().byTree.get(record.tree) ?? []) {
-        const leaf = this.leafValue(record, account);
-        if (leaf === null) continue;
+    const tree = this.stateTrees.get(record.tree);
+    if (tree) return tree;
+    const steps = this.stateTreeSteps(record);
+    for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+  }
+
+  /**
+   * A state tree's leaves read (decoded) a slice at a time, then its tree (unbuilt) kept. When the
+   * tree was made meanwhile (a proof needed it), that one is kept and answered.
+   */
+  private *stateTreeSteps(record: TreeRecord): Generator<void, StateTree, undefined> {
+    const leaves: bigint[] = [];
+    const filled: boolean[] = [];
+    let done = 0;
+    for (const account of this.accounts.get().byTree.get(record.tree) ?? []) {
+      const leaf = this.leafValue(record, account);
+      if (leaf !== null) {
         if (filled[account.leafIndex])
           throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two accounts hold leaf ${account.leafIndex} of ${record.tree}`);
         filled[account.leafIndex] = true;
         leaves[account.leafIndex] = leaf;
       }
-      for (let i = 0; i < leaves.length; i++) if (leaves[i] === undefined) leaves[i] = 0n;
-      tree = { record, merkle: new MerkleTree(record.height, leaves) };
-      this.stateTrees.set(record.tree, tree);
+      if (++done % RECORDS_PER_STEP === 0) {
+        yield;
+        const made = this.stateTrees.get(record.tree);
+        if (made) return made;
+      }
     }
+    for (let i = 0; i < leaves.length; i++) if (leaves[i] === undefined) leaves[i] = 0n;
+    const made = this.stateTrees.get(record.tree);
+    if (made) return made;
+    const tree = { record, merkle: new MerkleTree(record.height, leaves) };
+    this.stateTrees.set(record.tree, tree);
     return tree;
   }
 
@@ -815,9 +897,14 @@ export class Forest {
     return out;
   }
 
-  /** Photon's `get_multiple_compressed_leaf_proofs` (leaf_node_proof.rs:92-208), in request order. */
+  /**
+   * Photon's `get_multiple_compressed_leaf_proofs` (leaf_node_proof.rs:92-208), in request order:
+   * the leaves only (tree and index); the proofs are read from the trees when written out.
+   */
   private leafProofs(hashes: readonly string[]): LeafProof[] {
     if (hashes.length === 0) return [];
+    const direct = this.ownLeaves(hashes);
+    if (direct) return direct;
     const values = hashes.map(base58ToBigint);
     const rows = this.rows(values);
     if (rows.length !== hashes.length) throw recordNotFound(`Leaf nodes not found for hashes. Got ${rows.length} hashes. Expected ${hashes.length}.`);
@@ -830,15 +917,41 @@ export class Forest {
     });
   }
 
+  /**
+   * The common case of `leafProofs`, looked up by text: every hash is an account that holds its own
+   * hash as its leaf, and no two hashes name the same leaf. Then `rows()` would find exactly these
+   * leaves (a 32-byte value has one base58 text, so the text lookup is the value lookup), one per
+   * hash, and nothing is decoded. Null otherwise: the general lookup then answers (zero leaves,
+   * nullifiers, duplicates and their errors).
+   */
+  private ownLeaves(hashes: readonly string[]): LeafProof[] | null {
+    const byHash = this.accounts.get().byHash;
+    const accounts: AccountRecord[] = new Array(hashes.length);
+    for (let i = 0; i < hashes.length; i++) {
+      const account = byHash.get(hashes[i] as string);
+      if (!account || !this.holdsOwnHash(account)) return null;
+      accounts[i] = account;
+    }
+    if (hashes.length > 1) {
+      const seen = new Set<string>();
+      for (const a of accounts) {
+        const key = `${a.tree}/${a.leafIndex}`;
+        if (seen.has(key)) return null;
+        seen.add(key);
+      }
+    }
+    return accounts.map((a) => this.indexProof(this.stateRecord(a.tree), a.leafIndex));
+  }
+
   /** The proof of whatever leaf `leafIndex` of a state tree holds (zero where nothing is stored). */
   private indexProof(record: TreeRecord, leafIndex: number): LeafProof {
     const { merkle } = this.stateTree(record);
-    return { record, leafIndex, leaf: merkle.leaf(leafIndex), proof: merkle.proof(leafIndex), root: merkle.root(), rootSeq: record.seq };
+    return { record, leafIndex, merkle, rootSeq: record.seq };
   }
 
-  /** A proof written out: its texts come from the tree, which encodes each node once (the same text bigintToBase58 gives). */
+  /** A proof written out from the tree's texts (each node encoded once: the same text bigintToBase58 gives). */
   private writeAccountProof(p: LeafProof): AccountProof {
-    const { merkle } = this.stateTree(p.record);
+    const { merkle } = p;
     return {
       proof: merkle.proofBase58(p.leafIndex),
       root: merkle.rootBase58(),
@@ -882,25 +995,32 @@ export class Forest {
         const value = base58ToBigint(address);
         const low = tree && tree.inserted > 0 ? tree.lowElement(value) : undefined;
         if (tree && low) {
-          out[index] = { address: value, merkleTree: key, low, proof: tree.proof(low.leafIndex), root: tree.root(), rootSeq: info.seq };
+          out[index] = { address: value, merkleTree: key, low, tree: tree.merkleTree(), rootSeq: info.seq };
         } else {
           // No element below the address (the tree holds nothing, or the address is 0): Photon
           // answers the proof of the zeroeth element of a freshly initialised tree (proof.rs:118-172).
           const empty = this.emptyAddressTree(v, info.height);
           const zeroth = empty.element(0);
-          out[index] = { address: value, merkleTree: key, low: zeroth, proof: empty.proof(0), root: empty.root(), rootSeq: EMPTY_ADDRESS_TREE_SEQ[info.type] };
+          out[index] = { address: value, merkleTree: key, low: zeroth, tree: empty.merkleTree(), rootSeq: EMPTY_ADDRESS_TREE_SEQ[info.type] };
         }
       }
     }
     return out;
   }
 
-  /** Photon's `generate_proof` up to the prover call (prover/prove.rs:52-133): height checks and the prover's request. */
+  /**
+   * Photon's `generate_proof` up to the prover call (prover/prove.rs:52-133): the height checks and
+   * the prover's request. Its checks run here, in Photon's order; its values (the public input hash,
+   * prover/helpers.rs:97-177, and the hex paths, helpers.rs:44-55) are computed when the request is
+   * first read, which only a forwarding reference does (./handlers/prover.ts `prove`): without a
+   * prover nothing is sent and the answer does not depend on them. They read the trees as they are
+   * now, which never change after the dataset is loaded.
+   */
   private proverRequest(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): ProverRequest {
-    const stateHeight = accounts[0]?.proof.length ?? 0;
-    if (!accounts.every((a) => a.proof.length === stateHeight)) throw RpcError.validation("All state trees for account proofs must have the same height");
-    const addressHeight = addresses[0]?.proof.length ?? 0;
-    if (!addresses.every((a) => a.proof.length === addressHeight))
+    const stateHeight = accounts[0]?.merkle.height ?? 0;
+    if (!accounts.every((a) => a.merkle.height === stateHeight)) throw RpcError.validation("All state trees for account proofs must have the same height");
+    const addressHeight = addresses[0]?.tree.height ?? 0;
+    if (!addresses.every((a) => a.tree.height === addressHeight))
       throw RpcError.validation("All address trees for new address proofs must have the same height");
     const request: ProverRequest = {
       circuitType: accounts.length > 0 && addresses.length > 0 ? "combined" : accounts.length > 0 ? "inclusion" : "non-inclusion",
@@ -908,43 +1028,58 @@ export class Forest {
     if (stateHeight !== 0) request.stateTreeHeight = stateHeight;
     if (addressHeight !== 0) request.addressTreeHeight = addressHeight;
     // light-batched-merkle-tree DEFAULT_BATCH_STATE_TREE_HEIGHT / DEFAULT_BATCH_ADDRESS_TREE_HEIGHT (constants.rs:5-7).
-    if (stateHeight === 32 || addressHeight === 40) request.publicInputHash = bigintToHex(this.publicInputHash(accounts, addresses));
+    if (stateHeight === 32 || addressHeight === 40) {
+      this.checkPublicInputs(accounts, addresses);
+      defineLazy(request, "publicInputHash", () => bigintToHex(this.publicInputHash(accounts, addresses)));
+    }
     if (accounts.length > 0)
-      request.inputCompressedAccounts = accounts.map((a) => ({
-        root: bigintToHex(a.root),
-        pathIndex: a.leafIndex,
-        pathElements: a.proof.map(bigintToHex),
-        leaf: bigintToHex(a.leaf),
-      }));
+      defineLazy(request, "inputCompressedAccounts", () =>
+        accounts.map((a) => ({
+          root: bigintToHex(a.merkle.root()),
+          pathIndex: a.leafIndex,
+          pathElements: a.merkle.proof(a.leafIndex).map(bigintToHex),
+          leaf: bigintToHex(a.merkle.leaf(a.leafIndex)),
+        })),
+      );
     if (addresses.length > 0)
-      request.newAddresses = addresses.map((a) => ({
-        root: bigintToHex(a.root),
-        value: bigintToHex(a.address),
-        pathIndex: a.low.leafIndex,
-        pathElements: a.proof.map(bigintToHex),
-        leafLowerRangeValue: bigintToHex(a.low.value),
-        leafHigherRangeValue: bigintToHex(a.low.nextValue),
-        nextIndex: a.low.nextIndex,
-      }));
+      defineLazy(request, "newAddresses", () =>
+        addresses.map((a) => ({
+          root: bigintToHex(a.tree.root()),
+          value: bigintToHex(a.address),
+          pathIndex: a.low.leafIndex,
+          pathElements: a.tree.proof(a.low.leafIndex).map(bigintToHex),
+          leafLowerRangeValue: bigintToHex(a.low.value),
+          leafHigherRangeValue: bigintToHex(a.low.nextValue),
+          nextIndex: a.low.nextIndex,
+        })),
+      );
     return request;
   }
 
-  /** Photon's `get_public_input_hash` (prover/helpers.rs:97-177); a value Poseidon refuses is its "Internal server error". */
+  /**
+   * The errors of Photon's `get_public_input_hash` (prover/helpers.rs:97-177), before it hashes: a
+   * value Poseidon refuses is its "Internal server error"; no proof at all is "No proofs provided"
+   * (both hash chains 0, which a non-empty chain, a Poseidon output, is not).
+   */
+  private checkPublicInputs(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): void {
+    for (const a of accounts) if (!isFieldElement(a.merkle.leaf(a.leafIndex)) || !isFieldElement(a.merkle.root())) throw unexpected();
+    for (const a of addresses) if (!isFieldElement(a.address) || !isFieldElement(a.tree.root())) throw unexpected();
+    if (accounts.length === 0 && addresses.length === 0) throw RpcError.validation("No proofs provided");
+  }
+
+  /** Photon's `get_public_input_hash` (prover/helpers.rs:97-177), once `checkPublicInputs` passed. */
   private publicInputHash(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): bigint {
-    const values = [...accounts.flatMap((a) => [a.leaf, a.root]), ...addresses.flatMap((a) => [a.address, a.root])];
-    if (!values.every(isFieldElement)) throw unexpected();
     const inclusion = twoInputsHashChain(
-      accounts.map((a) => a.root),
-      accounts.map((a) => a.leaf),
+      accounts.map((a) => a.merkle.root()),
+      accounts.map((a) => a.merkle.leaf(a.leafIndex)),
     );
     const nonInclusion = twoInputsHashChain(
-      addresses.map((a) => a.root),
+      addresses.map((a) => a.tree.root()),
       addresses.map((a) => a.address),
     );
     if (inclusion !== 0n && nonInclusion !== 0n) return twoInputsHashChain([inclusion], [nonInclusion]);
     if (nonInclusion !== 0n) return nonInclusion;
-    if (inclusion !== 0n) return inclusion;
-    throw RpcError.validation("No proofs provided");
+    return inclusion;
   }
 }
 

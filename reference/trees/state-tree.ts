@@ -12,7 +12,7 @@ import { internalError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode } from "../errors.js";
 import { bigintToBase58, hash2, MAX_HEIGHT, zeroHash } from "./poseidon.js";
 
-/** Hashes per step of an incremental build (`steps`): a few milliseconds of Poseidon with poseidon-lite. */
+/** Hashes per step of an incremental build (`steps`): a few milliseconds of Poseidon (reference/trees/poseidon.ts). */
 export const WORK_PER_STEP = 32;
 
 export class MerkleTree {

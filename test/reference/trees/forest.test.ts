@@ -426,6 +426,18 @@ describe("validity-proof inputs", () => {
       merkleContext: { treeType: 4, tree: AMT2, queue: AMT2, cpiContext: null, nextTreeContext: null },
     });
     expect(withAddress.prover).toMatchObject({ circuitType: "non-inclusion", addressTreeHeight: 40 });
+    // The request's values are computed when it is read (a forwarding reference sends it): no Poseidon call before, the same keys in order after.
+    const combined = forest.validityProofV2({ hashes: [v2[3]!.hash], newAddressesWithTrees: [{ address: newAddress(), tree: AMT2 }] })!;
+    const before = hashCount();
+    const keys = Object.keys(combined.prover!);
+    expect(keys).toEqual(["circuitType", "stateTreeHeight", "addressTreeHeight", "publicInputHash", "inputCompressedAccounts", "newAddresses"]);
+    expect(hashCount()).toBe(before);
+    const sent = JSON.parse(JSON.stringify(combined.prover)) as { inputCompressedAccounts: { root: string; pathElements: string[]; leaf: string }[] };
+    expect(hashCount()).toBe(before + 3);
+    expect(Object.keys(sent)).toEqual(keys);
+    expect(sent.inputCompressedAccounts[0]!.root).toBe(bigintToHex(base58ToBigint(bmtRoot)));
+    expect(sent.inputCompressedAccounts[0]!.leaf).toBe(bigintToHex(base58ToBigint(v2[3]!.hash)));
+    expect(sent.inputCompressedAccounts[0]!.pathElements).toHaveLength(32);
   });
 
   it("V2: refuses spent or unknown accounts with Photon's message", () => {

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { poseidon2 } from "poseidon-lite/poseidon2";
+import { poseidon3 } from "poseidon-lite/poseidon3";
 import { describe, expect, it } from "vitest";
 import { Random } from "../../../reference/random.js";
 import {
@@ -13,6 +15,7 @@ import {
   hash2,
   hash3,
   hashChain,
+  hashCount,
   MAX_HEIGHT,
   nullifier,
   transactionHash,
@@ -38,11 +41,48 @@ function photonZeroBytes(): Uint8Array[] {
   );
 }
 
-describe("Poseidon (poseidon-lite, circom parameters over BN254)", () => {
+describe("Poseidon (circom parameters over BN254)", () => {
   it("reproduces circomlib's known vectors", () => {
     // circomlibjs test/poseidon.js: poseidon([1, 2]) and poseidon([1, 2, 3]).
     expect(hash2(1n, 2n)).toBe(0x115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189an);
     expect(hash3(1n, 2n, 3n)).toBe(0xe7732d89e6939c0ff03d5e58dab6302f3230e269dc5b968f725df34ab36d732n);
+  });
+
+  it("is the function poseidon-lite computes, on edge values and a few hundred random field elements", () => {
+    // The backend (@railgun-community/poseidon-hash-wasm) against the library the conformance checks use.
+    const edges = [0n, 1n, 2n, FIELD_MODULUS - 1n, FIELD_MODULUS - 2n, HIGHEST_ADDRESS_PLUS_ONE, 2n ** 253n, 0xffn];
+    const rng = new Random(11, "poseidon-cross-check");
+    const randomField = (): bigint => {
+      const bytes = rng.bytes(32);
+      if (rng.chance(0.2)) bytes.fill(0, 0, rng.below(31)); // short values: short hex text in the backend's interface
+      return bytesToBigint(bytes) % FIELD_MODULUS;
+    };
+    const values = [...edges, ...Array.from({ length: 300 }, randomField)];
+    let compared = 0;
+    for (let i = 0; i < values.length; i++) {
+      const a = values[i]!;
+      const b = values[(i * 7 + 3) % values.length]!;
+      const c = values[(i * 13 + 5) % values.length]!;
+      expect(hash2(a, b), `hash2 #${i}`).toBe(poseidon2([a, b]));
+      expect(hash3(a, b, c), `hash3 #${i}`).toBe(poseidon3([a, b, c]));
+      compared += 2;
+    }
+    for (const a of edges)
+      for (const b of edges) {
+        expect(hash2(a, b), `hash2 ${a} ${b}`).toBe(poseidon2([a, b]));
+        expect(hash3(b, a, b), `hash3 ${b} ${a} ${b}`).toBe(poseidon3([b, a, b]));
+        compared += 2;
+      }
+    expect(compared).toBe(2 * (edges.length + 300) + 2 * edges.length ** 2);
+  });
+
+  it("counts each hash it computes", () => {
+    const before = hashCount();
+    hash2(1n, 2n);
+    hash3(1n, 2n, 3n);
+    expect(hashCount()).toBe(before + 2);
+    expect(hashChain([1n, 2n, 3n, 4n])).toBe(hash2(hash2(hash2(1n, 2n), 3n), 4n));
+    expect(hashCount()).toBe(before + 2 + 3 + 3);
   });
 
   it("has Photon's zero value at each of its 41 levels, byte for byte", () => {
