@@ -100,16 +100,32 @@ function caseOf(
   return { testCase, requestId: single ? single.id : undefined };
 }
 
-async function judgeLine(line: number, file: string, text: string, strict: boolean, spec: SpecBundle): Promise<CaseResult> {
+/** One exchange parsed from its line, or the input finding that refuses the line. */
+type Parsed = { readonly entry: Record<string, Json>; readonly status: number } | CaseResult;
+
+/**
+ * Parses a line's text and takes it out of the line (`text` becomes ""), synchronously: the
+ * line's string (up to the line cap, typically hundreds of KiB for a page) must not outlive
+ * the parse. Held by the loop while the exchange is judged, every scavenge that ran during
+ * judging promoted it to the old generation, where it stayed until the next full collection:
+ * that garbage, not any retained state, was what made peak RSS grow with the input's length.
+ */
+function parseLine(line: { readonly n: number; text: string }): Parsed {
+  const text = line.text;
+  line.text = "";
   let entry: unknown;
   try {
     entry = parseJson(text);
   } catch (err) {
-    return inputError(line, `not valid JSON: ${(err as Error).message}`);
+    return inputError(line.n, `not valid JSON: ${(err as Error).message}`);
   }
-  if (!isObject(entry) || !("request" in entry) || !("response" in entry)) return inputError(line, "an exchange needs `request` and `response`");
+  if (!isObject(entry) || !("request" in entry) || !("response" in entry)) return inputError(line.n, "an exchange needs `request` and `response`");
   const status = entry.status === undefined ? 200 : entry.status;
-  if (typeof status !== "number" || !Number.isInteger(status)) return inputError(line, "`status` must be an integer");
+  if (typeof status !== "number" || !Number.isInteger(status)) return inputError(line.n, "`status` must be an integer");
+  return { entry, status };
+}
+
+async function judgeEntry(line: number, file: string, entry: Record<string, Json>, status: number, strict: boolean, spec: SpecBundle): Promise<CaseResult> {
   const { testCase, requestId } = caseOf(line, file, entry.request as Json, entry.response, status, spec.methods);
   const exchange: Exchange = {
     request: { method: "POST", url: "(captured)", headers: {}, body: "" },
@@ -139,15 +155,23 @@ async function judgeLine(line: number, file: string, text: string, strict: boole
   };
 }
 
-type Line = { readonly n: number; readonly text: string } | { readonly n: number; readonly tooLong: number };
+/** A line of the input; a consumer may take `text` out (set it to "") to drop the string early. */
+export type Line = { readonly n: number; text: string } | { readonly n: number; readonly tooLong: number };
+
+/** Bytes a line buffer keeps between lines; one grown past this for a longer line is dropped after it. */
+const KEPT_LINE_BUFFER = 4 * MiB;
 
 /**
  * The lines of a byte stream (LF or CRLF), numbered from 1. A line of more than `max` bytes is
  * reported by its length, its bytes dropped as they arrive: at most `max` bytes and one chunk
- * are ever held.
+ * are ever held. Each chunk is done with (decoded or copied) before the next is asked for, so
+ * the source may refill one buffer. A line inside one chunk is decoded from the chunk; a line across chunks is
+ * copied into one line buffer, reused from line to line (not a list of chunk views joined per
+ * line), so the chunks die as soon as they are read and a page of hundreds of KiB costs no
+ * allocation of its size outside the heap.
  */
 export async function* linesOf(input: AsyncIterable<Buffer>, max: number): AsyncGenerator<Line> {
-  let parts: Buffer[] = [];
+  let buffer = Buffer.alloc(0);
   let size = 0;
   let over = -1; // bytes of the current line when it is past `max`
   let n = 0;
@@ -155,30 +179,34 @@ export async function* linesOf(input: AsyncIterable<Buffer>, max: number): Async
     if (over >= 0) over += piece.length;
     else if (size + piece.length > max) {
       over = size + piece.length;
-      parts = [];
+      size = 0;
     } else if (piece.length > 0) {
-      parts.push(piece);
+      if (size + piece.length > buffer.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.min(max, Math.max(2 * buffer.length, size + piece.length, 65536)));
+        buffer.copy(grown, 0, 0, size);
+        buffer = grown;
+      }
+      piece.copy(buffer, size);
       size += piece.length;
     }
   };
+  const line = (text: string): Line => ({ n: ++n, text: text.endsWith("\r") ? text.slice(0, -1) : text });
   const end = (): Line => {
-    n++;
-    let line: Line;
-    if (over >= 0) line = { n, tooLong: over };
-    else {
-      const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString("utf8");
-      line = { n, text: text.endsWith("\r") ? text.slice(0, -1) : text };
-    }
-    parts = [];
+    const done: Line = over >= 0 ? { n: ++n, tooLong: over } : line(buffer.toString("utf8", 0, size));
     size = 0;
     over = -1;
-    return line;
+    if (buffer.length > KEPT_LINE_BUFFER) buffer = Buffer.alloc(0);
+    return done;
   };
   for await (const chunk of input) {
     let start = 0;
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, start)) {
-      take(chunk.subarray(start, at));
-      yield end();
+      // The whole line in this chunk: decoded from it, no copy.
+      if (size === 0 && over < 0) yield line(chunk.toString("utf8", start, at));
+      else {
+        take(chunk.subarray(start, at));
+        yield end();
+      }
       start = at + 1;
     }
     take(chunk.subarray(start));
@@ -233,12 +261,21 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
   let problems = 0;
   let n = 0;
   let done = 0;
-  const stream = handle.createReadStream({ highWaterMark: 65536, autoClose: false });
+  // One read buffer, refilled in place: linesOf decodes or copies every byte of a block before
+  // asking for the next, so no chunk is allocated per read (a stream's chunks, each held while
+  // the lines in it are judged, were promoted with them and their bytes kept to the next full GC).
+  const file = handle;
+  const block = Buffer.allocUnsafeSlow(65536);
   const chunks = async function* (): AsyncGenerator<Buffer> {
-    try {
-      yield* stream;
-    } catch (err) {
-      throw unreadable(options.file, err, n);
+    for (;;) {
+      let read: number;
+      try {
+        ({ bytesRead: read } = await file.read(block, 0, block.length, null));
+      } catch (err) {
+        throw unreadable(options.file, err, n);
+      }
+      if (read === 0) return;
+      yield block.subarray(0, read);
     }
   };
   try {
@@ -247,7 +284,10 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
       let result: CaseResult;
       if ("tooLong" in line) result = inputError(line.n, `longer than the ${formatBytes(maxLine)} line cap (${line.tooLong} bytes): not parsed`);
       else if (line.text.trim() === "") continue;
-      else result = await judgeLine(line.n, options.file, line.text, options.strict ?? false, spec);
+      else {
+        const parsed = parseLine(line);
+        result = "entry" in parsed ? await judgeEntry(line.n, options.file, parsed.entry, parsed.status, options.strict ?? false, spec) : parsed;
+      }
       totals.add(result);
       const problem = result.status === "fail" || result.status === "warn";
       if (results.length < CHECK_BOUNDS.listedFirst) results.push(result);
@@ -256,7 +296,6 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
       options.onResult?.(result, done);
     }
   } finally {
-    stream.destroy();
     await handle.close();
   }
   const listed = { strict: options.strict ?? false, exchanges: done, listed: results.length };

@@ -148,6 +148,29 @@ describe("check FILE stays bounded (issue 12)", () => {
     ]);
   });
 
+  it("is done with each chunk before asking for the next: a source refilling one buffer gives the same lines", async () => {
+    const text = "first line\nsecond, longer than a block\r\n\nlast";
+    async function* refilled(size: number) {
+      const block = Buffer.alloc(size);
+      const bytes = Buffer.from(text);
+      for (let at = 0; at < bytes.length; at += size) {
+        const n = bytes.copy(block, 0, at, at + size);
+        yield block.subarray(0, n);
+        block.fill(0x3f); // overwritten once asked for the next block
+      }
+    }
+    for (const size of [1, 3, 7, 64]) {
+      const got = [];
+      for await (const line of linesOf(refilled(size), 1024)) got.push(line);
+      expect(got).toEqual([
+        { n: 1, text: "first line" },
+        { n: 2, text: "second, longer than a block" },
+        { n: 3, text: "" },
+        { n: 4, text: "last" },
+      ]);
+    }
+  });
+
   it("unreadable input exits 2 naming the file, never 1 and never a crash: a directory, a missing file, a read error", async () => {
     let err = "";
     const check = async (file: string) => {
