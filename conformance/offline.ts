@@ -2,7 +2,8 @@
  * `photon-conformance check FILE`: offline verification of captured traffic. FILE is JSON
  * lines, one exchange a line: `{"request": …, "response": …, "status": 200}`. Each exchange
  * becomes one case judged by the checks that need no live call (envelope, schema, errors,
- * the page checks, and the semantics one exchange can show).
+ * the page checks, the semantics one exchange can show, and the proofs: each folded, and one root
+ * per tree and rootSeq across the file's exchanges, as across a run's answers).
  *
  * Memory stays flat in the number of lines (CHECK_BOUNDS): the file is split into lines by
  * hand over the byte stream, so a line longer than the cap is counted and skipped (a failing
@@ -16,6 +17,7 @@ import type { ConformanceCase } from "./case-format.js";
 import { CaseError } from "./case-format.js";
 import { ConfErrorCode, ConformanceError } from "./errors.js";
 import type { Target } from "./checks/check.js";
+import { RootLedger } from "./checks/root-ledger.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
 import { deriveExpectation } from "./offline-rules.js";
@@ -125,7 +127,15 @@ function parseLine(line: { readonly n: number; text: string }): Parsed {
   return { entry, status };
 }
 
-async function judgeEntry(line: number, file: string, entry: Record<string, Json>, status: number, strict: boolean, spec: SpecBundle): Promise<CaseResult> {
+async function judgeEntry(
+  line: number,
+  file: string,
+  entry: Record<string, Json>,
+  status: number,
+  strict: boolean,
+  spec: SpecBundle,
+  roots: RootLedger,
+): Promise<CaseResult> {
   const { testCase, requestId } = caseOf(line, file, entry.request as Json, entry.response, status, spec.methods);
   const exchange: Exchange = {
     request: { method: "POST", url: "(captured)", headers: {}, body: "" },
@@ -139,7 +149,7 @@ async function judgeEntry(line: number, file: string, entry: Record<string, Json
     durationMs: 0,
     attempts: 1,
   };
-  const findings = await judge(testCase, exchange, offline, { strict, requestId, skip: SKIP, spec });
+  const findings = await judge(testCase, exchange, offline, { strict, requestId, skip: SKIP, spec, roots });
   if (!testCase.expect.error && testCase.method !== "(batch)" && !findings.some((f) => f.check === "schema")) {
     findings.push(fail("schema", `method ${JSON.stringify(testCase.method)} is not in the spec: its result cannot be checked`));
   }
@@ -256,6 +266,8 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
     throw unreadable(options.file, err);
   }
   const spec = options.spec ?? defaultSpec;
+  // The file's ledger of roots, as a run's: one root per (tree, rootSeq) across its exchanges, and its Poseidon folds remembered.
+  const roots = new RootLedger();
   const totals = tallier(spec.methods);
   const results: CaseResult[] = [];
   let problems = 0;
@@ -286,7 +298,7 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
       else if (line.text.trim() === "") continue;
       else {
         const parsed = parseLine(line);
-        result = "entry" in parsed ? await judgeEntry(line.n, options.file, parsed.entry, parsed.status, options.strict ?? false, spec) : parsed;
+        result = "entry" in parsed ? await judgeEntry(line.n, options.file, parsed.entry, parsed.status, options.strict ?? false, spec, roots) : parsed;
       }
       totals.add(result);
       const problem = result.status === "fail" || result.status === "warn";

@@ -39,18 +39,33 @@ export interface Found {
   validity: { path: string; o: Obj }[];
 }
 
-function collect(node: unknown, path: string, found: Found, depth: number): void {
+/** Walks the answer keeping the path as a stack of steps; a dotted path is written only for what is found (most nodes carry no proof). */
+function collect(node: unknown, steps: (string | number)[], found: Found, depth: number): void {
   if (depth > 12) return;
   if (Array.isArray(node)) {
-    node.forEach((item, i) => collect(item, `${path}.${i}`, found, depth + 1));
+    for (let i = 0; i < node.length; i++) {
+      const v: unknown = node[i];
+      if (v === null || typeof v !== "object") continue;
+      steps.push(i);
+      collect(v, steps, found, depth + 1);
+      steps.pop();
+    }
     return;
   }
   if (!isObject(node)) return;
-  if ("compressedProof" in node) found.validity.push({ path, o: node });
+  const path = () => steps.map((s) => `.${s}`).join("");
+  if ("compressedProof" in node) found.validity.push({ path: path(), o: node });
   else if ("lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node)
-    found.addresses.push({ path, o: node });
-  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path, o: node });
-  else for (const [k, v] of Object.entries(node)) if (v !== null && typeof v === "object") collect(v, `${path}.${k}`, found, depth + 1);
+    found.addresses.push({ path: path(), o: node });
+  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path: path(), o: node });
+  else
+    for (const k of Object.keys(node)) {
+      const v = node[k];
+      if (v === null || typeof v !== "object") continue;
+      steps.push(k);
+      collect(v, steps, found, depth + 1);
+      steps.pop();
+    }
 }
 
 /** The tree a proof names: `merkleTree` (V1 shapes) or `treeContext.tree` / `merkleContext.tree` (V2 shapes). */
@@ -66,7 +81,7 @@ export function treeOf(o: Obj): string | null {
 /** The proof-bearing objects of a result, found by their shape. */
 export function collectProofs(result: unknown): Found {
   const found: Found = { accounts: [], addresses: [], validity: [] };
-  collect(result, "", found, 0);
+  collect(result, [], found, 0);
   return found;
 }
 

@@ -333,6 +333,24 @@ describe("check FILE (captured traffic)", () => {
   const file = join(dir, "proofs.jsonl");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it("keeps one root per (tree, rootSeq) across the file's exchanges: a second answer folding to another root fails", async () => {
+    const params = { hash: profile.knownHash };
+    const result = await handlers.getCompressedAccountProof(params, ctx);
+    const defect = twoRootsPerSeq();
+    const first = defect.wire!({ jsonrpc: "2.0", id: 1, result: structuredClone(result) });
+    const second = defect.wire!({ jsonrpc: "2.0", id: 2, result: structuredClone(result) });
+    const line = (id: number, response: unknown) => stringifyJson({ request: { jsonrpc: "2.0", id, method: "getCompressedAccountProof", params }, response });
+    writeFileSync(file, `${line(1, first)}\n${line(2, second)}\n`);
+    const [ok, bad] = (await checkFile({ file })).results;
+    expect(ok!.status).toBe("pass");
+    expect(bad!.findings.filter((f) => f.status === "fail")).toEqual([
+      expect.objectContaining({
+        check: "proofs",
+        message: expect.stringMatching(/result\.value\.root differs from the root .* answered for the same tree .* at the same rootSeq/),
+      }),
+    ]);
+  });
+
   it("applies the proofs check offline: a correct proof passes, a flipped sibling fails", async () => {
     const params = { hash: profile.knownHash };
     const result = await handlers.getCompressedAccountProof(params, ctx);
