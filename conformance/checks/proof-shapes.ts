@@ -39,6 +39,13 @@ export interface Found {
   validity: { path: string; o: Obj }[];
 }
 
+/** `.value.items.3` from its steps. */
+function dotted(steps: readonly (string | number)[]): string {
+  let out = "";
+  for (const s of steps) out += `.${s}`;
+  return out;
+}
+
 /** Walks the answer keeping the path as a stack of steps; a dotted path is written only for what is found (most nodes carry no proof). */
 function collect(node: unknown, steps: (string | number)[], found: Found, depth: number): void {
   if (depth > 12) return;
@@ -53,11 +60,10 @@ function collect(node: unknown, steps: (string | number)[], found: Found, depth:
     return;
   }
   if (!isObject(node)) return;
-  const path = () => steps.map((s) => `.${s}`).join("");
-  if ("compressedProof" in node) found.validity.push({ path: path(), o: node });
+  if ("compressedProof" in node) found.validity.push({ path: dotted(steps), o: node });
   else if ("lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node)
-    found.addresses.push({ path: path(), o: node });
-  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path: path(), o: node });
+    found.addresses.push({ path: dotted(steps), o: node });
+  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path: dotted(steps), o: node });
   else
     for (const k of Object.keys(node)) {
       const v = node[k];

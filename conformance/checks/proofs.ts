@@ -27,7 +27,7 @@ import { fail, pass, skip, type Finding } from "../model.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
 import { agreementFindings } from "./proof-agreement.js";
-import { collectProofs, int32, isIndex, isSeq, LARGEST_HISTORY, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
+import { collectProofs, type Found, int32, isIndex, isSeq, LARGEST_HISTORY, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
 import { type Hash2, hash2 as plainHash2, type RootLedger } from "./root-ledger.js";
 
 const P = "proofs";
@@ -323,8 +323,7 @@ function base58(n: bigint): string {
 }
 
 /** The findings about every proof in a result (none when it carries none); `hash2`: the run's remembered folds, where it has a ledger. */
-export function proofFindings(result: unknown, hash2: Hash2 = plainHash2): Finding[] {
-  const found = collectProofs(result);
+export function proofFindings(result: unknown, hash2: Hash2 = plainHash2, found: Found = collectProofs(result)): Finding[] {
   if (found.accounts.length + found.addresses.length + found.validity.length === 0) return [];
   const judge = new Judge(hash2);
   for (const { path, o } of found.accounts) judge.account(path, o);
@@ -338,10 +337,10 @@ export function proofFindings(result: unknown, hash2: Hash2 = plainHash2): Findi
  * The run-wide ledger's findings: each (tree, rootSeq, root) of `result` recorded for the target,
  * failing where an earlier answer of the run (another case, or a follow-up call) gave another root.
  */
-function ledgerFindings(roots: RootLedger | undefined, result: unknown, where: string): Finding[] {
+function ledgerFindings(roots: RootLedger | undefined, found: Found, where: string): Finding[] {
   if (!roots) return [];
   const findings: Finding[] = [];
-  for (const { tree, rootSeq, root, path } of rootsOf(collectProofs(result))) {
+  for (const { tree, rootSeq, root, path } of rootsOf(found)) {
     const first = roots.record(tree, rootSeq, root, `${where} result${path}.root`);
     if (first)
       findings.push(
@@ -362,14 +361,15 @@ export const proofsCheck: Check = {
   async run(ctx) {
     const body = ctx.exchange.body;
     if (!isObject(body) || !("result" in body)) return [];
-    const findings = proofFindings(body.result, ctx.roots?.hash2);
+    const found = collectProofs(body.result);
+    const findings = proofFindings(body.result, ctx.roots?.hash2, found);
     if (findings.length === 0) return findings;
-    findings.push(...ledgerFindings(ctx.roots, body.result, ctx.testCase.id));
-    const { validity } = collectProofs(body.result);
-    if (validity.length > 0) {
-      const agreement = await agreementFindings(ctx, body.result, validity);
+    findings.push(...ledgerFindings(ctx.roots, found, ctx.testCase.id));
+    if (found.validity.length > 0) {
+      const agreement = await agreementFindings(ctx, body.result, found.validity);
       findings.push(...agreement.findings);
-      for (const f of agreement.followUps) findings.push(...ledgerFindings(ctx.roots, f.result, `${ctx.testCase.id} (its follow-up ${f.method})`));
+      for (const f of agreement.followUps)
+        findings.push(...ledgerFindings(ctx.roots, collectProofs(f.result), `${ctx.testCase.id} (its follow-up ${f.method})`));
     }
     return findings;
   },
