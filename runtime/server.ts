@@ -4,7 +4,8 @@
  * validators and the user's handlers; every protocol and HTTP rule lives in server/, once:
  * `http.ts` (methods, content types, health probes, connection cap), `body.ts` (reading under
  * the caps and the buffered-bytes budget, parsing), `rpc.ts` (single, batch, notifications,
- * calls), `envelope.ts`, `memo.ts`, `send.ts`, and `middleware.ts` for pieces in front of it.
+ * calls), `envelope.ts`, `bytes.ts` (a single call's answer holding kept items, written straight
+ * to bytes), `memo.ts`, `send.ts`, and `middleware.ts` for pieces in front of it.
  *
  * `§n` in comments refers to a section of photon-behaviour.md ("How the real indexer
  * behaves"); `jsonrpsee:` to paritytech/jsonrpsee v0.16 (server/src/transport/http.rs,

@@ -90,7 +90,11 @@ function listsOf(params: { hashes?: string[] | null; addresses?: string[] | null
  * the same query (get_compressed_accounts_by_owner/v1.rs, v2.rs:28-59, common.rs:85-119,
  * 214-227) and differ only in the items' shape. Returns the records and the slice to apply.
  */
-function ownerPage({ store }: Reference, params: ByOwnerParams, facts: MethodInfo): { rows: AccountRecord[]; slice: Slice | null; limit: number } {
+function ownerPage(
+  { store }: Reference,
+  params: ByOwnerParams,
+  facts: MethodInfo,
+): { rows: AccountRecord[]; slice: Slice | null; limit: number; run: { list: readonly AccountRecord[]; from: number } | null } {
   const order = documentedOrder(facts);
   const filters = params.filters ?? [];
   const mostFilters = maxItems(facts, "filters");
@@ -112,10 +116,12 @@ function ownerPage({ store }: Reference, params: ByOwnerParams, facts: MethodInf
     if (position < 0) throw RpcError.validation("Invalid cursor");
     i = position + 1;
   }
-  const rows: AccountRecord[] = [];
   if (memcmps.length === 0) {
-    for (; i < list.length && rows.length < limit; i++) rows.push(list[i] as AccountRecord);
-  } else {
+    // No filter: the page is the run of the list from `i`.
+    return { rows: list.slice(i, i + Math.max(0, limit)) as AccountRecord[], slice, limit, run: { list, from: i } };
+  }
+  const rows: AccountRecord[] = [];
+  {
     // check_account_limits, common.rs:165-212. A filtered page scans the owner's accounts after the
     // cursor until `limit` match: at most MAX_ACCOUNTS_WITH_FILTERS of them, each a few byte
     // comparisons (no decoding).
@@ -125,7 +131,7 @@ function ownerPage({ store }: Reference, params: ByOwnerParams, facts: MethodInf
     const data = store.ownerData(params.owner, order);
     for (; i < list.length && rows.length < limit; i++) if (matches(data, i, memcmps)) rows.push(list[i] as AccountRecord);
   }
-  return { rows, slice, limit };
+  return { rows, slice, limit, run: null };
 }
 
 /** The 0.50.0 shapes (Account). */
@@ -149,8 +155,9 @@ const v1Handlers = ((ref) => {
     },
 
     getCompressedAccountsByOwner(params, facts) {
-      const { rows, slice, limit } = ownerPage(ref, params, facts);
-      const items: Account[] = slice === null ? rows.map(item) : rows.map((a) => toAccount(a, slice));
+      const { rows, slice, limit, run } = ownerPage(ref, params, facts);
+      const items: Account[] =
+        slice !== null ? rows.map((a) => toAccount(a, slice)) : run !== null ? item.page(run.list, run.from, run.from + rows.length) : rows.map(item);
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },
   };
@@ -176,8 +183,9 @@ const v2Handlers = ((ref) => {
     },
 
     getCompressedAccountsByOwnerV2(params, facts) {
-      const { rows, slice, limit } = ownerPage(ref, params, facts);
-      const items: AccountV2[] = slice === null ? rows.map(item) : rows.map((a) => toAccountV2(ref, a, slice));
+      const { rows, slice, limit, run } = ownerPage(ref, params, facts);
+      const items: AccountV2[] =
+        slice !== null ? rows.map((a) => toAccountV2(ref, a, slice)) : run !== null ? item.page(run.list, run.from, run.from + rows.length) : rows.map(item);
       // v2.rs:61-64: the last item's hash, null on a short page.
       return { context: context(), value: { items, cursor: nextCursor(items, limit, (last) => last.hash) } };
     },

@@ -129,26 +129,54 @@ export function toTokenData(t: TokenRecord): Schemas["TokenData"] {
 /** The most items kept per shape (a few hundred bytes of JSON each); a full cache is emptied and filled again. */
 const ITEM_CACHE_MAX = 200_000;
 
+/** A record's item, built once (`cachedItem`); `page` gives the items of a run of a list's rows. */
+export interface CachedItem<R, T> {
+  (row: R): T;
+  /**
+   * The items of `rows[from, to)`, for `rows` a list that never changes (a store index): the
+   * list's items are kept in an array beside it as they are built, so a page is one slice of it
+   * instead of one cache lookup per row.
+   */
+  page(rows: readonly R[], from: number, to: number): T[];
+}
+
+/** Per item cache: the items of each list, by position (emptied with the cache). */
+const listItems = new WeakMap<Map<object, object>, WeakMap<readonly object[], object[]>>();
+
 /**
  * A record's item, built once per record and kept frozen with its JSON (`encodeOnce`): the
  * runtime's serialiser then writes a page as its items' kept text plus the envelope, instead of
  * serialising every item of every page again. The items are the plain results `build` makes
  * (the same keys and values), so answers are byte for byte those of freshly built items.
- * One function per shape and handler family; call it per row.
+ * One function per shape and handler family; call it per row, or `page` for a run of a list.
  */
-export function cachedItem<R extends object, T extends object>({ store }: Pick<Reference, "store">, shape: string, build: (row: R) => T): (row: R) => T {
+export function cachedItem<R extends object, T extends object>({ store }: Pick<Reference, "store">, shape: string, build: (row: R) => T): CachedItem<R, T> {
   let cache = store.itemCache.get(shape);
   if (cache === undefined) store.itemCache.set(shape, (cache = new Map()));
   const kept = cache;
-  return (row) => {
-    let item = kept.get(row) as T | undefined;
-    if (item === undefined) {
-      if (kept.size >= ITEM_CACHE_MAX) kept.clear();
-      item = encodeOnce(build(row));
-      kept.set(row, item);
+  const item = (row: R): T => {
+    let it = kept.get(row) as T | undefined;
+    if (it === undefined) {
+      if (kept.size >= ITEM_CACHE_MAX) {
+        kept.clear();
+        listItems.delete(kept);
+      }
+      it = encodeOnce(build(row));
+      kept.set(row, it);
     }
-    return item;
+    return it;
   };
+  const page = (rows: readonly R[], from: number, to: number): T[] => {
+    let lists = listItems.get(kept);
+    if (lists === undefined) listItems.set(kept, (lists = new WeakMap()));
+    let items = lists.get(rows) as T[] | undefined;
+    if (items === undefined) lists.set(rows, (items = new Array<T>(rows.length)));
+    const end = Math.min(to, rows.length);
+    for (let i = from; i < end; i++) if (items[i] === undefined) items[i] = item(rows[i] as R);
+    // A cache emptied while this page was built leaves the list's array behind: the items stay right (records never change).
+    return items.slice(from, end);
+  };
+  return Object.assign(item, { page });
 }
 
 /** An account as an item (`toAccount`, no slice), built once. */

@@ -5,8 +5,9 @@
  * writes them, and the result memo's fast path.
  *
  * Hot path (a valid single request with a synchronous handler): one parse, one table lookup,
- * one validator call, one stringify, one `res.end(buffer)`. Promises and closures appear only
- * when a handler is async.
+ * one validator call, one stringify, one `res.end(buffer)`; a result holding encoded values
+ * (`encodeOnce`: pages of records) is written straight to bytes instead (bytes.ts). Promises and
+ * closures appear only when a handler is async.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StandaloneValidate } from "../contracts.js";
@@ -14,6 +15,7 @@ import { formatIssues, validate } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
 import { duplicateKeyIn, stringifyJson } from "../json.js";
 import { NOT_JSON_200, NOT_JSON_400, parseBody } from "./body.js";
+import { envelopeBytes, holdsEncoded } from "./bytes.js";
 import {
   asRpcError,
   errorEnvelope,
@@ -119,8 +121,8 @@ export class RpcCore {
         }
       }
     }
-    const out = this.element(req, request, false);
-    if (typeof out === "string") {
+    const out = this.element(req, request, false, true);
+    if (typeof out === "string" || out instanceof Uint8Array) {
       this.sendEnvelope(res, out);
     } else if (out === undefined) {
       // §6: a notification is answered with HTTP 200 and an empty body.
@@ -225,7 +227,7 @@ export class RpcCore {
     sendJson(res, 200, text);
   }
 
-  private sendEnvelope(res: ServerResponse, envelope: string): void {
+  private sendEnvelope(res: ServerResponse, envelope: string | Buffer): void {
     sendJson(res, 200, envelope);
   }
 
@@ -235,17 +237,19 @@ export class RpcCore {
    * anything else is -32600 with its id when the id is usable, else -32700 id null (single) or
    * -32600 id null (batch element).
    */
-  private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean): Slot | Promise<Slot> {
+  private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean): Slot | Promise<Slot>;
+  private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean, bytes: true): Slot | Buffer | Promise<Slot>;
+  private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean, bytes = false): Slot | Buffer | Promise<Slot> {
     const id = request.id;
     const usable = id !== undefined && isUsableId(id);
     const method = request.method;
     if (request.jsonrpc === "2.0" && typeof method === "string") {
       if (usable) {
         const rid = id as string | number | bigint | null;
-        return this.call(req, method, request.params, rid, idToText(rid));
+        return this.call(req, method, request.params, rid, idToText(rid), bytes);
       }
       const out = this.call(req, method, request.params, null, "null");
-      return typeof out === "string" ? undefined : out.then(noSlot);
+      return typeof out === "string" || out instanceof Uint8Array ? undefined : out.then(noSlot);
     }
     if (usable) return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.INVALID_REQUEST, RpcMessage.INVALID_REQUEST);
     return inBatch ? INVALID_REQUEST_NULL : PARSE_ERROR;
@@ -253,8 +257,11 @@ export class RpcCore {
 
   // -- Calls ---------------------------------------------------------------------------------------
 
-  /** Runs one call and returns its envelope. Never throws, never rejects. */
-  private call(req: IncomingMessage, method: string, params: unknown, id: CallContext["id"], idText: string): string | Promise<string> {
+  /**
+   * Runs one call and returns its envelope (with `bytes`, a synchronous success whose result holds
+   * encoded values comes as the envelope's bytes). Never throws, never rejects.
+   */
+  private call(req: IncomingMessage, method: string, params: unknown, id: CallContext["id"], idText: string, bytes = false): string | Buffer | Promise<string> {
     const entry = this.table.get(method);
     if (entry === undefined) return errorEnvelope(idText, RpcCode.METHOD_NOT_FOUND, RpcMessage.METHOD_NOT_FOUND);
     let result: unknown;
@@ -278,7 +285,25 @@ export class RpcCore {
         (err: unknown) => this.failure(entry.name, idText, err),
       );
     }
+    if (bytes && memoKey === undefined) return this.successBytes(entry, idText, result);
     return this.success(entry, idText, result, memoKey);
+  }
+
+  /**
+   * `success`, written to bytes when the result holds encoded values (bytes.ts): the same answer,
+   * byte for byte, without joining the kept texts into one string and encoding it again.
+   */
+  private successBytes(entry: Entry, idText: string, value: unknown): string | Buffer {
+    if (!holdsEncoded(value) || (this.validateResults && entry.result !== undefined)) return this.success(entry, idText, value);
+    let envelope: Buffer | undefined;
+    try {
+      envelope = envelopeBytes(value, idText);
+    } catch {
+      envelope = undefined; // a throwing getter: the string path reports it as it always did
+    }
+    if (envelope === undefined) return this.success(entry, idText, value);
+    if (envelope.length <= this.maxResponseBytes) return envelope;
+    return errorEnvelope(idText, RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
   }
 
   /**

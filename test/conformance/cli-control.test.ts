@@ -28,7 +28,8 @@ import { useScratch } from "../helpers/scratch.js";
 
 const dir = useScratch("conformance-control");
 const UNREACHABLE = "http://127.0.0.1:1/";
-const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
+// Node with tsx's loader, not tsx's CLI, which kills a child that does not confirm a relayed signal within 30 ms.
+const tsx = ["--import", "tsx/esm"];
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 const indexer = useReferenceIndexer();
 const run = (...args: string[]) => captured(main, args);
@@ -36,7 +37,7 @@ const referenceFixtures = () => parseJson(readFileSync(join(root, "conformance",
 
 /** The CLI in a child process, from source. */
 const child = (args: string[], stdout: "pipe" | "ignore" = "pipe") =>
-  spawn(process.execPath, [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args], {
+  spawn(process.execPath, [...tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args], {
     cwd: root,
     stdio: ["ignore", stdout, "pipe"],
   });

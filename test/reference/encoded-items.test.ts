@@ -89,4 +89,28 @@ describe("pages of cached items (each record's item built once, its JSON kept)",
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it("answers pages at cursors all over a list, in any order, byte for byte (V1 and V2, memo off)", async () => {
+    // A store of its own: its items are first written by these out-of-order pages.
+    const own = createReferenceHandlers(new ReferenceStore(dataset)) as Required<Handlers>;
+    const server: Server = createServer(createListener(own, { memoizeResults: false }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const owner = profile.ownerWithManyAccounts.owner;
+      const hashes = expectedOwnerAccounts(owner).map((a) => a.hash);
+      const starts = [hashes.length - 3, 500, 0, 499, 17, 250, 501, 1, hashes.length - 120];
+      for (const method of ["getCompressedAccountsByOwner", "getCompressedAccountsByOwnerV2"] as const) {
+        for (const [k, at] of starts.entries()) {
+          const params = { owner, limit: 96 + (k % 5), ...(at === 0 ? {} : { cursor: hashes[at - 1] as string }) };
+          const body = stringifyJson({ jsonrpc: "2.0", id: k, method, params });
+          const text = await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body })).text();
+          const expected = plain(handlers[method](params, ctx));
+          expect(text).toBe(`{"jsonrpc":"2.0","result":${stringifyJson(expected)},"id":${k}}`);
+        }
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

@@ -12,14 +12,17 @@ import { ClientErrorCode, parseJson, postJson } from "../../runtime/index.js";
 import { startReferenceIndexer } from "../../reference/serve.js";
 import { root } from "../helpers/paths.js";
 
-const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
+// Node with tsx's loader, not tsx's CLI: the CLI relays SIGTERM only if the child confirms it within
+// 30 ms, then kills it (exit 143), so a child busy for a moment (the background tree build, a loaded
+// machine) would fail the test for tsx's reason, not ours. The installed bin is plain node too.
+const tsx = ["--import", "tsx/esm"];
 
 describe("photon-conformance serve", () => {
   it("prints `listening on URL` first, serves, and exits 0 on SIGTERM", async () => {
     const child = spawn(
       process.execPath,
       [
-        tsx,
+        ...tsx,
         "--conditions=photon-indexer-kit-source",
         join(root, "scripts", "dev-conformance.mts"),
         "serve",
@@ -54,7 +57,7 @@ describe("photon-conformance serve", () => {
   it("refuses a bad option with exit 2", async () => {
     const child = spawn(
       process.execPath,
-      [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "-1"],
+      [...tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "-1"],
       { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
     );
     let stderr = "";

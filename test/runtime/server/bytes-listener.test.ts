@@ -1,0 +1,111 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import type { MethodInfo, MethodValidators, StandaloneValidate } from "../../../runtime/contracts.js";
+import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
+import { createRequestListener, type Handler, type ListenerOptions } from "../../../runtime/server.js";
+
+// A listener whose handler answers pages of encoded items (as the reference's pages do): the
+// single-call answers go out as bytes (runtime/server/bytes.ts), and must be those of the string path.
+
+function info(name: string): MethodInfo {
+  return {
+    name,
+    path: `/${name}`,
+    summary: null,
+    hasParams: true,
+    requiredParams: [],
+    optionalParams: [],
+    hasContext: true,
+    pagination: null,
+    slot: null,
+    identity: null,
+    filters: {},
+    lookup: null,
+    sums: null,
+    maxItems: {},
+    extensions: {},
+  };
+}
+
+const anything: StandaloneValidate = Object.assign(() => true, { errors: null });
+const items = Array.from({ length: 40 }, (_, i) =>
+  encodeOnce({ hash: `h${i}`, lamports: i === 3 ? 18446744073709551615n : i, note: i === 5 ? "é ✓ 😀" : null, gone: undefined }),
+);
+const page = (p: { from: number; limit: number }) => {
+  const slice = items.slice(p.from, p.from + p.limit);
+  return { context: { slot: 7 }, value: { items: slice, cursor: slice.length === p.limit ? (slice[slice.length - 1]?.hash ?? null) : null } };
+};
+const handlers: Record<string, Handler> = {
+  page: (p: { from: number; limit: number }) => page(p),
+  pageWithThrowingGetter: () => ({
+    items: [items[0]],
+    get boom(): unknown {
+      throw new Error("getter");
+    },
+  }),
+};
+const methods = { page: info("page"), pageWithThrowingGetter: info("pageWithThrowingGetter") };
+const validators: Record<string, MethodValidators> = {
+  page: { params: anything, result: anything },
+  pageWithThrowingGetter: { params: anything, result: anything },
+};
+
+const servers: Server[] = [];
+afterAll(() => {
+  for (const s of servers) s.close();
+});
+
+async function start(extra: Partial<ListenerOptions> = {}): Promise<string> {
+  const server = createServer(createRequestListener({ methods, validators, handlers, ...extra }));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+function post(url: string, body: string): Promise<{ status: number; length: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, length: res.headers["content-length"], body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const call = (method: string, params: unknown, id = "1") => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${JSON.stringify(params)}}`;
+const ok = (result: unknown, id = "1") => `{"jsonrpc":"2.0","result":${stringifyJson(result)},"id":${id}}`;
+
+describe("pages of encoded items over the listener", () => {
+  it("answer byte for byte as the string path, with and without the memo, single and in a batch", async () => {
+    const plain = await start({ memoizeResults: false });
+    const memo = await start({ memoizeResults: { maxEntries: 10 } });
+    for (const [params, id] of [
+      [{ from: 0, limit: 10 }, "1"],
+      [{ from: 2, limit: 5 }, '"é"'],
+      [{ from: 35, limit: 10 }, "18446744073709551615"],
+    ] as const) {
+      const expected = ok(page(params), id);
+      for (const url of [plain, memo, plain, memo]) {
+        const a = await post(url, call("page", params, id));
+        expect(a.status).toBe(200);
+        expect(a.body).toBe(expected);
+        expect(a.length).toBe(String(Buffer.byteLength(expected)));
+      }
+      const batch = await post(plain, `[${call("page", params, id)},${call("page", params, "2")}]`);
+      expect(batch.body).toBe(`[${expected},${ok(page(params), "2")}]`);
+    }
+  });
+
+  it("an answer over the response limit is -32702 for its id; a result that cannot be written is -32603", async () => {
+    const small = await start({ memoizeResults: false, maxResponseBytes: 300 });
+    expect((await post(small, call("page", { from: 0, limit: 2 }))).body).toBe(ok(page({ from: 0, limit: 2 })));
+    expect((await post(small, call("page", { from: 0, limit: 20 }, "4"))).body).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32702,"message":"Response is too big","data":"Exceeded max limit of 300"},"id":4}',
+    );
+    const plain = await start({ memoizeResults: false });
+    expect((await post(plain, call("pageWithThrowingGetter", {}))).body).toBe('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":1}');
+  });
+});
