@@ -16,13 +16,36 @@ export const ABSENT = Symbol("absent");
 export function getPath(value: unknown, path: string): unknown {
   if (path === "" || path === ".") return value;
   let node: unknown = value;
-  for (const part of path.split(".")) {
-    if (Array.isArray(node)) node = /^\d+$/.test(part) && Number(part) < node.length ? node[Number(part)] : ABSENT;
-    else if (isObject(node)) node = Object.hasOwn(node, part) ? node[part] : ABSENT;
+  const steps = stepsOf(path);
+  for (let i = 0; i < steps.keys.length; i++) {
+    const part = steps.keys[i]!;
+    if (Array.isArray(node)) {
+      const at = steps.indexes[i]!;
+      node = at >= 0 && at < node.length ? node[at] : ABSENT;
+    } else if (isObject(node)) node = Object.hasOwn(node, part) ? node[part] : ABSENT;
     else return ABSENT;
     if (node === ABSENT) return ABSENT;
   }
   return node;
+}
+
+/** A path's steps: each key, and its array index where it is all digits (-1 otherwise). */
+interface Steps {
+  readonly keys: readonly string[];
+  readonly indexes: readonly number[];
+}
+
+/** Paths split once: checks read the same few paths on every item of every page. Bounded (a case file may name any number). */
+const stepsCache = new Map<string, Steps>();
+
+function stepsOf(path: string): Steps {
+  let steps = stepsCache.get(path);
+  if (steps === undefined) {
+    const keys = path.split(".");
+    steps = { keys, indexes: keys.map((k) => (/^\d+$/.test(k) ? Number(k) : -1)) };
+    if (stepsCache.size < 4096) stepsCache.set(path, steps);
+  }
+  return steps;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -5,9 +5,10 @@
  * every walk to yield exactly the same items in the same order, ending with a null cursor
  * (a full last page then an empty page is allowed).
  *
- * A walk is bounded (WALK_BOUNDS: pages, items and bytes of pages; a repeated cursor fails)
- * and keeps each item's JSON text, not the item: duplicates and the order are checked as the
- * pages arrive, and walks are compared by those texts (the bytes bound caps what they hold).
+ * A walk is bounded (WALK_BOUNDS: pages, items and bytes of pages; a repeated cursor fails).
+ * The walk at the case's size keeps its items (the bounds cap what it holds); duplicates and the
+ * order are checked as the pages arrive, and each later walk's items are compared with them as
+ * JSON (`sameJson`: the same as comparing their texts), written out only to report a difference.
  * Passing a bound is a failing finding naming it.
  */
 import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
@@ -16,6 +17,7 @@ import { fail, pass, type Finding } from "../model.js";
 import { methodInfo, pageOf as pageOfResult } from "../spec-facts.js";
 import { compareBase58 } from "./base58-order.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
+import { sameJson } from "./same-json.js";
 
 /** The most one cursor walk may take (README, Safety). */
 export const WALK_BOUNDS = {
@@ -162,31 +164,32 @@ export async function walk<T = unknown>(
 }
 
 /**
- * What a walk learns as its items go by: each item's JSON text, the first repeated item and the
- * first one out of order. While the items are strictly in the documented order none can repeat an
- * earlier one (equal items have equal keys), so the texts are only looked up once the order breaks.
+ * What a walk learns as its items go by: the first repeated item and the first one out of order;
+ * it keeps the items themselves (to be compared with later walks without writing them). While the
+ * items are strictly in the documented order none can repeat an earlier one (equal items have
+ * equal keys), so their JSON texts are written and looked up only once the order breaks, or
+ * from the start where the method documents no order.
  */
 function tracker(order: readonly OrderKey[] | null) {
   let seen: Set<string> | null = order ? null : new Set();
-  const keys: string[] = [];
+  const items: unknown[] = [];
   let prev: Keyed | null = null;
   const found = { duplicate: null as { at: number; item: string } | null, disorder: null as { at: number; item: string } | null };
-  const keep = (item: unknown, index: number): string => {
-    const key = stringifyJson(item);
+  const keep = (item: unknown, index: number): unknown => {
+    items.push(item);
     if (seen === null) {
       const next = keyed(item);
-      if (order && index > 0 && !follows(prev!, next, order)) {
-        found.disorder = { at: index, item: show(item) };
-        seen = new Set(keys);
-      } else {
-        keys.push(key);
+      if (!order || index === 0 || follows(prev!, next, order)) {
         prev = next;
-        return key;
+        return item;
       }
+      found.disorder = { at: index, item: show(item) };
+      seen = new Set(items.slice(0, -1).map((i) => stringifyJson(i)));
     }
+    const key = stringifyJson(item);
     if (found.duplicate === null && seen.has(key)) found.duplicate = { at: index, item: show(item) };
     seen.add(key);
-    return key;
+    return item;
   };
   return { keep, found };
 }
@@ -229,7 +232,7 @@ export const paginationCheck: Check = {
     const { keep, found } = tracker(p.order);
     const full = await walk(ctx, p, info, params, baseSize, WALK_BOUNDS.pages, keep);
     if (full.problem) return [...findings, fail("pagination", `walking at ${baseSize ?? "the default"} page size: ${full.problem}`)];
-    const fullKeys = full.items;
+    const fullItems = full.items;
     if (found.duplicate)
       findings.push(
         fail("pagination", `walk at ${baseSize ?? "default"} size: item ${found.duplicate.at} appears twice across pages`, undefined, found.duplicate.item),
@@ -245,29 +248,33 @@ export const paginationCheck: Check = {
       );
     }
     for (const size of ctx.testCase.expect.paginate) {
-      const bound = Math.ceil(fullKeys.length / size) + 2;
-      const w = await walk(ctx, p, info, params, size, bound, (item) => stringifyJson(item));
+      const bound = Math.ceil(fullItems.length / size) + 2;
+      // Each item is compared with the one at its place in the first walk; only one that differs is written out.
+      const w = await walk(ctx, p, info, params, size, bound, (item, i): true | string =>
+        i < fullItems.length && sameJson(item, fullItems[i]) ? true : stringifyJson(item),
+      );
       if (w.problem) {
         findings.push(fail("pagination", `walking with limit ${size}: ${w.problem}`));
         continue;
       }
-      const keys = w.items;
-      const at = keys.findIndex((k, i) => k !== fullKeys[i]);
-      if (at >= 0 || keys.length !== fullKeys.length) {
-        const got = new Set(keys);
-        const missing = fullKeys.filter((k) => !got.has(k)).length;
-        const extra = keys.length - (fullKeys.length - missing);
-        findings.push(
-          fail(
-            "pagination",
-            `walking with limit ${size} gives other items than one walk at ${baseSize ?? "the default size"}: first difference at item ${at >= 0 ? at : Math.min(keys.length, fullKeys.length)}, ${missing} missing, ${extra} extra or repeated`,
-            `${fullKeys.length} items`,
-            `${keys.length} items over ${w.pages} pages`,
-          ),
-        );
-      } else {
-        findings.push(pass("pagination", `limit ${size}: ${w.pages} pages, same ${keys.length} items`));
+      if (w.items.length === fullItems.length && w.items.every((k) => k === true)) {
+        findings.push(pass("pagination", `limit ${size}: ${w.pages} pages, same ${w.items.length} items`));
+        continue;
       }
+      const fullKeys = fullItems.map((i) => stringifyJson(i));
+      const keys = w.items.map((k, i) => (k === true ? fullKeys[i]! : k));
+      const at = keys.findIndex((k, i) => k !== fullKeys[i]);
+      const got = new Set(keys);
+      const missing = fullKeys.filter((k) => !got.has(k)).length;
+      const extra = keys.length - (fullKeys.length - missing);
+      findings.push(
+        fail(
+          "pagination",
+          `walking with limit ${size} gives other items than one walk at ${baseSize ?? "the default size"}: first difference at item ${at >= 0 ? at : Math.min(keys.length, fullKeys.length)}, ${missing} missing, ${extra} extra or repeated`,
+          `${fullKeys.length} items`,
+          `${keys.length} items over ${w.pages} pages`,
+        ),
+      );
     }
     return findings;
   },

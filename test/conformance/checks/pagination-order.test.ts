@@ -82,6 +82,43 @@ describe("pagination check: repeats and order", () => {
     expect(got).toEqual(["walk at 2 size: item 3 appears twice across pages", "across pages, item 3 is out of the documented order (leafIndex asc, hash asc)"]);
   });
 
+  it("compares each later walk with the first item by item: a changed, missing or extra item is reported with counts", async () => {
+    const pages = [[item(1), item(2)], [item(3), item(4)], [item(5)]];
+    const base = contextFor(pages[0]!, pages);
+    const call = base.target.call;
+    const walkWith = (edit: (items: unknown[]) => unknown[]) =>
+      ({
+        ...base,
+        target: {
+          ...base.target,
+          call: async (method: string, params: Record<string, unknown>) => {
+            if (Number(params.limit) === 2) return call(method, params);
+            // The limit-1 walk: the same items, edited, one a page.
+            const all = edit(pages.flat());
+            const at = params.cursor === undefined ? 0 : Number(params.cursor);
+            const next = at + 1 < all.length ? String(at + 1) : null;
+            return exchangeOf({ json: { jsonrpc: "2.0", id: 1, result: { context: { slot: 1 }, value: { items: [all[at]], cursor: next } } } });
+          },
+        },
+      }) as CheckContext;
+    expect(await messages(walkWith((all) => all))).toEqual([]);
+    // Key order alone is another JSON text: reported, as comparing texts always did.
+    const reordered = (all: unknown[]) => all.map((x, i) => (i === 2 ? Object.fromEntries(Object.entries(x as object).reverse()) : x));
+    expect(await messages(walkWith(reordered))).toEqual([
+      "walking with limit 1 gives other items than one walk at 2: first difference at item 2, 1 missing, 1 extra or repeated",
+    ]);
+    const changed = (all: unknown[]) => all.map((x, i) => (i === 3 ? { ...(x as object), leafIndex: 40 } : x));
+    expect(await messages(walkWith(changed))).toEqual([
+      "walking with limit 1 gives other items than one walk at 2: first difference at item 3, 1 missing, 1 extra or repeated",
+    ]);
+    expect(await messages(walkWith((all) => all.slice(0, 4)))).toEqual([
+      "walking with limit 1 gives other items than one walk at 2: first difference at item 4, 1 missing, 0 extra or repeated",
+    ]);
+    expect(await messages(walkWith((all) => [...all, all[0]]))).toEqual([
+      "walking with limit 1 gives other items than one walk at 2: first difference at item 5, 0 missing, 1 extra or repeated",
+    ]);
+  });
+
   it("orders equal leaf indexes by their hash bytes", async () => {
     const [a, b] = [item(7, 1), item(7, 2)];
     const bytesA = base58Bytes(a.hash);
