@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
-import { request } from "undici";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, unescapePointer } from "./errors.js";
@@ -49,6 +48,8 @@ function displayUrl(url: string): string {
 async function readUrl(url: string): Promise<{ file: string; text: string }> {
   const file = displayUrl(url);
   try {
+    // undici is loaded only for a spec read over http(s): a local spec (the usual case) never pays for it.
+    const { request } = await import("undici");
     const res = await request(url, { method: "GET", headersTimeout: 30_000, bodyTimeout: 30_000 });
     if (res.statusCode !== 200) {
       await res.body.dump();

@@ -1,41 +1,39 @@
 /**
  * The typed client: one method per RPC and an async iterator per paginated RPC, each a
  * one-line delegation to the runtime's `createRpcClient` through two typed helpers (`call`,
- * `items`), so no member needs a cast of its own.
+ * `items`), so no member needs a cast of its own. ts-morph writes it from structures (morph.ts).
  */
-import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
 import { docLines, LINE_WIDTH, objectKey, stringLiteral, typeKey } from "./escape.js";
 import { iteratorName } from "./names.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { importOf, printStatements, type Statements, tsMorph } from "./morph.js";
 
-/** `(a, b): R` as a function type on the member's line, its parameters one per line when that line would pass the formatter's width. */
-function functionType(member: string, signature: string): string {
+/**
+ * `(a, b): R` as a function type for the member's line, and, when that line would pass the formatter's
+ * width, the member with its parameters one per line as the formatter lays it out. (ts-morph writes a
+ * member's type with a hanging indent, which cannot lay out the closing `) => R` a level back.)
+ */
+function functionType(member: string, signature: string): { type: string; wrapped?: [line: string, lines: string] } {
   const [, args, result] = /^\((.*)\): (.*)$/.exec(signature)!;
-  const oneLine = `(${args}) => ${result}`;
-  if (`  ${member}: ${oneLine};`.length <= LINE_WIDTH) return oneLine;
-  return `(\n${args!
-    .split(", ")
-    .map((a) => `    ${a},`)
-    .join("\n")}\n  ) => ${result}`;
+  const type = `(${args}) => ${result}`;
+  const line = `  ${member}: ${type};`;
+  if (line.length <= LINE_WIDTH) return { type };
+  const lines = [`  ${member}: (`, ...args!.split(", ").map((a) => `    ${a},`), `  ) => ${result};`].join("\n");
+  return { type, wrapped: [line, lines] };
 }
 
-export function addClient(file: SourceFile, model: SpecModel): void {
-  file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["createRpcClient"] });
-  file.addImportDeclaration({
-    moduleSpecifier: RUNTIME_PACKAGE,
-    namedImports: ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"],
-    isTypeOnly: true,
-  });
-  file.addImportDeclaration({ moduleSpecifier: "./methods.js", namedImports: ["methods"] });
-  const paginated = model.methods.some((m) => m.pagination);
-  file.addImportDeclaration({
-    moduleSpecifier: "./types.js",
-    namedImports: paginated ? ["Item", "MethodName", "PaginatedMethodName", "Params", "Result"] : ["MethodName", "Params", "Result"],
-    isTypeOnly: true,
-  });
-  file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: ["methodValidators"] });
+/** client.ts without its banner. */
+export function renderClient(model: SpecModel): string {
+  const { statements, wrapped } = clientParts(model);
+  const text = printStatements("client.ts", statements);
+  return wrapped.size === 0 ? text : text.replace(/^ {2}[^\n]*$/gm, (line) => wrapped.get(line) ?? line);
+}
 
+/** client.ts's statements as ts-morph structures, and the member lines to wrap (`functionType`). */
+function clientParts(model: SpecModel): { statements: Statements; wrapped: Map<string, string> } {
+  const { StructureKind } = tsMorph();
+  const paginated = model.methods.some((m) => m.pagination);
   const members: { key: string; member: string; signature: string; body: string; docs: string[] }[] = [];
   for (const m of model.methods) {
     const name = stringLiteral(m.name);
@@ -63,42 +61,57 @@ export function addClient(file: SourceFile, model: SpecModel): void {
     }
   }
 
-  file.addInterface({
-    name: "PhotonClient",
-    isExported: true,
-    docs: docLines(`A typed client for ${model.title} ${model.version}.`),
-    properties: [
-      { name: "rpc", isReadonly: true, type: "RpcClient", docs: ["The untyped core: `call(method, params)`, `pages`, `items`."] },
-      ...members.map((m) => ({ name: m.member, type: functionType(m.member, m.signature), docs: m.docs })),
-    ],
-  });
-  file.addFunction({
-    name: "createClient",
-    isExported: true,
-    docs: [
-      [
-        "Creates a client. POSTs to `options.url` exactly as given (set `methodPath` for `/<method>` paths).",
-        "JSON-RPC errors reject with `RpcError` (`code`, `message`, `data`); transport and validation",
-        "failures with `PhotonClientError`. uint64 values above 2^53 - 1 arrive as `bigint`.",
-      ].join("\n"),
-    ],
-    parameters: [{ name: "options", type: "ClientOptions" }],
-    returnType: "PhotonClient",
-    statements: (writer) => {
-      writer.writeLine("const rpc = createRpcClient(options, { methods, validators: methodValidators });");
-      // The runtime core is untyped; these two are the only places its answers get their types.
-      writer.writeLine("const call = <M extends MethodName>(method: M, params: Params<M> | undefined, callOptions?: CallOptions) =>");
-      writer.indent().write("rpc.call(method, params, callOptions) as Promise<Result<M>>;").newLine();
-      if (paginated) {
-        writer.writeLine("const items = <M extends PaginatedMethodName>(method: M, params: Params<M>, pageOptions?: PageOptions) =>");
-        writer.indent().write("rpc.items(method, params as Record<string, unknown>, pageOptions) as AsyncGenerator<Item<M>>;").newLine();
-      }
-      writer.writeLine("return {");
-      writer.indent(() => {
-        writer.writeLine("rpc,");
-        for (const m of members) writer.writeLine(`${m.key}: ${m.body},`);
-      });
-      writer.writeLine("};");
+  const wrapped = new Map<string, string>();
+  const statements: Statements = [
+    importOf(RUNTIME_PACKAGE, ["createRpcClient"]),
+    importOf(RUNTIME_PACKAGE, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"], true),
+    importOf("./methods.js", ["methods"]),
+    importOf("./types.js", paginated ? ["Item", "MethodName", "PaginatedMethodName", "Params", "Result"] : ["MethodName", "Params", "Result"], true),
+    importOf("./validators.js", ["methodValidators"]),
+    {
+      kind: StructureKind.Interface,
+      name: "PhotonClient",
+      isExported: true,
+      docs: docLines(`A typed client for ${model.title} ${model.version}.`),
+      properties: [
+        { name: "rpc", isReadonly: true, type: "RpcClient", docs: ["The untyped core: `call(method, params)`, `pages`, `items`."] },
+        ...members.map((m) => {
+          const { type, wrapped: wrap } = functionType(m.member, m.signature);
+          if (wrap) wrapped.set(...wrap);
+          return { name: m.member, type, docs: m.docs };
+        }),
+      ],
     },
-  });
+    {
+      kind: StructureKind.Function,
+      name: "createClient",
+      isExported: true,
+      docs: [
+        [
+          "Creates a client. POSTs to `options.url` exactly as given (set `methodPath` for `/<method>` paths).",
+          "JSON-RPC errors reject with `RpcError` (`code`, `message`, `data`); transport and validation",
+          "failures with `PhotonClientError`. uint64 values above 2^53 - 1 arrive as `bigint`.",
+        ].join("\n"),
+      ],
+      parameters: [{ name: "options", type: "ClientOptions" }],
+      returnType: "PhotonClient",
+      statements: (writer) => {
+        writer.writeLine("const rpc = createRpcClient(options, { methods, validators: methodValidators });");
+        // The runtime core is untyped; these two are the only places its answers get their types.
+        writer.writeLine("const call = <M extends MethodName>(method: M, params: Params<M> | undefined, callOptions?: CallOptions) =>");
+        writer.indent().write("rpc.call(method, params, callOptions) as Promise<Result<M>>;").newLine();
+        if (paginated) {
+          writer.writeLine("const items = <M extends PaginatedMethodName>(method: M, params: Params<M>, pageOptions?: PageOptions) =>");
+          writer.indent().write("rpc.items(method, params as Record<string, unknown>, pageOptions) as AsyncGenerator<Item<M>>;").newLine();
+        }
+        writer.writeLine("return {");
+        writer.indent(() => {
+          writer.writeLine("rpc,");
+          for (const m of members) writer.writeLine(`${m.key}: ${m.body},`);
+        });
+        writer.writeLine("};");
+      },
+    },
+  ];
+  return { statements, wrapped };
 }

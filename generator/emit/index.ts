@@ -1,20 +1,27 @@
 /**
  * Runs every emitter over one model and returns the files of generated/, formatted and
  * bannered. Pure: the same model always yields the same bytes.
+ *
+ * ts-morph writes the code of types.ts (the method maps), methods.ts, client.ts, server.ts and
+ * index.ts, each file created in one call from statement structures (morph.ts): no formatter
+ * pass and no edit-by-edit manipulation, which were most of a `photon-gen generate` run
+ * (bench/generate.ts). openapi-typescript's schema types are re-indented as text (types.ts);
+ * ajv's validators are written as they stand.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
 import { templatesDir } from "../paths.js";
-import { addClient } from "./client.js";
-import { addMethodTable } from "./methods.js";
-import { addServer, wrapHandlerSignatures } from "./server.js";
-import { addMethodTypes, renderSchemaTypes } from "./types.js";
+import { renderClient } from "./client.js";
+import { renderMethodTable } from "./methods.js";
+import { renderServer, wrapHandlerSignatures } from "./server.js";
+import { renderTypes } from "./types.js";
 import { indentByBraces } from "./indent.js";
 import { compileTemplate, objectKey } from "./escape.js";
 import { emitValidators, VALIDATOR_PRELUDE } from "./validators.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { printStatements, tsMorph } from "./morph.js";
+import type { ExportDeclarationStructure } from "ts-morph";
 
 function template(name: string) {
   return compileTemplate(`${name}.hbs`, readFileSync(join(templatesDir, `${name}.hbs`), "utf8"));
@@ -47,35 +54,12 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
       sha256: model.sha256,
     });
 
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      quoteKind: QuoteKind.Double,
-      newLineKind: NewLineKind.LineFeed,
-      useTrailingCommas: true,
-    },
-  });
   const files = new Map<string, string>();
-  const finish = (name: string, sf: SourceFile) => {
-    sf.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureUpdateOrderedImports: false } as never);
-    // A blank line between the imports and the code, as a person would leave it.
-    let text = sf
-      .getFullText()
-      .trim()
-      .replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n");
-    if (name === "server.ts") text = wrapHandlerSignatures(text);
-    files.set(name, `${bannerFor(name)}\n${text}\n`);
-  };
+  // A blank line between the imports and the code, as a person would leave it.
+  const finish = (name: string, text: string) => files.set(name, `${bannerFor(name)}\n${text.trim().replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n")}\n`);
 
-  const types = project.createSourceFile("types.ts", await renderSchemaTypes(model));
-  addMethodTypes(types, model);
-  finish("types.ts", types);
-
-  const table = project.createSourceFile("methods.ts", "");
-  addMethodTable(table, model);
-  finish("methods.ts", table);
+  finish("types.ts", await renderTypes(model));
+  finish("methods.ts", renderMethodTable(model));
 
   const { code, layout } = emitValidators(model);
   // Only what the code reads: a spec without formats or integer fields must not leave an unused import.
@@ -100,21 +84,19 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   // Written as it stands (not through ts-morph's formatter): ajv's code is large and already laid out.
   files.set("validators.ts", `${bannerFor("validators.ts")}\n${validatorsTs}\n`);
 
-  const client = project.createSourceFile("client.ts", "");
-  addClient(client, model);
-  finish("client.ts", client);
-
-  const server = project.createSourceFile("server.ts", "");
-  addServer(server, model);
-  finish("server.ts", server);
-
-  const index = project.createSourceFile("index.ts", "");
-  for (const m of ["./types.js", "./methods.js", "./validators.js", "./client.js", "./server.js"]) {
-    index.addExportDeclaration({ moduleSpecifier: m, isTypeOnly: m === "./types.js" });
-  }
-  // What a caller of the client catches, importable beside it.
-  index.addExportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] });
-  finish("index.ts", index);
+  finish("client.ts", renderClient(model));
+  finish("server.ts", wrapHandlerSignatures(renderServer(model)));
+  const { StructureKind } = tsMorph();
+  finish(
+    "index.ts",
+    printStatements("index.ts", [
+      ...["./types.js", "./methods.js", "./validators.js", "./client.js", "./server.js"].map(
+        (m): ExportDeclarationStructure => ({ kind: StructureKind.ExportDeclaration, moduleSpecifier: m, isTypeOnly: m === "./types.js" }),
+      ),
+      // What a caller of the client catches, importable beside it.
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME_PACKAGE, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] },
+    ]),
+  );
 
   files.set(
     "README.md",

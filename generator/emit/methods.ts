@@ -4,11 +4,11 @@
  * the item identity, filters, lookups, sums, list caps), plus the spec's identity. Client,
  * server and runner all read this; none of them names a method.
  */
-import type { SourceFile } from "ts-morph";
 import type { MethodInfo } from "@photon-indexer-kit/runtime";
 import type { SpecModel } from "../model.js";
 import { literal } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { importOf, printStatements, type Statements } from "./morph.js";
 
 /** One method's table entry, as the method table holds it: pure, shared by the emitter and `compileSpec` (generator/compile.ts). */
 export type MethodEntry = MethodInfo & { readonly aliases: readonly string[]; readonly registered: boolean };
@@ -39,29 +39,37 @@ export function methodEntry(m: SpecModel["methods"][number]): MethodEntry {
   };
 }
 
-export function addMethodTable(file: SourceFile, model: SpecModel): void {
-  file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["MethodInfo"], isTypeOnly: true });
-  file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName", "PaginatedMethodName"], isTypeOnly: true });
+/** methods.ts without its banner. */
+export function renderMethodTable(model: SpecModel): string {
+  return printStatements("methods.ts", methodTableStatements(model));
+}
+
+/** methods.ts's statements for ts-morph: the imports, then the table's literals (escape.ts `literal`) from one writer. */
+export function methodTableStatements(model: SpecModel): Statements {
   const spec = { title: model.title, version: model.version, sha256: model.sha256, source: model.source, files: model.files };
   const paginated = model.methods.filter((m) => m.pagination).map((m) => m.name);
-  file.addStatements((writer) => {
-    writer.writeLine("/** The spec these files were generated from. */");
-    writer.writeLine(`export const spec = ${literal(spec)} as const;`).blankLine();
-    writer.writeLine("/** Every method of the spec, by name. */");
-    writer
-      .writeLine(
-        `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, methodEntry(m)])))};`,
-      )
-      .blankLine();
-    writer.writeLine("/** Other names the server answers a method under (`x-aliases`), each with the method's validators and handler: alias → method. */");
-    writer
-      .writeLine(
-        `export const methodAliases: Readonly<Record<string, MethodName>> = ${literal(Object.fromEntries(model.methods.flatMap((m) => m.aliases.map((a) => [a, m.name]))))};`,
-      )
-      .blankLine();
-    writer.writeLine("/** Method names in spec order. */");
-    writer.writeLine(`export const methodNames: readonly MethodName[] = ${literal(model.methods.map((m) => m.name))};`).blankLine();
-    writer.writeLine("/** Methods that return pages and take a cursor. */");
-    writer.writeLine(`export const paginatedMethodNames: readonly PaginatedMethodName[] = ${literal(paginated)};`);
-  });
+  return [
+    importOf(RUNTIME_PACKAGE, ["MethodInfo"], true),
+    importOf("./types.js", ["MethodName", "PaginatedMethodName"], true),
+    (writer) => {
+      writer.writeLine("/** The spec these files were generated from. */");
+      writer.writeLine(`export const spec = ${literal(spec)} as const;`).blankLine();
+      writer.writeLine("/** Every method of the spec, by name. */");
+      writer
+        .writeLine(
+          `export const methods: { readonly [M in MethodName]: MethodInfo & { readonly name: M; readonly aliases: readonly string[]; readonly registered: boolean } } = ${literal(Object.fromEntries(model.methods.map((m) => [m.name, methodEntry(m)])))};`,
+        )
+        .blankLine();
+      writer.writeLine("/** Other names the server answers a method under (`x-aliases`), each with the method's validators and handler: alias → method. */");
+      writer
+        .writeLine(
+          `export const methodAliases: Readonly<Record<string, MethodName>> = ${literal(Object.fromEntries(model.methods.flatMap((m) => m.aliases.map((a) => [a, m.name]))))};`,
+        )
+        .blankLine();
+      writer.writeLine("/** Method names in spec order. */");
+      writer.writeLine(`export const methodNames: readonly MethodName[] = ${literal(model.methods.map((m) => m.name))};`).blankLine();
+      writer.writeLine("/** Methods that return pages and take a cursor. */");
+      writer.writeLine(`export const paginatedMethodNames: readonly PaginatedMethodName[] = ${literal(paginated)};`);
+    },
+  ];
 }

@@ -1,14 +1,22 @@
 /**
  * Server stubs: a `Handlers` interface with one typed function per method, and a
  * `createListener(handlers)` for node:http that routes, validates and answers as the real
- * indexer does (the behaviour lives in the runtime's `createRequestListener`).
+ * indexer does (the behaviour lives in the runtime's `createRequestListener`). ts-morph writes it
+ * from structures (morph.ts); the long handler signatures are then wrapped (`wrapHandlerSignatures`).
  */
-import type { SourceFile } from "ts-morph";
 import type { SpecModel } from "../model.js";
 import { docLines, LINE_WIDTH, stringLiteral, typeKey } from "./escape.js";
 import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { importOf, printStatements, type Statements, tsMorph } from "./morph.js";
 
-export function addServer(file: SourceFile, model: SpecModel): void {
+/** server.ts without its banner, before `wrapHandlerSignatures`. */
+export function renderServer(model: SpecModel): string {
+  return printStatements("server.ts", serverStatements(model));
+}
+
+/** server.ts's statements as ts-morph structures. */
+export function serverStatements(model: SpecModel): Statements {
+  const { StructureKind } = tsMorph();
   const aliased = model.methods.some((m) => m.aliases.length > 0);
   const optional = model.methods.some((m) => !m.registered);
   // Unregistered methods' handlers are optional: the listener registers only the handlers it is given.
@@ -20,87 +28,95 @@ export function addServer(file: SourceFile, model: SpecModel): void {
         "}",
       ]
     : ["for (const name of Object.keys(methods) as (keyof Handlers)[]) table[name] = handlers[name].bind(handlers) as Handler;"];
-  file.addImportDeclaration({ moduleSpecifier: "node:http", namedImports: ["IncomingMessage", "ServerResponse"], isTypeOnly: true });
-  file.addImportDeclaration({ moduleSpecifier: RUNTIME_PACKAGE, namedImports: ["createRequestListener"] });
-  file.addImportDeclaration({
-    moduleSpecifier: RUNTIME_PACKAGE,
-    namedImports: aliased ? ["CallContext", "Handler", "ListenerOptions", "MethodInfo", "MethodValidators"] : ["CallContext", "Handler", "ListenerOptions"],
-    isTypeOnly: true,
-  });
-  file.addImportDeclaration({ moduleSpecifier: "./methods.js", namedImports: aliased ? ["methodAliases", "methods"] : ["methods"] });
-  file.addImportDeclaration({ moduleSpecifier: "./types.js", namedImports: ["MethodName", "Params", "Result"], isTypeOnly: true });
-  file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: ["methodValidators"] });
-
-  file.addTypeAlias({
-    name: "Answer",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "MethodName" }],
-    type: "Result<M> | Promise<Result<M>>",
-    docs: ["What a handler gives back: the method's result, now or later."],
-  });
-  file.addInterface({
-    name: "Handlers",
-    isExported: true,
-    docs: [
-      [
-        "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)`",
-        "for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
-        ...(optional ? ["A method the real server does not register (`x-registered: false`) may be left out: it then answers -32601."] : []),
-      ].join("\n"),
-    ],
-    methods: model.methods.map((m) => {
-      const name = stringLiteral(m.name);
-      return {
-        name: typeKey(m.name),
-        hasQuestionToken: !m.registered,
-        docs: docLines(m.summary !== m.name ? m.summary : null),
-        parameters: [
-          { name: "params", type: m.hasParams ? `Params<${name}>` : "undefined" },
-          { name: "context", type: "CallContext" },
-        ],
-        returnType: `Answer<${name}>`,
-      };
-    }),
-  });
-  file.addTypeAlias({
-    name: "ServerOptions",
-    isExported: true,
-    type: `Omit<ListenerOptions, "methods" | "validators" | "handlers">`,
-  });
-  file.addFunction({
-    name: "createListener",
-    isExported: true,
-    docs: [
-      [
-        "A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches,",
-        "notifications, health checks and the real indexer's error codes.",
-      ].join("\n"),
-    ],
-    parameters: [
-      { name: "handlers", type: "Handlers" },
-      { name: "options", type: "ServerOptions", initializer: "{}" },
-    ],
-    returnType: "(request: IncomingMessage, response: ServerResponse) => void",
-    statements: aliased
-      ? [
-          "const table: Record<string, Handler> = {};",
-          ...register,
-          "// An alias (`x-aliases`) is answered by its method's handler, with its method's validators.",
-          "const served: Record<string, MethodInfo> = { ...methods };",
-          "const validators: Record<string, MethodValidators> = { ...methodValidators };",
-          "for (const [alias, name] of Object.entries(methodAliases)) {",
-          "  served[alias] = methods[name];",
-          "  validators[alias] = methodValidators[name];",
-          ...(optional ? ["  const handler = table[name];", "  if (handler !== undefined) table[alias] = handler;"] : ["  table[alias] = table[name]!;"]),
-          "}",
-          "return createRequestListener({ ...options, methods: served, validators, handlers: table });",
-        ]
-      : [
-          "const table: Record<string, Handler> = {};",
-          ...register,
-          "return createRequestListener({ ...options, methods, validators: methodValidators, handlers: table });",
-        ],
-  });
+  return [
+    importOf("node:http", ["IncomingMessage", "ServerResponse"], true),
+    importOf(RUNTIME_PACKAGE, ["createRequestListener"]),
+    importOf(
+      RUNTIME_PACKAGE,
+      aliased ? ["CallContext", "Handler", "ListenerOptions", "MethodInfo", "MethodValidators"] : ["CallContext", "Handler", "ListenerOptions"],
+      true,
+    ),
+    importOf("./methods.js", aliased ? ["methodAliases", "methods"] : ["methods"]),
+    importOf("./types.js", ["MethodName", "Params", "Result"], true),
+    importOf("./validators.js", ["methodValidators"]),
+    // A blank line after the imports, as ts-morph leaves one before an interface (client.ts) but not before a type
+    // alias: the two files keep the same layout as they have always had (index.ts `finish` then sets the imports apart).
+    (writer) => writer.blankLine(),
+    {
+      kind: StructureKind.TypeAlias,
+      name: "Answer",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "MethodName" }],
+      type: "Result<M> | Promise<Result<M>>",
+      docs: ["What a handler gives back: the method's result, now or later."],
+    },
+    {
+      kind: StructureKind.Interface,
+      name: "Handlers",
+      isExported: true,
+      docs: [
+        [
+          "One function per method. Params arrive validated; throw `RpcError` (e.g. `RpcError.validation(…)`",
+          "for -32000) to answer with an error. Any other throw becomes -32000 `Internal server error`.",
+          ...(optional ? ["A method the real server does not register (`x-registered: false`) may be left out: it then answers -32601."] : []),
+        ].join("\n"),
+      ],
+      methods: model.methods.map((m) => {
+        const name = stringLiteral(m.name);
+        return {
+          name: typeKey(m.name),
+          hasQuestionToken: !m.registered,
+          docs: docLines(m.summary !== m.name ? m.summary : null),
+          parameters: [
+            { name: "params", type: m.hasParams ? `Params<${name}>` : "undefined" },
+            { name: "context", type: "CallContext" },
+          ],
+          returnType: `Answer<${name}>`,
+        };
+      }),
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      name: "ServerOptions",
+      isExported: true,
+      type: `Omit<ListenerOptions, "methods" | "validators" | "handlers">`,
+    },
+    {
+      kind: StructureKind.Function,
+      name: "createListener",
+      isExported: true,
+      docs: [
+        [
+          "A node:http request listener serving `handlers` on any POST path, with JSON-RPC batches,",
+          "notifications, health checks and the real indexer's error codes.",
+        ].join("\n"),
+      ],
+      parameters: [
+        { name: "handlers", type: "Handlers" },
+        { name: "options", type: "ServerOptions", initializer: "{}" },
+      ],
+      returnType: "(request: IncomingMessage, response: ServerResponse) => void",
+      statements: aliased
+        ? [
+            "const table: Record<string, Handler> = {};",
+            ...register,
+            "// An alias (`x-aliases`) is answered by its method's handler, with its method's validators.",
+            "const served: Record<string, MethodInfo> = { ...methods };",
+            "const validators: Record<string, MethodValidators> = { ...methodValidators };",
+            "for (const [alias, name] of Object.entries(methodAliases)) {",
+            "  served[alias] = methods[name];",
+            "  validators[alias] = methodValidators[name];",
+            ...(optional ? ["  const handler = table[name];", "  if (handler !== undefined) table[alias] = handler;"] : ["  table[alias] = table[name]!;"]),
+            "}",
+            "return createRequestListener({ ...options, methods: served, validators, handlers: table });",
+          ]
+        : [
+            "const table: Record<string, Handler> = {};",
+            ...register,
+            "return createRequestListener({ ...options, methods, validators: methodValidators, handlers: table });",
+          ],
+    },
+  ];
 }
 
 /**

@@ -1,17 +1,22 @@
 /**
  * Types: openapi-typescript renders the spec's component schemas (plus a synthetic one for
- * each inline params/result schema); ts-morph adds the per-method maps `Params<M>`,
- * `Result<M>` and `Item<M>` that client, server and runner are typed by.
+ * each inline params/result schema); ts-morph writes the per-method maps `Params<M>`,
+ * `Result<M>` and `Item<M>` that client, server and runner are typed by (from structures,
+ * morph.ts), appended under them. openapi-typescript's four-space layout is re-indented to two
+ * (text.ts `reindentPrinted`, checked against TypeScript's formatter in test/generator/emit/format.test.ts).
  * uint64/int64 values surface as `number | bigint` (bigint above 2^53 - 1).
  */
 import openapiTS, { astToString, NULL } from "openapi-typescript";
 import ts from "typescript";
-import type { SourceFile } from "ts-morph";
 import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode } from "../errors.js";
 import type { SpecModel } from "../model.js";
 import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES } from "../normalize/index.js";
 import { commentText, docLines, stringLiteral, typeKey } from "./escape.js";
+import { formatTypeScript } from "./format.js";
+import type { TypeAliasDeclarationStructure } from "ts-morph";
+import { printStatements, type Statements, tsMorph } from "./morph.js";
+import { reindentPrinted } from "./text.js";
 
 const BIG_INTEGER = ts.factory.createUnionTypeNode([
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
@@ -78,43 +83,68 @@ function schemaRef(typeName: string): string {
   return `components["schemas"][${stringLiteral(typeName)}]`;
 }
 
-/** Adds the method maps under the openapi-typescript output. */
-export function addMethodTypes(file: SourceFile, model: SpecModel): void {
-  // openapi-typescript declares the document's other parts; a JSON-RPC spec's are all empty.
-  for (const name of EMPTY_PARTS) {
-    const alias = file.getTypeAlias(name);
-    if (alias?.getTypeNode()?.getText() === "Record<string, never>") alias.remove();
-  }
+/** openapi-typescript's declaration of a part of the document a JSON-RPC spec leaves empty. */
+function emptyPart(name: string): RegExp {
+  return new RegExp(`^export type ${name.replace(/\$/g, "\\$")} = Record<string, never>;\n`, "m");
+}
+
+/** The method maps as ts-morph structures, to go under the openapi-typescript output. */
+export function methodTypeStatements(model: SpecModel): Statements {
+  const { StructureKind } = tsMorph();
   const doc = (m: SpecModel["methods"][number]) => docLines(m.summary !== m.name ? m.summary : null);
-  file.addInterface({
-    name: "MethodParams",
-    isExported: true,
-    docs: ["The params object of each method (`undefined` for methods that take none)."],
-    properties: model.methods.map((m) => ({ name: typeKey(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
-  });
-  file.addInterface({
-    name: "MethodResults",
-    isExported: true,
-    docs: ["The `result` of each method's success response."],
-    properties: model.methods.map((m) => ({ name: typeKey(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
-  });
   const paginated = model.methods.filter((m) => m.pagination);
-  file.addInterface({
-    name: "MethodItems",
+  const alias = (name: string, type: string, docs: string[] = [], constraint?: string): TypeAliasDeclarationStructure => ({
+    kind: StructureKind.TypeAlias,
+    name,
     isExported: true,
-    docs: ["The item type of each paginated method's pages."],
-    properties: paginated.map((m) => ({
-      name: typeKey(m.name),
-      // A page is `result.value` for `{ context, value }` results, else the result itself.
-      type: `NonNullable<MethodResults[${stringLiteral(m.name)}]${m.hasContext ? '["value"]' : ""}>[${stringLiteral(m.pagination!.items)}][number]`,
-    })),
+    type,
+    docs,
+    typeParameters: constraint ? [{ name: "M", constraint }] : [],
   });
-  file.addTypeAliases([
-    { name: "Schemas", isExported: true, type: `components["schemas"]` },
-    { name: "MethodName", isExported: true, type: "keyof MethodResults", docs: ["Every method of the spec."] },
-    { name: "PaginatedMethodName", isExported: true, type: "keyof MethodItems", docs: ["Methods that return `{ items, cursor }` pages."] },
-    { name: "Params", isExported: true, typeParameters: [{ name: "M", constraint: "MethodName" }], type: "MethodParams[M]" },
-    { name: "Result", isExported: true, typeParameters: [{ name: "M", constraint: "MethodName" }], type: "MethodResults[M]" },
-    { name: "Item", isExported: true, typeParameters: [{ name: "M", constraint: "PaginatedMethodName" }], type: "MethodItems[M]" },
-  ]);
+  return [
+    {
+      kind: StructureKind.Interface,
+      name: "MethodParams",
+      isExported: true,
+      docs: ["The params object of each method (`undefined` for methods that take none)."],
+      properties: model.methods.map((m) => ({ name: typeKey(m.name), type: m.params ? schemaRef(m.params.typeName) : "undefined", docs: doc(m) })),
+    },
+    {
+      kind: StructureKind.Interface,
+      name: "MethodResults",
+      isExported: true,
+      docs: ["The `result` of each method's success response."],
+      properties: model.methods.map((m) => ({ name: typeKey(m.name), type: schemaRef(m.result.typeName), docs: doc(m) })),
+    },
+    {
+      kind: StructureKind.Interface,
+      name: "MethodItems",
+      isExported: true,
+      docs: ["The item type of each paginated method's pages."],
+      properties: paginated.map((m) => ({
+        name: typeKey(m.name),
+        // A page is `result.value` for `{ context, value }` results, else the result itself.
+        type: `NonNullable<MethodResults[${stringLiteral(m.name)}]${m.hasContext ? '["value"]' : ""}>[${stringLiteral(m.pagination!.items)}][number]`,
+      })),
+    },
+    alias("Schemas", `components["schemas"]`),
+    alias("MethodName", "keyof MethodResults", ["Every method of the spec."]),
+    alias("PaginatedMethodName", "keyof MethodItems", ["Methods that return `{ items, cursor }` pages."]),
+    alias("Params", "MethodParams[M]", [], "MethodName"),
+    alias("Result", "MethodResults[M]", [], "MethodName"),
+    alias("Item", "MethodItems[M]", [], "PaginatedMethodName"),
+  ];
+}
+
+/** types.ts without its banner: the schema types with the method maps under them, formatted. */
+export async function renderTypes(model: SpecModel): Promise<string> {
+  let schemas = await renderSchemaTypes(model);
+  // openapi-typescript declares the document's other parts; a JSON-RPC spec's are all empty.
+  for (const name of EMPTY_PARTS) schemas = schemas.replace(emptyPart(name), "");
+  // The printer's four-space layout re-indented by text (text.ts `reindentPrinted`, the formatter's
+  // result in well under a millisecond); anything it does not expect goes through the formatter itself.
+  const reindented = reindentPrinted(schemas);
+  const layout = reindented ?? formatTypeScript("types.ts", schemas);
+  // The method maps: ts-morph writes them, and they go under the schema types.
+  return `${layout.trim()}\n\n${printStatements("types.ts", methodTypeStatements(model)).trim()}`;
 }

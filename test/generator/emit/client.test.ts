@@ -5,16 +5,14 @@
  */
 import { type FunctionDeclaration, type InterfaceDeclaration, Node, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addClient } from "../../../generator/emit/client.js";
+import { renderClient } from "../../../generator/emit/client.js";
 import { loadSpec } from "../../../generator/load.js";
 import { buildModel, type SpecModel } from "../../../generator/model.js";
 import { extendedSpec } from "../../helpers/paths.js";
 import { emptySourceFile, modelOf, paginated, specOf } from "../../helpers/spec.js";
 
 function emit(model: SpecModel): SourceFile {
-  const file = emptySourceFile("client.ts");
-  addClient(file, model);
-  return file;
+  return emptySourceFile("client.ts", renderClient(model));
 }
 
 const iface = (file: SourceFile): InterfaceDeclaration => file.getInterfaceOrThrow("PhotonClient");

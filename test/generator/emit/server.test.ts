@@ -5,16 +5,14 @@
  */
 import type { InterfaceDeclaration, SourceFile } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addServer } from "../../../generator/emit/server.js";
+import { renderServer } from "../../../generator/emit/server.js";
 import { loadSpec } from "../../../generator/load.js";
 import { buildModel, type SpecModel } from "../../../generator/model.js";
 import { extendedSpec } from "../../helpers/paths.js";
 import { emptySourceFile, modelOf, specOf } from "../../helpers/spec.js";
 
 function emit(model: SpecModel): SourceFile {
-  const file = emptySourceFile("server.ts");
-  addServer(file, model);
-  return file;
+  return emptySourceFile("server.ts", renderServer(model));
 }
 
 const handlers = (file: SourceFile): InterfaceDeclaration => file.getInterfaceOrThrow("Handlers");

@@ -5,16 +5,14 @@
  */
 import { type SourceFile, SyntaxKind } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addMethodTypes, renderSchemaTypes } from "../../../generator/emit/types.js";
+import { renderTypes } from "../../../generator/emit/types.js";
 import { loadSpec } from "../../../generator/load.js";
 import { buildModel, type SpecModel } from "../../../generator/model.js";
 import { extendedSpec } from "../../helpers/paths.js";
 import { emptySourceFile, modelOf, paginated, specOf } from "../../helpers/spec.js";
 
 async function emit(model: SpecModel): Promise<SourceFile> {
-  const file = emptySourceFile("types.ts", await renderSchemaTypes(model));
-  addMethodTypes(file, model);
-  return file;
+  return emptySourceFile("types.ts", await renderTypes(model));
 }
 
 const props = (file: SourceFile, name: string) =>

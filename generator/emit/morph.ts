@@ -1,0 +1,61 @@
+/**
+ * ts-morph writes the generated code: each emitter describes its file as ts-morph statement
+ * structures (imports, interfaces, type aliases, functions, writer functions for bodies), and
+ * `printStatements` creates the file from them in one call and returns its text.
+ *
+ * Used the fast way (bench/generate.ts): one in-memory project, no lib files, no dependency
+ * resolution, the whole file built from structures at once (no edit-by-edit manipulation, which
+ * re-parses the file on every `addInterface`/`addFunction`), and no `formatText`: the structure
+ * printer already writes the layout (two-space indent, double quotes, LF).
+ */
+import { createRequire } from "node:module";
+import type * as TsMorph from "ts-morph";
+
+/** A file's statements as ts-morph structures, in order. */
+export type Statements = (string | TsMorph.WriterFunction | TsMorph.StatementStructures)[];
+
+let loaded: typeof TsMorph | undefined;
+
+/**
+ * ts-morph, loaded on first use: the method table's `methodEntry` (and so `compileSpec`, which the
+ * reference and the runner use in memory) must not pay for it. Required, not imported: it is a
+ * CommonJS bundle, and an ESM import of it first has Node scan its whole text for module syntax and
+ * for its export names (~0.1 s of a `photon-gen generate`).
+ */
+export function tsMorph(): typeof TsMorph {
+  loaded ??= createRequire(import.meta.url)("ts-morph") as typeof TsMorph;
+  return loaded;
+}
+
+let project: TsMorph.Project | undefined;
+
+function inMemoryProject(): TsMorph.Project {
+  if (project) return project;
+  const { IndentationText, NewLineKind, Project, QuoteKind } = tsMorph();
+  project = new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Double,
+      newLineKind: NewLineKind.LineFeed,
+      useTrailingCommas: true,
+    },
+  });
+  return project;
+}
+
+/** The text ts-morph writes for a file `name` of these statements. */
+export function printStatements(name: string, statements: Statements): string {
+  const file = inMemoryProject().createSourceFile(name, { statements }, { overwrite: true });
+  const text = file.getFullText();
+  file.forget();
+  return text;
+}
+
+/** `import { names } from "moduleSpecifier";` (`import type` when `typeOnly`), as a structure. */
+export function importOf(moduleSpecifier: string, namedImports: readonly string[], isTypeOnly = false): TsMorph.StatementStructures {
+  return { kind: tsMorph().StructureKind.ImportDeclaration, moduleSpecifier, namedImports: [...namedImports], isTypeOnly };
+}
