@@ -87,7 +87,8 @@ async function recordingProxy(target: string): Promise<{ url: string; taken: Rec
   };
 }
 
-async function replay(url: string, groups: readonly (readonly Recorded[])[]): Promise<number> {
+/** The replay; `parse` reads each body (JSON.parse by default; the runtime's lossless parser for the floor). */
+async function replay(url: string, groups: readonly (readonly Recorded[])[], parse: (text: string) => unknown = JSON.parse): Promise<number> {
   let next = 0;
   let sent = 0;
   const worker = async () => {
@@ -102,7 +103,7 @@ async function replay(url: string, groups: readonly (readonly Recorded[])[]): Pr
         const text = await res.body.text();
         if (text.length > 0) {
           try {
-            JSON.parse(text);
+            parse(text);
           } catch {
             // a case may send a body the server answers with something that is not JSON
           }
@@ -130,6 +131,8 @@ interface Measured {
   readonly groups: number;
   readonly ours: number[];
   readonly raw: number[];
+  /** The replay reading every body with the runtime's lossless parser (integers above 2^53 kept), ms. */
+  readonly lossless: number[];
   /** Loading the case files and deriving the spec's cases, as each run does before its first request, ms. */
   readonly loading: number[];
 }
@@ -160,6 +163,7 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
   await replay(url, groups); // warm-up
   const ours: number[] = [];
   const raw: number[] = [];
+  const lossless: number[] = [];
   const loading: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const l0 = performance.now();
@@ -172,8 +176,11 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
       else await replay(url, groups);
       (name === "ours" ? ours : raw).push(performance.now() - t0);
     }
+    const t1 = performance.now();
+    await replay(url, groups, (text) => parseJson(text));
+    lossless.push(performance.now() - t1);
   }
-  return { first, requests, groups: groups.filter((g) => g.length > 0).length, ours, raw, loading };
+  return { first, requests, groups: groups.filter((g) => g.length > 0).length, ours, raw, lossless, loading };
 }
 
 function verdictOf(m: Measured): string {
@@ -205,6 +212,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
           notes: [
             "bounded by the suite's own CPU on one core (the replay's is undici + JSON.parse): loading the cases, lossless parsing, validating, folding Merkle proofs (Poseidon), walking and comparing pages",
             `of which loading the case files (YAML) and deriving the spec's cases, before the first request: ${summary(m.loading, 0).value} ms a run (runs: ${m.loading.map((x) => Math.round(x)).join(", ")})`,
+            `for scale, not a floor: the same replay reading every body with the runtime's lossless parser (as any client must that keeps u64 exact) takes ${summary(m.lossless, 0).value} ms (${pairedRatio(m.lossless, m.raw).toFixed(2)}× the replay; runs: ${m.lossless.map((x) => Math.round(x)).join(", ")}); the rest is judging: validation, checks, page walks and comparisons, proof folds`,
           ],
         }),
       );

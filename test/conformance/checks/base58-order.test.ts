@@ -9,17 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { base58Bytes, compareBase58, compareBytes } from "../../../conformance/checks/base58-order.js";
 import { decodeBase58, encodeBase58 } from "../../../runtime/index.js";
-
-/** Deterministic bytes (a small LCG): no Math.random in tests. */
-function bytesFrom(seed: number, length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let s = seed >>> 0;
-  for (let i = 0; i < length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s >>> 24;
-  }
-  return out;
-}
+import { bytesFrom } from "../../helpers/bytes.js";
 
 describe("base58Bytes", () => {
   it("decodes as decodeBase58 does, leading zero bytes included", () => {

@@ -9,17 +9,7 @@ import { firstOutOfOrder, paginationCheck } from "../../../conformance/checks/pa
 import type { Finding } from "../../../conformance/model.js";
 import { encodeBase58 } from "../../../runtime/index.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
-
-/** Deterministic bytes (a small LCG): no Math.random in tests. */
-function bytesFrom(seed: number, length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let s = seed >>> 0;
-  for (let i = 0; i < length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s >>> 24;
-  }
-  return out;
-}
+import { bytesFrom } from "../../helpers/bytes.js";
 
 describe("base58-bytes order", () => {
   it("orders pubkeys by their bytes, not their text", () => {
