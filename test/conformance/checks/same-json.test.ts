@@ -43,7 +43,7 @@ describe("sameJson", () => {
     const big = fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String);
     const num = fc.oneof(big, fc.constantFrom("0", "-0", "1e2", "100", "1.5", "1e400", "2.0"), fc.integer().map(String));
     const leaf = fc.oneof(num, fc.constantFrom("null", "true", "false", '"a"', '"1"', '"null"'));
-    const tree = fc.letrec((t) => ({
+    const tree: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((t) => ({
       value: fc.oneof({ depthSize: "small" }, leaf, t("array"), t("object")),
       array: fc.array(t("value"), { maxLength: 4 }).map((xs) => `[${xs.join(",")}]`),
       object: fc
