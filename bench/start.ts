@@ -63,7 +63,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
         aim: { op: "<=", value: 2, text: "≤ 2× the 7-method run" },
         notes: [
           `floor: \`photon-conformance --version\` (node start-up and imports) ${f.value} ms`,
-          "bounded by the embedded reference indexer's Merkle work (tree builds and proofs, Poseidon in reference/trees), on the critical path in the same process: the whole interface's proof cases wait on it (moving the reference to a worker thread was tried: wall ≈ user CPU either way, the suite waits)",
+          "bounded by the embedded reference indexer's Merkle work on the run's one thread: each tree a proof case needs is built when first asked (Poseidon, @railgun-community/poseidon-hash-wasm, ~85 µs a hash: about half of the whole run's CPU); the 7-method run asks no proof (moving the reference to a worker thread was tried: wall ≈ user CPU either way, the proof cases wait on their trees)",
           `whole: ${wholeTail}`,
           `0.50.0: ${sevenTail}`,
         ],
