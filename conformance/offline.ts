@@ -251,6 +251,20 @@ function unreadable(file: string, err: unknown, line?: number): CaseError {
   return new CaseError(file, `cannot read the captured traffic${line ? ` (after line ${line})` : ""}: ${why}`, ConfErrorCode.INPUT);
 }
 
+/**
+ * A listed result, copied: its object, findings array and findings made here, not where the
+ * checks made them. Listing keeps the first cases' objects alive; V8 saw every object from the
+ * judging's allocation sites (a result literal, a findings array, each check's finding) survive
+ * its scavenges there and marked those sites "tenure", so from then on every exchange's result
+ * and findings were allocated straight into the old generation, died there and stayed until a
+ * full GC (V8 starts one only at ~3× the live heap): that garbage made peak RSS grow with the
+ * file (1 GB: 173–178 MB; 10 MB: ~135 MB). With the kept copies made elsewhere, the judging's
+ * sites see their objects die young and keep allocating them in the young generation.
+ */
+function kept(result: CaseResult): CaseResult {
+  return { ...result, findings: result.findings.map((f) => ({ ...f })) };
+}
+
 export async function checkFile(options: CheckFileOptions): Promise<RunSummary> {
   const startedAt = new Date();
   const t0 = performance.now();
@@ -302,8 +316,8 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
       }
       totals.add(result);
       const problem = result.status === "fail" || result.status === "warn";
-      if (results.length < CHECK_BOUNDS.listedFirst) results.push(result);
-      else if (problem && problems < CHECK_BOUNDS.listedProblems) results.push(result), problems++;
+      if (results.length < CHECK_BOUNDS.listedFirst) results.push(kept(result));
+      else if (problem && problems < CHECK_BOUNDS.listedProblems) results.push(kept(result)), problems++;
       done++;
       options.onResult?.(result, done);
     }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/offline.js";
+import type { CaseResult } from "../../conformance/model.js";
 import { render } from "../../conformance/reporters/index.js";
 import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";
@@ -216,4 +217,23 @@ describe("check FILE stays bounded (issue 12)", () => {
     expect(text).toContain(`${N} cases (${summary.results.length} listed): ${N - N / 50} passed, ${N / 50} failed`);
     expect(render("markdown", summary, null)).toMatch(new RegExp(`\\| \`getIndexerSlot\` \\| ${N - N / 50} \\| ${N / 50} \\|`));
   }, 60_000);
+
+  it("lists copies of the judged results, equal to what onResult saw (the judging's own objects die young)", async () => {
+    const few = join(dir, "few.jsonl");
+    const good = `{"request":{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},"response":{"jsonrpc":"2.0","result":301002501,"id":1}}\n`;
+    const bad = `{"request":{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"},"response":{"jsonrpc":"2.0","result":"x","id":2}}\n`;
+    writeFileSync(few, good + bad + good);
+    const judged: CaseResult[] = [];
+    const summary = await checkFile({ file: few, onResult: (r) => void judged.push(r) });
+    expect(summary.results).toEqual(judged);
+    expect(summary.results.map((r) => r.status)).toEqual(["pass", "fail", "pass"]);
+    for (const [i, r] of summary.results.entries()) {
+      expect(r).not.toBe(judged[i]);
+      expect(r.findings).not.toBe(judged[i]!.findings);
+      for (const [j, f] of r.findings.entries()) {
+        expect(f).not.toBe(judged[i]!.findings[j]);
+        expect(Object.keys(f)).toEqual(Object.keys(judged[i]!.findings[j]!));
+      }
+    }
+  });
 });
