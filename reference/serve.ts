@@ -48,8 +48,10 @@ export interface ReferenceOptions {
   /** Build every Merkle tree in the background from the start (default true); false builds each on its first proof. */
   warmTrees?: boolean;
   /**
-   * Keep the serialised results of calls answered (default true): the dataset never changes, so an
-   * identical call is answered from memory. False computes every answer (benchmarks of the handlers).
+   * Keep the serialised results of calls answered and the Merkle proofs written (default true):
+   * the dataset never changes, so an identical call is answered from memory and a proof asked again
+   * at the same root is copied. False computes every answer and writes every proof (benchmarks of
+   * the handlers: a figure with the memo off measures no cache).
    */
   memoize?: boolean;
 }
@@ -87,7 +89,7 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const data =
     options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
   const store = new ReferenceStore(data);
-  const forest = new Forest(data);
+  const forest = new Forest(data, options.memoize === false ? { keptProofBytes: 0 } : {});
   // One line per failure, escaped for the console (a prover's answer may hold anything), never a stack trace.
   const report = (what: string, err: unknown) => {
     const detail = err instanceof PhotonError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);

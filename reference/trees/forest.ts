@@ -25,7 +25,7 @@
  * leaves', leaf_node_proof.rs:266-281 and persisted_batch_event/sequence.rs:40-47).
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { internalError, RpcCode, RpcError } from "@photon-indexer-kit/runtime";
+import { encodeOnce, internalError, RpcCode, RpcError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TreeRecord, TreeType } from "../records.js";
 import { type AddressTreeVersion, type IndexedElement, IndexedMerkleTree, indexedLeafHash } from "./indexed-tree.js";
@@ -323,8 +323,51 @@ class Stepwise<T> {
 /** Records indexed or leaves decoded per slice of a background build (about a millisecond). */
 const RECORDS_PER_STEP = 512;
 
+/**
+ * Written V1 account proofs kept (`Forest.writeAccountProof`), by default: about this many bytes of
+ * JSON text at most, the first written dropped first. A proof of 26 levels is about 1.4 KB of text,
+ * kept twice (the text and the listener's UTF-8 bytes): about 5,800 proofs, some 17 MB.
+ */
+const KEPT_PROOF_BYTES = 8 << 20;
+
+export interface ForestOptions {
+  /** Bytes of JSON text of written V1 account proofs kept for later answers (default 8 MiB; 0 keeps none). */
+  readonly keptProofBytes?: number;
+}
+/** A written proof's text beyond its base58 strings: keys, quotes, commas, numbers. */
+const PROOF_FRAME_BYTES = 128;
+
 function version(type: TreeType): AddressTreeVersion | null {
   return type === "AddressV1" ? 1 : type === "AddressV2" ? 2 : null;
+}
+
+/** Whether an account of state tree `record` holds its own hash as its leaf (`Forest.leafValue` without hashing anything). */
+function holdsOwnHash(record: TreeRecord, account: AccountRecord): boolean {
+  if (record.type === "StateV1") return !account.spent;
+  // Not in the output queue (`Forest.isInOutputQueue`), and not spent out of the input queue.
+  return !account.inOutputQueue && !(account.spent && !account.inInputQueue);
+}
+
+/** Whether two of `accounts` name the same leaf (tree and index). */
+function namesLeafTwice(accounts: readonly AccountRecord[]): boolean {
+  const n = accounts.length;
+  if (n <= 16) {
+    for (let i = 1; i < n; i++) {
+      const a = accounts[i] as AccountRecord;
+      for (let j = 0; j < i; j++) {
+        const b = accounts[j] as AccountRecord;
+        if (a.leafIndex === b.leafIndex && a.tree === b.tree) return true;
+      }
+    }
+    return false;
+  }
+  const seen = new Set<string>();
+  for (const a of accounts) {
+    const key = `${a.tree}/${a.leafIndex}`;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
 }
 
 export class Forest {
@@ -332,6 +375,11 @@ export class Forest {
   private readonly records = new Map<string, TreeRecord>();
   private readonly byQueue = new Map<string, TreeRecord>();
   private readonly stateTrees = new Map<string, StateTree>();
+  /** Written V1 proofs (`writeAccountProof`) by Merkle tree and leaf index; each answers while its tree and rootSeq are the ones it was written from. */
+  private readonly written = new Map<MerkleTree, Map<number, AccountProof>>();
+  /** The kept proofs in the order they were written (dropped from the front), with their text's size. */
+  private readonly writtenOrder = new Map<AccountProof, number>();
+  private writtenBytes = 0;
   private readonly addressTrees = new Map<string, AddressTree>();
   private readonly emptyAddressTrees = new Map<string, IndexedMerkleTree>();
   private readonly txHashes = new Map<string, bigint>();
@@ -417,8 +465,11 @@ export class Forest {
   });
 
   /** Indexes the dataset's trees by key; builds nothing. */
-  constructor(dataset: Dataset) {
+  private readonly keptProofBytes: number;
+
+  constructor(dataset: Dataset, options: ForestOptions = {}) {
     this.dataset = dataset;
+    this.keptProofBytes = options.keptProofBytes ?? KEPT_PROOF_BYTES;
     for (const record of dataset.trees) {
       if (this.records.has(record.tree)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `tree ${record.tree} is listed twice`);
       this.records.set(record.tree, record);
@@ -804,9 +855,7 @@ export class Forest {
 
   /** Whether an account's leaf is its own hash, without hashing anything. */
   private holdsOwnHash(account: AccountRecord): boolean {
-    const record = this.stateRecord(account.tree);
-    if (record.type === "StateV1") return !account.spent;
-    return !this.isInOutputQueue(account) && !(account.spent && !account.inInputQueue);
+    return holdsOwnHash(this.stateRecord(account.tree), account);
   }
 
   private stateTree(record: TreeRecord): StateTree {
@@ -926,21 +975,28 @@ export class Forest {
    */
   private ownLeaves(hashes: readonly string[]): LeafProof[] | null {
     const byHash = this.accounts.get().byHash;
-    const accounts: AccountRecord[] = new Array(hashes.length);
-    for (let i = 0; i < hashes.length; i++) {
+    const n = hashes.length;
+    const accounts: AccountRecord[] = new Array(n);
+    const records: TreeRecord[] = new Array(n);
+    let record: TreeRecord | undefined;
+    for (let i = 0; i < n; i++) {
       const account = byHash.get(hashes[i] as string);
-      if (!account || !this.holdsOwnHash(account)) return null;
+      if (account === undefined) return null;
+      // Requests name accounts of one tree or a few: the previous account's record is checked first.
+      if (record === undefined || record.tree !== account.tree) record = this.stateRecord(account.tree);
+      if (!holdsOwnHash(record, account)) return null;
       accounts[i] = account;
+      records[i] = record;
     }
-    if (hashes.length > 1) {
-      const seen = new Set<string>();
-      for (const a of accounts) {
-        const key = `${a.tree}/${a.leafIndex}`;
-        if (seen.has(key)) return null;
-        seen.add(key);
-      }
+    if (n > 1 && namesLeafTwice(accounts)) return null;
+    const out: LeafProof[] = new Array(n);
+    let tree: StateTree | undefined;
+    for (let i = 0; i < n; i++) {
+      const r = records[i] as TreeRecord;
+      if (tree === undefined || tree.record !== r) tree = this.stateTree(r);
+      out[i] = { record: r, leafIndex: (accounts[i] as AccountRecord).leafIndex, merkle: tree.merkle, rootSeq: r.seq };
     }
-    return accounts.map((a) => this.indexProof(this.stateRecord(a.tree), a.leafIndex));
+    return out;
   }
 
   /** The proof of whatever leaf `leafIndex` of a state tree holds (zero where nothing is stored). */
@@ -949,17 +1005,50 @@ export class Forest {
     return { record, leafIndex, merkle, rootSeq: record.seq };
   }
 
-  /** A proof written out from the tree's texts (each node encoded once: the same text bigintToBase58 gives). */
+  /**
+   * A proof written out from the tree's texts (each node encoded once: the same text bigintToBase58
+   * gives), frozen with its JSON text (`encodeOnce`: the listener copies its bytes into the answer
+   * instead of serialising 26 levels again) and kept while its tree and rootSeq stay the ones it
+   * was written from (bounded: `ForestOptions.keptProofBytes`).
+   */
   private writeAccountProof(p: LeafProof): AccountProof {
-    const { merkle } = p;
-    return {
-      proof: merkle.proofBase58(p.leafIndex),
+    const { merkle, leafIndex } = p;
+    let byLeaf = this.written.get(merkle);
+    const kept = byLeaf?.get(leafIndex);
+    if (kept !== undefined && kept.rootSeq === p.rootSeq && kept.merkleTree === p.record.tree) return kept;
+    const proof = merkle.proofBase58(leafIndex);
+    const plain: AccountProof = {
+      proof,
       root: merkle.rootBase58(),
-      leafIndex: p.leafIndex,
-      hash: merkle.leafBase58(p.leafIndex),
+      leafIndex,
+      hash: merkle.leafBase58(leafIndex),
       merkleTree: p.record.tree,
       rootSeq: p.rootSeq,
     };
+    if (this.keptProofBytes === 0) return plain; // nothing kept: written for this answer only
+    const written = encodeOnce(plain);
+    if (byLeaf === undefined) {
+      byLeaf = new Map();
+      this.written.set(merkle, byLeaf);
+    }
+    if (kept !== undefined) this.forget(kept);
+    let size = PROOF_FRAME_BYTES + written.root.length + written.hash.length + written.merkleTree.length;
+    for (const text of proof) size += text.length + 3;
+    byLeaf.set(leafIndex, written);
+    this.writtenOrder.set(written, size);
+    this.writtenBytes += size;
+    for (const [old] of this.writtenOrder) {
+      if (this.writtenBytes <= this.keptProofBytes) break;
+      this.forget(old);
+    }
+    return written;
+  }
+
+  /** Drops a kept written proof. */
+  private forget(proof: AccountProof): void {
+    this.writtenBytes -= this.writtenOrder.get(proof) ?? 0;
+    this.writtenOrder.delete(proof);
+    for (const byLeaf of this.written.values()) if (byLeaf.get(proof.leafIndex) === proof) byLeaf.delete(proof.leafIndex);
   }
 
   /** Photon's `get_multiple_new_address_proofs_helper` with the queue check (get_multiple_new_address_proofs.rs:50-172). */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../runtime/index.js";
+import { isEncoded, RpcError, stringifyJson } from "../../../runtime/index.js";
 import { Random } from "../../../reference/random.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TreeRecord } from "../../../reference/records.js";
 import { IndexedMerkleTree } from "../../../reference/trees/indexed-tree.js";
@@ -192,6 +192,44 @@ describe("account proofs", () => {
     expect(proofs.map((p) => p.hash)).toEqual(hashes);
     for (const p of proofs) expect(fold(p.hash, p.leafIndex, p.proof)).toBe(p.root);
     expect(forest.accountProofs([])).toEqual([]);
+  });
+
+  it("V1: keeps each written proof with its JSON (the same answer, byte for byte), within its byte bound", () => {
+    const hashes = [v1[0]!.hash, v1[2]!.hash, v1[5]!.hash, v2[3]!.hash];
+    const plain = (p: unknown) => JSON.parse(JSON.stringify(p)) as unknown;
+    const first = new Forest(dataset).accountProofs(hashes);
+    const kept = new Forest(dataset);
+    const a = kept.accountProofs(hashes);
+    const b = kept.accountProofs([...hashes].reverse());
+    expect(a.map(plain)).toEqual(first.map(plain));
+    // The second call answers the kept objects, encoded once: their text is the plain value's text.
+    expect(b).toEqual([...a].reverse());
+    for (const [i, p] of a.entries()) {
+      expect(b[hashes.length - 1 - i]).toBe(p);
+      expect(isEncoded(p)).toBe(true);
+      expect(Object.isFrozen(p.proof)).toBe(true);
+      expect(stringifyJson(p)).toBe(JSON.stringify(plain(p)));
+    }
+    expect(kept.accountProof(v1[2]!.hash)).toBe(a[1]);
+    // A bound of about two proofs of 26 levels: proving a third drops the first written, which is then written anew (equal, not the same object).
+    const small = new Forest(dataset, { keptProofBytes: 3000 });
+    const [p0, p1] = small.accountProofs([v1[0]!.hash, v1[2]!.hash]);
+    expect(small.accountProof(v1[2]!.hash)).toBe(p1);
+    small.accountProof(v1[5]!.hash);
+    const again = small.accountProof(v1[0]!.hash);
+    expect(again).not.toBe(p0);
+    expect(again).toEqual(p0);
+    // None kept: every call writes anew, the same answer.
+    const none = new Forest(dataset, { keptProofBytes: 0 });
+    const [n0] = none.accountProofs([v1[0]!.hash]);
+    expect(none.accountProof(v1[0]!.hash)).not.toBe(n0);
+    expect(none.accountProof(v1[0]!.hash)).toEqual(first[0]);
+  });
+
+  it("V1: a request naming one leaf twice takes the general lookup and its error", () => {
+    expect(rpcError(() => forest.accountProofs([v1[0]!.hash, v1[2]!.hash, v1[0]!.hash])).message).toBe(
+      "Record Not Found: Leaf nodes not found for hashes. Got 2 hashes. Expected 3.",
+    );
   });
 
   it("V2: proves by leaf when the tree holds the hash, by index otherwise, answering the leaf the index holds", () => {
