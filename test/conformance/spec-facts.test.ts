@@ -31,25 +31,10 @@ import {
 import { loadSpec } from "../../generator/load.js";
 import { buildModel } from "../../generator/model.js";
 import type { MethodInfo } from "../../runtime/contracts.js";
+import { methodInfo as entry } from "../helpers/method-info.js";
 import { ourSpec } from "../helpers/paths.js";
 
-const base = (name: string): MethodInfo => ({
-  name,
-  path: `/${name}`,
-  summary: null,
-  hasParams: true,
-  requiredParams: [],
-  optionalParams: [],
-  hasContext: true,
-  pagination: null,
-  slot: "meta.height",
-  identity: null,
-  filters: {},
-  lookup: null,
-  sums: null,
-  maxItems: {},
-  extensions: {},
-});
+const base = (name: string): MethodInfo => entry(name, { hasContext: true, slot: "meta.height" });
 
 /** A ledger indexer: nothing here is named like Photon's methods, items, cursors or limits. */
 const table: MethodTable = {

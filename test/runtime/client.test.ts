@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRpcClient, type ClientOptions } from "../../runtime/client.js";
 import type { MethodInfo, MethodValidators, PaginationInfo, StandaloneValidate } from "../../runtime/contracts.js";
 import { ClientErrorCode, PhotonClientError, RpcError } from "../../runtime/errors.js";
+import { methodInfo } from "../helpers/method-info.js";
 
 // ---------------------------------------------------------------------------------------
 // The method table: a lookup, a method without params, and two paginated methods (the page
@@ -30,26 +31,7 @@ const pageParams = {
 };
 const pagination: PaginationInfo = { items: "items", cursor: "cursor", limit: "limit", order: null, maxLimit: null, defaultLimit: null };
 
-function info(name: string, over: Partial<MethodInfo>): MethodInfo {
-  return {
-    name,
-    path: `/${name}`,
-    summary: null,
-    hasParams: true,
-    requiredParams: [],
-    optionalParams: [],
-    hasContext: false,
-    pagination: null,
-    slot: null,
-    identity: null,
-    filters: {},
-    lookup: null,
-    sums: null,
-    maxItems: {},
-    extensions: {},
-    ...over,
-  } as MethodInfo;
-}
+const info = (name: string, over: Partial<MethodInfo>): MethodInfo => methodInfo(name, over);
 
 const methods: Record<string, MethodInfo> = {
   getThing: info("getThing", { requiredParams: ["id"] }),

@@ -4,29 +4,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { MethodInfo, MethodValidators, StandaloneValidate } from "../../../runtime/contracts.js";
 import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
 import { createRequestListener, type Handler, type ListenerOptions } from "../../../runtime/server.js";
+import { methodInfo } from "../../helpers/method-info.js";
 
 // A listener whose handler answers pages of encoded items (as the reference's pages do): the
 // single-call answers go out as bytes (runtime/server/bytes.ts), and must be those of the string path.
 
-function info(name: string): MethodInfo {
-  return {
-    name,
-    path: `/${name}`,
-    summary: null,
-    hasParams: true,
-    requiredParams: [],
-    optionalParams: [],
-    hasContext: true,
-    pagination: null,
-    slot: null,
-    identity: null,
-    filters: {},
-    lookup: null,
-    sums: null,
-    maxItems: {},
-    extensions: {},
-  };
-}
+const info = (name: string): MethodInfo => methodInfo(name, { hasContext: true });
 
 const anything: StandaloneValidate = Object.assign(() => true, { errors: null });
 const items = Array.from({ length: 40 }, (_, i) =>
