@@ -10,8 +10,8 @@
  *
  * js-yaml resolves an alias to the anchored value itself, so a file of nested aliases is small
  * parsed but vast expanded; the copy made here counts every value it writes and refuses a case
- * past `MAX_VALUES`, so nothing downstream walks an expansion (the `yaml` package refused more
- * than 100 aliases for the same reason).
+ * past `MAX_VALUES` values or `MAX_DEPTH` levels, so nothing downstream walks an expansion or
+ * recurses past the stack (the `yaml` package refused more than 100 aliases for the same reason).
  */
 import jsyaml from "js-yaml";
 import type { Json } from "@photon-indexer-kit/runtime";
@@ -19,6 +19,9 @@ import { CaseError } from "./errors.js";
 
 /** The most values (scalars, lists, mappings) one case may hold once its aliases are expanded. */
 export const MAX_VALUES = 200_000;
+
+/** The deepest one case may nest once its aliases are expanded (js-yaml refuses more than 100 levels written out; aliases can stack more). */
+export const MAX_DEPTH = 256;
 
 /** YAML 1.2 core integers (decimal, `0o` octal, `0x` hex); a `bigint` beyond ±(2^53 - 1). */
 const integer = new jsyaml.Type("tag:yaml.org,2002:int", {
@@ -76,17 +79,18 @@ export function parseCaseYaml(file: string, text: string): Json | undefined {
     throw new CaseError(file, `invalid YAML: ${e.reason ?? (err as Error).message.split("\n")[0]}${where}`);
   }
   let budget = MAX_VALUES;
-  const copy = (v: unknown): Json => {
+  const copy = (v: unknown, depth: number): Json => {
     if (--budget < 0) throw new CaseError(file, `more than ${MAX_VALUES} values once its aliases are expanded`);
-    if (Array.isArray(v)) return v.map(copy);
+    if (depth > MAX_DEPTH) throw new CaseError(file, `nested more than ${MAX_DEPTH} levels once its aliases are expanded`);
+    if (Array.isArray(v)) return v.map((x) => copy(x, depth + 1));
     if (v !== null && typeof v === "object") {
       const out: Record<string, Json> = {};
       for (const [k, x] of Object.entries(v))
-        if (k === "__proto__") Object.defineProperty(out, k, { value: copy(x), enumerable: true, writable: true, configurable: true });
-        else out[k] = copy(x);
+        if (k === "__proto__") Object.defineProperty(out, k, { value: copy(x, depth + 1), enumerable: true, writable: true, configurable: true });
+        else out[k] = copy(x, depth + 1);
       return out;
     }
     return v as Json;
   };
-  return value === undefined ? undefined : copy(value);
+  return value === undefined ? undefined : copy(value, 0);
 }

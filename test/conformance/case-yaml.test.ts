@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { narrow } from "../../conformance/case-format.js";
-import { MAX_VALUES, parseCaseYaml } from "../../conformance/case-yaml.js";
+import { MAX_DEPTH, MAX_VALUES, parseCaseYaml } from "../../conformance/case-yaml.js";
 import { CaseError } from "../../conformance/errors.js";
 import { root } from "../helpers/paths.js";
 
@@ -85,6 +85,13 @@ describe("parseCaseYaml", () => {
           .join(", ")}]`,
       );
     expect(refusal(lines.join("\n")).message).toBe(`c.yaml: more than ${MAX_VALUES} values once its aliases are expanded`);
+  });
+
+  it("refuses aliases stacked deeper than the nesting cap instead of recursing past the stack", () => {
+    const lines = ["a0: &a0 [x]"];
+    for (let i = 1; i < 20_000; i++) lines.push(`a${i}: &a${i} [*a${i - 1}]`);
+    expect(refusal(lines.join("\n")).message).toBe(`c.yaml: nested more than ${MAX_DEPTH} levels once its aliases are expanded`);
+    expect(refusal(`a: ${"[".repeat(5000)}${"]".repeat(5000)}`).message).toMatch(/^c\.yaml: invalid YAML: nesting exceeded maxDepth/);
   });
 
   it("reads a file without a document as no value (which parseCase then refuses: a case is a mapping)", () => {
