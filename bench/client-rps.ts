@@ -19,7 +19,7 @@ import { fixture } from "./lib/data.js";
 import { figure, main, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { closedLoop, scratch } from "./lib/http.js";
 import { startChild } from "./lib/proc.js";
-import { pairedRatio, summary } from "./lib/stats.js";
+import { pairedRatio, summary, inTurns } from "./lib/stats.js";
 
 export async function run(options: BenchOptions): Promise<{ results: FigureResult[] }> {
   const seconds = options.quick ? 1 : 3;
@@ -58,7 +58,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     const perSecond: Record<keyof typeof variants, number[]> = { ours: [], raw: [] };
     const cpu: Record<keyof typeof variants, number[]> = { ours: [], raw: [] };
     for (let r = 0; r < rounds; r++) {
-      const order: (keyof typeof variants)[] = r % 2 === 0 ? ["ours", "raw"] : ["raw", "ours"];
+      const order = inTurns(r, ["ours", "raw"] as const);
       for (const name of order) {
         const loop = await closedLoop(variants[name], concurrency, seconds * 1000);
         perSecond[name].push(loop.perSecond);

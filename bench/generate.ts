@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { scratch } from "./lib/http.js";
 import { runCommand } from "./lib/proc.js";
-import { pairedRatio, summary } from "./lib/stats.js";
+import { pairedRatio, summary, inTurns } from "./lib/stats.js";
 
 const SPEC = "spec/photon-indexer.yaml";
 
@@ -44,7 +44,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     await once("baseline");
     const times: Record<keyof typeof commands, number[]> = { ours: [], baseline: [] };
     for (let r = 0; r < runs; r++) {
-      const order: (keyof typeof commands)[] = r % 2 === 0 ? ["ours", "baseline"] : ["baseline", "ours"];
+      const order = inTurns(r, ["ours", "baseline"] as const);
       for (const name of order) times[name].push(await once(name));
     }
     if (!existsSync(join(tmp.dir, "generated", "validators.ts"))) throw new Error("photon-gen wrote no validators.ts");

@@ -18,7 +18,7 @@ import { figure, main, type BenchOptions, type FigureResult } from "./lib/figure
 import { cannon, post, scratch } from "./lib/http.js";
 import { startChild, type Server } from "./lib/proc.js";
 import type { ReferenceInfo } from "./lib/reference.js";
-import { pairedRatio, summary } from "./lib/stats.js";
+import { pairedRatio, summary, inTurns } from "./lib/stats.js";
 
 const METHOD = "getCompressedAccountsByOwner";
 const DISTINCT = 1000;
@@ -68,6 +68,26 @@ async function distinctBodies(url: string, info: ReferenceInfo): Promise<string[
   return bodies;
 }
 
+/** Both servers loaded for a one-second warm-up, then `rounds` times each for `seconds`, in turns: requests/s and median latency per round. */
+async function inRounds(
+  targets: { readonly ours: string; readonly bare: string },
+  rounds: number,
+  load: (url: string, seconds: number) => Promise<{ rps: number; p50: number }>,
+  seconds: number,
+): Promise<{ rps: { ours: number[]; bare: number[] }; p50: { ours: number[]; bare: number[] } }> {
+  for (const url of Object.values(targets)) await load(url, 1); // warm-up
+  const rps = { ours: [] as number[], bare: [] as number[] };
+  const p50 = { ours: [] as number[], bare: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    for (const name of inTurns(r, ["ours", "bare"] as const)) {
+      const result = await load(targets[name], seconds);
+      rps[name].push(result.rps);
+      p50[name].push(result.p50);
+    }
+  }
+  return { rps, p50 };
+}
+
 async function rotate(url: string, bodies: readonly string[], seconds: number): Promise<{ rps: number; p50: number }> {
   const r = await autocannon({
     url,
@@ -108,17 +128,7 @@ async function distinctFigure(options: BenchOptions): Promise<FigureResult> {
     const bare = await startChild<{ url: string }>("bench/children/bare.ts", ["--replies", tmp.file("replies.json", JSON.stringify({ headers, replies }))]);
     try {
       const targets = { ours: url, bare: bare.info.url };
-      for (const target of Object.values(targets)) await rotate(target, bodies, 1); // warm-up
-      const rps: Record<keyof typeof targets, number[]> = { ours: [], bare: [] };
-      const p50: Record<keyof typeof targets, number[]> = { ours: [], bare: [] };
-      for (let r = 0; r < rounds; r++) {
-        const order: (keyof typeof targets)[] = r % 2 === 0 ? ["ours", "bare"] : ["bare", "ours"];
-        for (const name of order) {
-          const result = await rotate(targets[name], bodies, seconds);
-          rps[name].push(result.rps);
-          p50[name].push(result.p50);
-        }
-      }
+      const { rps, p50 } = await inRounds(targets, rounds, (target, s) => rotate(target, bodies, s), seconds);
       return figure({
         id: "server-rps.distinct",
         what: `reference indexer, ${METHOD} limit 96–100, ${DISTINCT} distinct bodies in rotation (3 owners, cursors over their lists; ${Math.round(bytes / DISTINCT / 1024)} KiB answers on average; autocannon, ${CONNECTIONS} connections, ${seconds} s × ${rounds})`,
@@ -160,17 +170,15 @@ async function cacheHitFigure(options: BenchOptions): Promise<FigureResult> {
     ]);
     try {
       const targets = { ours: reference.info.url, bare: bare.info.url };
-      for (const url of Object.values(targets)) await cannon(url, body, 1, CONNECTIONS); // warm-up
-      const rps: Record<keyof typeof targets, number[]> = { ours: [], bare: [] };
-      const p50: Record<keyof typeof targets, number[]> = { ours: [], bare: [] };
-      for (let r = 0; r < rounds; r++) {
-        const order: (keyof typeof targets)[] = r % 2 === 0 ? ["ours", "bare"] : ["bare", "ours"];
-        for (const name of order) {
-          const result = await cannon(targets[name], body, seconds, CONNECTIONS);
-          rps[name].push(result.rps);
-          p50[name].push(result.latencyP50Ms);
-        }
-      }
+      const { rps, p50 } = await inRounds(
+        targets,
+        rounds,
+        async (target, s) => {
+          const r = await cannon(target, body, s, CONNECTIONS);
+          return { rps: r.rps, p50: r.latencyP50Ms };
+        },
+        seconds,
+      );
       return figure({
         id: "server-rps",
         what: `cache hit: reference indexer, ${METHOD} limit 100, one repeated body (${Math.round(reply.body.length / 1024)} KiB answers; autocannon, ${CONNECTIONS} connections, ${seconds} s × ${rounds})`,

@@ -19,7 +19,7 @@ import { hash2, hashCount } from "../reference/trees/poseidon.js";
 import { parseJson } from "../runtime/index.js";
 import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { runCommand } from "./lib/proc.js";
-import { pairedRatio, summary } from "./lib/stats.js";
+import { pairedRatio, summary, inTurns } from "./lib/stats.js";
 
 const ENTRY = process.env.PHOTON_CONFORMANCE_BIN;
 
@@ -80,7 +80,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   let wholeTail = "";
   let sevenTail = "";
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? ["whole", "seven"] : ["seven", "whole"];
+    const order = inTurns(r, ["whole", "seven"] as const);
     for (const which of order) {
       const t = await timed(which === "whole" ? whole : seven);
       if (which === "whole") w.push(t.ms), (wholeTail = t.tail);

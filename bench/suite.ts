@@ -28,7 +28,7 @@ import { parseJson } from "../runtime/index.js";
 import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { startChild, type Server } from "./lib/proc.js";
 import { type ReferenceInfo, startReference } from "./lib/reference.js";
-import { pairedRatio, summary } from "./lib/stats.js";
+import { pairedRatio, summary, inTurns } from "./lib/stats.js";
 
 interface Recorded {
   readonly method: string;
@@ -169,7 +169,7 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
     const l0 = performance.now();
     void (deriveCases(fixtures, defaultSpec.methods).length + (await loadCases(base.casesDir, fixtures)).length);
     loading.push(performance.now() - l0);
-    const order = r % 2 === 0 ? ["ours", "raw"] : ["raw", "ours"];
+    const order = inTurns(r, ["ours", "raw"] as const);
     for (const name of order) {
       const t0 = performance.now();
       if (name === "ours") await runSuite(base);

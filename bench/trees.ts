@@ -34,7 +34,7 @@ import type { Generated, Serving, Startup, Stats } from "./children/trees.js";
 import { figure, fmtNumber, main, type BenchOptions, type FigureResult, type Table } from "./lib/figure.js";
 import { scratch } from "./lib/http.js";
 import { runTs, startChild, type Server } from "./lib/proc.js";
-import { median, pairedRatio, round, summary } from "./lib/stats.js";
+import { median, pairedRatio, round, summary, inTurns } from "./lib/stats.js";
 
 const CHILD = "bench/children/trees.ts";
 
@@ -175,7 +175,7 @@ async function startupFigures(options: BenchOptions): Promise<FigureResult[]> {
   const base: Startup[] = [];
   const gen: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? (["ours", "base"] as const) : (["base", "ours"] as const);
+    const order = inTurns(r, ["ours", "base"] as const);
     for (const side of order) {
       if (side === "ours") ours.push(await one<Startup>(["startup"]));
       else base.push(await one<Startup>(["startup", "--no-warm"]));
@@ -332,7 +332,7 @@ async function warmFigures(p: Pools, options: BenchOptions): Promise<FigureResul
     const perRound = new Map(pairs.map((pair) => [pair.id, { ours: [] as number[], base: [] as number[] }]));
     for (let r = 0; r < rounds; r++) {
       for (const pair of pairs) {
-        const sides = r % 2 === 0 ? (["ours", "base"] as const) : (["base", "ours"] as const);
+        const sides = inTurns(r, ["ours", "base"] as const);
         const bodies = { ours: [] as string[], base: [] as string[] };
         for (let i = 0; i < pair.calls; i++) {
           const { ours, base } = pair.take();
@@ -440,7 +440,7 @@ export async function proofRpsFigure(p: Pools, options: BenchOptions): Promise<F
     await rotate(bodies.base, 1);
     const rps = { ours: [] as number[], base: [] as number[] };
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? (["ours", "base"] as const) : (["base", "ours"] as const);
+      const order = inTurns(r, ["ours", "base"] as const);
       for (const side of order) rps[side].push(await rotate(bodies[side], seconds));
     }
     return figure({
@@ -610,7 +610,7 @@ async function forestFigure(p: Pools, options: BenchOptions): Promise<{ result: 
   const perTree: { ms: number; hashes: number }[][] = [];
   let hashes = 0;
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? (["ours", "base"] as const) : (["base", "ours"] as const);
+    const order = inTurns(r, ["ours", "base"] as const);
     for (const side of order) {
       if (side === "ours") {
         const b = build();

@@ -26,3 +26,11 @@ export function pairedRatio(top: readonly number[], bottom: readonly number[]): 
   if (top.length !== bottom.length || top.length === 0) throw new Error("pairedRatio needs two equal, non-empty lists");
   return median(top.map((t, i) => t / (bottom[i] as number)));
 }
+
+/**
+ * The order of the two sides in round `round`: as given in even rounds, swapped in odd ones, so
+ * neither side always runs first (warm caches, GC debt and drift then fall on both alike).
+ */
+export function inTurns<K>(round: number, sides: readonly [K, K]): readonly [K, K] {
+  return round % 2 === 0 ? sides : [sides[1], sides[0]];
+}
