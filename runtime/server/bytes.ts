@@ -205,6 +205,9 @@ function take(n: number): Buffer {
 
 const HEAD = '{"jsonrpc":"2.0","result":';
 
+/** Where an envelope's result starts, in bytes. */
+export const RESULT_AT = HEAD.length;
+
 /**
  * `{"jsonrpc":"2.0","result":<value>,"id":<idText>}` as bytes, the result written as `stringifyJson`
  * writes it, in one buffer (one `res.end`, as every other answer: middleware that wraps `end` sees

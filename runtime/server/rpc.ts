@@ -15,7 +15,7 @@ import { formatIssues, validate } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
 import { duplicateKeyIn, stringifyJson } from "../json.js";
 import { NOT_JSON_200, NOT_JSON_400, parseBody } from "./body.js";
-import { envelopeBytes, holdsEncoded } from "./bytes.js";
+import { envelopeBytes, holdsEncoded, RESULT_AT } from "./bytes.js";
 import {
   asRpcError,
   errorEnvelope,
@@ -285,25 +285,32 @@ export class RpcCore {
         (err: unknown) => this.failure(entry.name, idText, err),
       );
     }
-    if (bytes && memoKey === undefined) return this.successBytes(entry, idText, result);
+    if (bytes) return this.successBytes(entry, idText, result, memoKey);
     return this.success(entry, idText, result, memoKey);
   }
 
   /**
    * `success`, written to bytes when the result holds encoded values (bytes.ts): the same answer,
-   * byte for byte, without joining the kept texts into one string and encoding it again.
+   * byte for byte, without joining the kept texts into one string and encoding it again. A call
+   * the memo keeps (`memoKey`) is written the same way and its result text kept from those bytes,
+   * so a first call takes this path whether or not results are memoised.
    */
-  private successBytes(entry: Entry, idText: string, value: unknown): string | Buffer {
-    if (!holdsEncoded(value) || (this.validateResults && entry.result !== undefined)) return this.success(entry, idText, value);
+  private successBytes(entry: Entry, idText: string, value: unknown, memoKey?: string): string | Buffer {
+    if (!holdsEncoded(value) || (this.validateResults && entry.result !== undefined)) return this.success(entry, idText, value, memoKey);
     let envelope: Buffer | undefined;
     try {
       envelope = envelopeBytes(value, idText);
     } catch {
       envelope = undefined; // a throwing getter: the string path reports it as it always did
     }
-    if (envelope === undefined) return this.success(entry, idText, value);
-    if (envelope.length <= this.maxResponseBytes) return envelope;
-    return errorEnvelope(idText, RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
+    if (envelope === undefined) return this.success(entry, idText, value, memoKey);
+    if (envelope.length > this.maxResponseBytes) return errorEnvelope(idText, RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
+    if (memoKey !== undefined) {
+      // The result's text: the envelope less `{"jsonrpc":"2.0","result":` and `,"id":<id>}`.
+      const tail = Buffer.byteLength(`,"id":${idText}}`, "utf8");
+      this.memo!.set(memoKey, envelope.toString("utf8", RESULT_AT, envelope.length - tail));
+    }
+    return envelope;
   }
 
   /**

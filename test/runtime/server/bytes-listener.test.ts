@@ -77,6 +77,8 @@ describe("pages of encoded items over the listener", () => {
         expect(a.body).toBe(expected);
         expect(a.length).toBe(String(Buffer.byteLength(expected)));
       }
+      // The memo kept the result text cut from the first answer's bytes (its id may be multi-byte): another id gets the same result.
+      expect((await post(memo, call("page", params, "77"))).body).toBe(ok(page(params), "77"));
       const batch = await post(plain, `[${call("page", params, id)},${call("page", params, "2")}]`);
       expect(batch.body).toBe(`[${expected},${ok(page(params), "2")}]`);
     }
