@@ -51,7 +51,8 @@ export interface ReferenceOptions {
    * Keep the serialised results of calls answered and the Merkle proofs written (default true):
    * the dataset never changes, so an identical call is answered from memory and a proof asked again
    * at the same root is copied. False computes every answer and writes every proof (benchmarks of
-   * the handlers: a figure with the memo off measures no cache).
+   * the handlers). Either way each record's item is built and encoded once, when first listed, and
+   * kept (records never change; bounded per shape, `cachedItem`): that is how pages are written.
    */
   memoize?: boolean;
 }
