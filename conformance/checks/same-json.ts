@@ -7,6 +7,7 @@
  * symbols, undefined or toJSON).
  */
 export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true; // the same string, number, bigint value, literal or object: the same text
   if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
     if (Array.isArray(a) || Array.isArray(b)) {
       if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;

@@ -1,0 +1,73 @@
+/**
+ * Reading a cases directory: every file named `*.yaml`/`*.yml` under it, in a stable order; a
+ * file that cannot be read is a CaseError naming it (the run exits 2), and a FIFO or device
+ * named like a case is refused without being opened for a blocking read (it would wait forever).
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadCases } from "../../conformance/case-format.js";
+import { CaseError } from "../../conformance/errors.js";
+
+const CASE = "method: getIndexerSlot\ndescription: the slot\nexpect:\n  result:\n    type: integer\n";
+let dir = "";
+
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = "";
+});
+
+function casesDir(): string {
+  dir = mkdtempSync(join(tmpdir(), "pik-cases-"));
+  return dir;
+}
+
+async function refusal(root: string): Promise<CaseError> {
+  const err = await loadCases(root, {}).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(CaseError);
+  return err as CaseError;
+}
+
+describe("loadCases", () => {
+  it("reads nested case files in path order, ids relative to the directory", async () => {
+    const root = casesDir();
+    mkdirSync(join(root, "b"));
+    writeFileSync(join(root, "b", "two.yml"), CASE);
+    writeFileSync(join(root, "a.yaml"), CASE);
+    writeFileSync(join(root, "notes.txt"), "not a case");
+    const cases = await loadCases(root, {});
+    expect(cases.map((c) => c.id)).toEqual(["a", "b/two"]);
+    expect(cases.every((c) => c.method === "getIndexerSlot")).toBe(true);
+  });
+
+  it("refuses a FIFO named like a case without waiting for a writer", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), CASE);
+    execFileSync("mkfifo", [join(root, "pipe.yaml")]);
+    const err = await refusal(root);
+    expect(err.message).toContain("pipe.yaml");
+    expect(err.message).toContain("cannot read the case: not a file");
+  });
+
+  it.skipIf(process.getuid?.() === 0)("names an unreadable case file and why", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "locked.yaml"), CASE);
+    chmodSync(join(root, "locked.yaml"), 0o000);
+    const err = await refusal(root);
+    expect(err.message).toContain("locked.yaml");
+    expect(err.message).toContain("cannot read the case: EACCES");
+  });
+
+  it("names a dangling link named like a case", async () => {
+    const root = casesDir();
+    execFileSync("ln", ["-s", join(root, "absent"), join(root, "gone.yaml")]);
+    const err = await refusal(root);
+    expect(err.message).toContain("gone.yaml");
+    expect(err.message).toContain("cannot read the case: ENOENT");
+  });
+});
