@@ -34,20 +34,36 @@ function pageOf(info: MethodInfo, result: unknown): Record<string, unknown> | nu
   return isObject(page) ? page : null;
 }
 
-/** An item with its order keys as comparable values, each read once and only when a comparison needs it. */
-interface Keyed {
-  readonly item: unknown;
+/**
+ * An item with its order keys as comparable values, each read once and only when a comparison
+ * needs it. A walk compares every item with the one before it, so two rows are reused in turn
+ * (`take` then `swap`) rather than one allocated per item.
+ */
+class Keyed {
+  item: unknown = undefined;
   readonly keys: unknown[];
+  constructor(size: number) {
+    this.keys = new Array<unknown>(size).fill(undefined);
+  }
+  /** This row now holds `item`, its keys not yet read (cleared in place: truncating would drop the array's storage). */
+  take(item: unknown): this {
+    this.item = item;
+    this.keys.fill(undefined);
+    return this;
+  }
 }
 
-const keyed = (item: unknown): Keyed => ({ item, keys: [] });
-
-/** The item's `i`th order key as compared: a bigint or its text (base58 text is compared as the bytes it stands for). */
+/**
+ * The item's `i`th order key as compared: an integer (a number or a bigint: `<` compares the two
+ * kinds exactly) or text (base58 text is compared as the bytes it stands for). A value that is no
+ * integer where one is documented throws, as `BigInt` does, and the check says it could not run.
+ */
 function keyAt(k: Keyed, i: number, key: OrderKey): unknown {
   let v = k.keys[i];
   if (v === undefined) {
     const raw = getPath(k.item, key.field);
-    v = k.keys[i] = key.compare === "integer" ? BigInt(raw as number | bigint) : String(raw);
+    v = k.keys[i] =
+      key.compare === "integer" ? (typeof raw === "bigint" || (typeof raw === "number" && Number.isInteger(raw)) ? raw : BigInt(raw as number)) : String(raw);
   }
   return v;
 }
@@ -56,7 +72,13 @@ function compareKey(a: Keyed, b: Keyed, i: number, key: OrderKey): number {
   const x = keyAt(a, i, key);
   const y = keyAt(b, i, key);
   const c =
-    key.compare === "base58-bytes" ? compareBase58(x as string, y as string) : (x as string) < (y as string) ? -1 : (x as string) > (y as string) ? 1 : 0;
+    key.compare === "base58-bytes"
+      ? compareBase58(x as string, y as string)
+      : (x as string | number | bigint) < (y as string | number | bigint)
+        ? -1
+        : (x as string | number | bigint) > (y as string | number | bigint)
+          ? 1
+          : 0;
   return key.direction === "asc" ? c : -c;
 }
 
@@ -70,14 +92,23 @@ function follows(prev: Keyed, next: Keyed, order: readonly OrderKey[]): boolean 
   return false; // equal on every key: not strictly ordered
 }
 
+/** Compares each item with the one before it: `accept(item)` is false for the first out of order (which does not become the one before). */
+function orderWatch(order: readonly OrderKey[]): (item: unknown) => boolean {
+  let prev: Keyed | null = null;
+  let spare = new Keyed(order.length);
+  return (item) => {
+    const next = spare.take(item);
+    if (prev !== null && !follows(prev, next, order)) return false;
+    spare = prev ?? new Keyed(order.length);
+    prev = next;
+    return true;
+  };
+}
+
 /** Index of the first item out of the documented order, or -1. */
 export function firstOutOfOrder(items: readonly unknown[], order: readonly OrderKey[]): number {
-  let prev = keyed(items[0]);
-  for (let i = 1; i < items.length; i++) {
-    const next = keyed(items[i]);
-    if (!follows(prev, next, order)) return i;
-    prev = next;
-  }
+  const accept = orderWatch(order);
+  for (let i = 0; i < items.length; i++) if (!accept(items[i])) return i;
   return -1;
 }
 
@@ -173,16 +204,12 @@ export async function walk<T = unknown>(
 function tracker(order: readonly OrderKey[] | null) {
   let seen: Set<string> | null = order ? null : new Set();
   const items: unknown[] = [];
-  let prev: Keyed | null = null;
+  const accept = order ? orderWatch(order) : null;
   const found = { duplicate: null as { at: number; item: string } | null, disorder: null as { at: number; item: string } | null };
   const keep = (item: unknown, index: number): unknown => {
     items.push(item);
     if (seen === null) {
-      const next = keyed(item);
-      if (!order || index === 0 || follows(prev!, next, order)) {
-        prev = next;
-        return item;
-      }
+      if (accept!(item)) return item;
       found.disorder = { at: index, item: show(item) };
       seen = new Set(items.slice(0, -1).map((i) => stringifyJson(i)));
     }

@@ -65,7 +65,8 @@ function collect(node: unknown, steps: (string | number)[], found: Found, depth:
     found.addresses.push({ path: dotted(steps), o: node });
   else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path: dotted(steps), o: node });
   else
-    for (const k of Object.keys(node)) {
+    for (const k in node) {
+      if (!Object.hasOwn(node, k)) continue;
       const v = node[k];
       if (v === null || typeof v !== "object") continue;
       steps.push(k);

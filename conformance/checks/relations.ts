@@ -44,22 +44,38 @@ export function unheldLeaves(
   limit = SHOWN,
 ): { path: string; want: unknown; got: unknown }[] {
   const out: { path: string; want: unknown; got: unknown }[] = [];
-  const visit = (t: unknown, o: unknown, path: string, pattern: string) => {
+  // The path so far as steps (ours: renamed keys and indexes) and as a pattern (theirs: keys, `*` for
+  // an index; for renames only); written out only for a leaf that differs (most hold).
+  const steps: (string | number)[] = [];
+  const pattern: string[] = [];
+  const renames = Object.keys(rename).length > 0;
+  const renamed = (key: string): string | undefined => (Object.hasOwn(rename, key) ? rename[key] : undefined);
+  const differs = (want: unknown, got: unknown) => void out.push({ path: steps.length === 0 ? "." : steps.join("."), want, got });
+  const visit = (t: unknown, o: unknown) => {
     if (out.length >= limit) return;
     if (Array.isArray(t)) {
-      if (!Array.isArray(o) || o.length !== t.length)
-        return void out.push({ path: path || ".", want: `${t.length} items`, got: Array.isArray(o) ? `${o.length} items` : o });
-      t.forEach((x, i) => visit(x, o[i], path ? `${path}.${i}` : String(i), pattern ? `${pattern}.*` : "*"));
-    } else if (isObject(t)) {
-      if (!isObject(o)) return void out.push({ path: path || ".", want: t, got: o });
-      for (const [k, v] of Object.entries(t)) {
-        const full = pattern ? `${pattern}.${k}` : k;
-        const mine = rename[full] ?? rename[k] ?? k;
-        visit(v, getPath(o, mine), path ? `${path}.${mine}` : mine, full);
+      if (!Array.isArray(o) || o.length !== t.length) return differs(`${t.length} items`, Array.isArray(o) ? `${o.length} items` : o);
+      for (let i = 0; i < t.length; i++) {
+        steps.push(i);
+        if (renames) pattern.push("*");
+        visit(t[i], o[i]);
+        steps.pop();
+        if (renames) pattern.pop();
       }
-    } else if (!deepEqual(t, o)) out.push({ path: path || ".", want: t, got: o });
+    } else if (isObject(t)) {
+      if (!isObject(o)) return differs(t, o);
+      for (const k in t) {
+        if (!Object.hasOwn(t, k)) continue;
+        const mine = renames ? (renamed(pattern.length === 0 ? k : `${pattern.join(".")}.${k}`) ?? renamed(k) ?? k) : k;
+        steps.push(mine);
+        if (renames) pattern.push(k);
+        visit(t[k], getPath(o, mine));
+        steps.pop();
+        if (renames) pattern.pop();
+      }
+    } else if (!deepEqual(t, o)) differs(t, o);
   };
-  visit(theirs, ours, "", "");
+  visit(theirs, ours);
   return out;
 }
 

@@ -14,14 +14,15 @@ export function sameJson(a: unknown, b: unknown): boolean {
       for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
       return true;
     }
+    // `b`'s keys are read in place (for-in allocates nothing; own keys only, in Object.keys order).
     const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    if (ka.length !== kb.length) return false;
-    for (let i = 0; i < ka.length; i++) {
-      const k = ka[i]!;
-      if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    let i = 0;
+    for (const k in b) {
+      if (!Object.hasOwn(b, k)) continue;
+      if (k !== ka[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+      i++;
     }
-    return true;
+    return i === ka.length;
   }
   if (typeof a === "string" || typeof b === "string") return a === b;
   return scalarText(a) === scalarText(b);

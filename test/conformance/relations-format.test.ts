@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CaseError, parseCase } from "../../conformance/case-format.js";
 import { unheldLeaves, resolveRefs } from "../../conformance/checks/relations.js";
 import { ABSENT, match } from "../../conformance/matchers.js";
-import type { Json } from "../../runtime/index.js";
+import { parseJson, type Json } from "../../runtime/index.js";
 
 describe("matchers some, has and min", () => {
   const tx = { openedAccounts: [{ account: { hash: "A" } }], closedAccounts: [{ account: { hash: "B" } }] };
@@ -74,6 +74,13 @@ describe("relation helpers", () => {
     const v2 = { closed: [{ account: { account: { hash: "h" } } }], opened: [{ account: { hash: "o" } }] };
     expect(unheldLeaves(v1, v2, { "closed.*.account": "account.account" })).toEqual([]);
     expect(unheldLeaves({ a: 1, b: 2, c: 3, d: 4 }, {}, {}, 2).length).toBe(2);
+  });
+
+  it("unheldLeaves: a key named like an Object.prototype member is never renamed by it, and paths name the renamed steps", () => {
+    const answer = parseJson('{"constructor":1,"toString":{"x":2},"items":[{"tree":"t"}]}');
+    expect(unheldLeaves(answer, answer, { unrelated: "other" })).toEqual([]);
+    const ours = parseJson('{"constructor":1,"toString":{"x":2},"items":[{"merkleContext":{"tree":"u"}}]}');
+    expect(unheldLeaves(answer, ours, { "items.*.tree": "merkleContext.tree" })).toEqual([{ path: "items.0.merkleContext.tree", want: "t", got: "u" }]);
   });
 });
 
