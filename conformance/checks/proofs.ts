@@ -1,7 +1,7 @@
 /**
- * proofs: the Merkle proofs an answer carries, judged with our own Poseidon folds (poseidon-lite:
- * BN254, circom's parameters, as light-poseidon hashes Photon's trees), independent of the
- * reference indexer's tree code. No method is named: a proof is recognised by its fields wherever
+ * proofs: the Merkle proofs an answer carries, judged with our own Poseidon folds (BN254, circom's
+ * parameters, as light-poseidon hashes Photon's trees; the hash from poseidon.ts), independent of
+ * the reference indexer's tree code. No method is named: a proof is recognised by its fields wherever
  * it stands in a result (the spec's `MerkleProofWithContext(V2)`, `MerkleContextWithNewAddressProof`,
  * `CompressedProofWithContext(V2)` shapes, spec/DECISIONS.md rows 66-70):
  * - an account proof (`proof`, `root`, `leafIndex`, `hash`) folds from its leaf `hash` at `leafIndex`
@@ -22,10 +22,10 @@
  * and a finding says how many were left unfolded.
  */
 import { encodeBase58, isObject } from "@photon-indexer-kit/runtime";
-import { poseidon3 } from "poseidon-lite/poseidon3";
 import { fail, pass, skip, type Finding } from "../model.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
+import { poseidonHash } from "./poseidon.js";
 import { agreementFindings } from "./proof-agreement.js";
 import { collectProofs, type Found, int32, isIndex, isSeq, LARGEST_HISTORY, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
 import { type Hash2, hash2 as plainHash2, type RootLedger } from "./root-ledger.js";
@@ -205,7 +205,7 @@ class Judge {
         String(siblings.length),
       );
     if (lower >= FIELD || higher >= FIELD) return this.bad(`result${path}: the low element's range is not made of field elements`);
-    const leaf = version === 1 ? poseidon3([lower, BigInt(o.nextIndex), higher]) : this.hash2(lower, higher);
+    const leaf = version === 1 ? poseidonHash([lower, BigInt(o.nextIndex), higher]) : this.hash2(lower, higher);
     const got = fold(this.hash2, leaf, o.lowElementLeafIndex as number, siblings);
     const formula = version === 1 ? "Poseidon(lowerRangeAddress, nextIndex, higherRangeAddress)" : "Poseidon(lowerRangeAddress, higherRangeAddress)";
     if (got !== int32(o.root))

@@ -13,7 +13,7 @@
  * ~170 of them distinct). Only Poseidon's own outputs are kept, keyed by their inputs: a target
  * cannot put a value there.
  */
-import { poseidon2 } from "poseidon-lite/poseidon2";
+import { poseidonHash } from "./poseidon.js";
 
 /** Where a root was first seen: the case and the path of its proof. */
 export interface RootSighting {
@@ -31,7 +31,7 @@ export const MAX_PAIRS = 100_000;
 export type Hash2 = (left: bigint, right: bigint) => bigint;
 
 /** Poseidon(left, right), not remembered. */
-export const hash2: Hash2 = (left, right) => poseidon2([left, right]);
+export const hash2: Hash2 = (left, right) => poseidonHash([left, right]);
 
 export class RootLedger {
   readonly #roots = new Map<string, RootSighting>();
