@@ -63,6 +63,18 @@ describe("loadCases", () => {
     expect(err.message).toContain("cannot read the case: EACCES");
   });
 
+  it("follows a link to a case file, and refuses a link to a FIFO without waiting for a writer", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "target.txt"), CASE);
+    execFileSync("ln", ["-s", join(root, "target.txt"), join(root, "linked.yaml")]);
+    expect((await loadCases(root, {})).map((c) => c.id)).toEqual(["linked"]);
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    execFileSync("ln", ["-s", join(root, "pipe"), join(root, "piped.yaml")]);
+    const err = await refusal(root);
+    expect(err.message).toContain("piped.yaml");
+    expect(err.message).toContain("cannot read the case: not a file");
+  });
+
   it("names a dangling link named like a case", async () => {
     const root = casesDir();
     execFileSync("ln", ["-s", join(root, "absent"), join(root, "gone.yaml")]);
