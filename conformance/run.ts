@@ -490,7 +490,8 @@ export function profileWatch(
       if (found > 0 || missed.length === 0) return [];
       const which =
         name === "reference" ? "the default fixtures profile (reference: the reference indexer's dataset)" : `the fixtures profile ${name ?? ""}`.trimEnd();
-      const first = [...new Set(missed)].slice(0, 2);
+      // Named in a fixed order (the known entities, then the owners), whatever order the cases ran in.
+      const first = [...new Set(missed)].sort().slice(0, 2);
       return [`${which} does not describe this target (${first.join("; ")}): run with --discover --seed-owner PUBKEY or --fixtures FILE`];
     },
   };

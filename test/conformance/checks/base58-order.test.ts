@@ -30,7 +30,21 @@ describe("base58Bytes", () => {
 });
 
 const sign = (n: number) => Math.sign(n);
-const reference = (a: string, b: string) => sign(compareBytes(base58Bytes(a), base58Bytes(b)));
+/** The oracle, independent of the module: the runtime's decoder (empty bytes for text that is not base58) and Buffer.compare (bytea order). */
+const reference = (a: string, b: string) => sign(Buffer.compare(decodeBase58(a) ?? new Uint8Array(), decodeBase58(b) ?? new Uint8Array()));
+
+describe("compareBytes", () => {
+  it("is bytea order, as Buffer.compare: byte by byte, then the shorter first", () => {
+    const samples = [
+      ...Array.from({ length: 60 }, (_, n) => bytesFrom(n, n % 6)),
+      Uint8Array.of(),
+      Uint8Array.of(0),
+      Uint8Array.of(1, 2),
+      Uint8Array.of(1, 2, 0),
+    ];
+    for (const a of samples) for (const b of samples) expect(sign(compareBytes(a, b)), `${a} ${b}`).toBe(sign(Buffer.compare(a, b)));
+  });
+});
 
 describe("compareBase58", () => {
   it("agrees with comparing the decoded bytes: 32- and 64-byte keys, leading zeros, mixed lengths", () => {
