@@ -12,7 +12,7 @@
  *     cases      loaded and selected (--method, --case, --shard), only those of the spec's methods;
  *                none matching is a usage error when `requireMatch` (the CLI)
  *     ensureReachable()  every target, in order (UnreachableError)
- *     pool()     longest request chains first (schedule.ts), bounded concurrency, the run's and each case's deadline, --max-failures, an
+ *     pool()     bounded concurrency, the run's and each case's deadline, --max-failures, an
  *                abort signal (Ctrl-C)
  *     close()    stops the embedded reference indexer if the session started one
  *   }
@@ -32,7 +32,6 @@ import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from ".
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { appliesTo, defaultSpec, methodsCalled, type SpecBundle } from "./spec-bundle.js";
 import { canonicalMethod, type MethodTable } from "./spec-facts.js";
-import { startOrder } from "./schedule.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 /** What every command uses unless told otherwise. */
@@ -377,13 +376,12 @@ export async function runPool<T>(
     return options.notRun(c, why, check);
   };
   const results: T[] = new Array(items.length);
-  const order = startOrder(items);
   let next = 0;
   let done = 0;
   let failed = 0;
   const worker = async () => {
     while (next < items.length) {
-      const i = order[next++]!;
+      const i = next++;
       const c = items[i]!;
       if (run?.signal.aborted) results[i] = notRun(c, (run.signal.reason as Error).message, options.signal?.aborted ? "run" : "deadline");
       else if (maxFailures !== undefined && failed >= maxFailures) results[i] = notRun(c, `${failed} cases had failed (--max-failures ${maxFailures})`, "run");

@@ -147,24 +147,6 @@ describe("reachability as values", () => {
 });
 
 describe("pool", () => {
-  it("starts the longest request chains first and returns results in case order", async () => {
-    const single = (id: string) => ({ id, method: "m", expect: { paginate: [] } }) as unknown as ConformanceCase;
-    const walking = (id: string, paginate: number[]) => ({ id, method: "m", expect: { paginate } }) as unknown as ConformanceCase;
-    const items = [single("a"), single("b"), walking("walk-by-7", [7]), single("c"), walking("walk-by-1-and-2", [1, 2]), single("d")];
-    const started: string[] = [];
-    const results = await runPool(
-      items,
-      async (c) => {
-        started.push(c.id);
-        await new Promise((r) => setImmediate(r));
-        return c.id;
-      },
-      { concurrency: 1 },
-    );
-    expect(started).toEqual(["walk-by-1-and-2", "walk-by-7", "a", "b", "c", "d"]);
-    expect(results).toEqual(["a", "b", "walk-by-7", "c", "walk-by-1-and-2", "d"]);
-  });
-
   it("keeps at most `concurrency` in flight and returns results in order", async () => {
     let inFlight = 0;
     let most = 0;
