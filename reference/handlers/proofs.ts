@@ -18,9 +18,9 @@ function capHashes(count: number, most: number): void {
 
 const accountProofHandlers = ((ref) => ({
   // get_compressed_account_proof/v1.rs:43-64: the slot, then the leaf proof.
-  getCompressedAccountProof(params) {
+  getCompressedAccountProof(params, _facts, call) {
     const context = contextOf(ref);
-    return { context, value: ref.forest.accountProof(params.hash) };
+    return { context, value: ref.forest.accountProof(params.hash, call.written) };
   },
 
   // get_compressed_account_proof/v2.rs:56-133.
@@ -31,10 +31,11 @@ const accountProofHandlers = ((ref) => ({
 })) satisfies Family;
 
 const multipleProofHandlers = ((ref) => ({
-  getMultipleCompressedAccountProofs(params, facts) {
+  getMultipleCompressedAccountProofs(params, facts, call) {
     capHashes(params.length, maxItems(facts, ""));
     const context = contextOf(ref);
-    return { context, value: ref.forest.accountProofs(params) };
+    // The listener writes each proof's text as the forest joined it (`CallContext.written`).
+    return { context, value: ref.forest.accountProofs(params, call.written) };
   },
 
   getMultipleCompressedAccountProofsV2(params, facts) {

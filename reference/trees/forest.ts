@@ -334,6 +334,18 @@ export interface ForestOptions {
   /** Bytes of JSON text of written V1 account proofs kept for later answers (default 8 MiB; 0 keeps none). */
   readonly keptProofBytes?: number;
 }
+/** A listener's `CallContext.written`: marks a value with its JSON text (exactly `stringifyJson(value)`). */
+export type WrittenAs = <T extends object>(value: T, json: string) => T;
+
+/**
+ * `stringifyJson(proof)` for a proof `writeAccountProof` wrote: its keys in their order, and its node
+ * texts (`proof`, `root`, `hash`: base58 from `bigintToBase58`, nothing to escape) joined without
+ * the serialiser's per-character escape scan; the tree's key is written by JSON.stringify.
+ */
+export function accountProofJson(proof: AccountProof): string {
+  return `{"proof":["${proof.proof.join('","')}"],"root":"${proof.root}","leafIndex":${proof.leafIndex},"hash":"${proof.hash}","merkleTree":${JSON.stringify(proof.merkleTree)},"rootSeq":${proof.rootSeq}}`;
+}
+
 /** A written proof's text beyond its base58 strings: keys, quotes, commas, numbers. */
 const PROOF_FRAME_BYTES = 128;
 
@@ -602,16 +614,22 @@ export class Forest {
 
   // --- account proofs ---
 
-  /** One account proof, V1 (get_compressed_account_proof/v1.rs:43-64). */
-  accountProof(hash: string): AccountProof {
+  /**
+   * One account proof, V1 (get_compressed_account_proof/v1.rs:43-64). `written` (a listener's
+   * `CallContext.written`) is handed each proof written for this answer with its JSON text.
+   */
+  accountProof(hash: string, written?: WrittenAs): AccountProof {
     const [proof] = this.leafProofs([hash]);
     if (!proof) throw recordNotFound("Account not found");
-    return this.writeAccountProof(proof);
+    return this.writeAccountProof(proof, written);
   }
 
-  /** Account proofs by leaf hash, V1, in request order (get_multiple_compressed_account_proofs/mod.rs:26-47). */
-  accountProofs(hashes: readonly string[]): AccountProof[] {
-    return this.leafProofs(hashes).map((p) => this.writeAccountProof(p));
+  /** Account proofs by leaf hash, V1, in request order (get_multiple_compressed_account_proofs/mod.rs:26-47); `written` as in `accountProof`. */
+  accountProofs(hashes: readonly string[], written?: WrittenAs): AccountProof[] {
+    const proofs = this.leafProofs(hashes);
+    const out: AccountProof[] = new Array(proofs.length);
+    for (let i = 0; i < proofs.length; i++) out[i] = this.writeAccountProof(proofs[i] as LeafProof, written);
+    return out;
   }
 
   /**
@@ -1011,7 +1029,7 @@ export class Forest {
    * instead of serialising 26 levels again) and kept while its tree and rootSeq stay the ones it
    * was written from (bounded: `ForestOptions.keptProofBytes`).
    */
-  private writeAccountProof(p: LeafProof): AccountProof {
+  private writeAccountProof(p: LeafProof, mark?: WrittenAs): AccountProof {
     const { merkle, leafIndex } = p;
     let byLeaf = this.written.get(merkle);
     const kept = byLeaf?.get(leafIndex);
@@ -1025,7 +1043,14 @@ export class Forest {
       merkleTree: p.record.tree,
       rootSeq: p.rootSeq,
     };
-    if (this.keptProofBytes === 0) return plain; // nothing kept: written for this answer only
+    if (this.keptProofBytes === 0) {
+      // Nothing kept: written for this answer only, its JSON text (for the listener) joined from the node texts.
+      if (mark === undefined) return plain;
+      // The text first: joining a frozen array takes V8's slow path (about twice the time).
+      const json = accountProofJson(plain);
+      Object.freeze(proof);
+      return mark(plain, json);
+    }
     const written = encodeOnce(plain);
     if (byLeaf === undefined) {
       byLeaf = new Map();

@@ -4,8 +4,9 @@
  * are made once and copied into the answer, instead of joining its text into a string that is then
  * flattened and encoded again per request. The bytes are those `stringifyJson` would give, the
  * envelope's `{"jsonrpc":"2.0","result":…,"id":…}` around them: the walk follows the serialiser's
- * rules for what it handles (plain objects and arrays, primitives, bigints, encoded values) and
- * gives up (`undefined`, the caller then takes the string path) on anything else.
+ * rules for what it handles (plain objects and arrays, primitives, bigints, encoded values, values
+ * whose handler gave their text: `writtenAs`) and gives up (`undefined`, the caller then takes the
+ * string path) on anything else.
  */
 import { isEncoded, stringifyJson } from "../json.js";
 
@@ -21,6 +22,32 @@ interface Kept {
 }
 
 const kept = new WeakMap<object, Kept>();
+
+/**
+ * The JSON text a handler wrote for a value of its result (`writtenAs`, offered to handlers as
+ * `CallContext.written`): a module-private symbol, so nothing parsed from a request can carry it.
+ */
+const WRITTEN: unique symbol = Symbol("written JSON");
+type Written = { readonly [WRITTEN]?: string };
+
+/**
+ * Marks `value` as serialised by `json`, which must be exactly `stringifyJson(value)` (the handler
+ * wrote it from values it knows need no escaping, e.g. its own base58 texts): a single call's answer
+ * written to bytes (`envelopeBytes`) then writes that text as is instead of walking the value; the
+ * string path (batches, validated results) still serialises the value itself, to the same text.
+ * Freezes `value`; whatever it holds must not change either. Returns `value` (unmarked when it is
+ * already frozen or encoded).
+ */
+export function writtenAs<T extends object>(value: T, json: string): T {
+  if (!Object.isExtensible(value) || isEncoded(value)) return value;
+  Object.defineProperty(value, WRITTEN, { value: json });
+  return Object.freeze(value);
+}
+
+/** The text `writtenAs` attached to `value`, if any. */
+export function writtenText(value: object): string | undefined {
+  return (value as Written)[WRITTEN];
+}
 
 // Kept bytes are cut from slabs of their own, back to back (no alignment gaps): the items of a
 // list first written together (a page) sit next to each other, so that a later page holding them
@@ -60,12 +87,13 @@ const GIVE_UP = 2;
 type Wrote = typeof WROTE | typeof LEFT_OUT | typeof GIVE_UP;
 
 /**
- * Whether an encoded value sits near the top of `value` (results hold their items a few levels
- * down, all of one kind): then `envelopeBytes` pays; otherwise the native serialiser is faster.
+ * Whether an encoded value (or one `writtenAs` marked) sits near the top of `value` (results hold
+ * their items a few levels down, all of one kind): then `envelopeBytes` pays; otherwise the native
+ * serialiser is faster.
  */
 export function holdsEncoded(value: unknown, depth = 0): boolean {
   if (typeof value !== "object" || value === null || depth > LOOK_DEPTH) return false;
-  if (isEncoded(value)) return true;
+  if (isEncoded(value) || (value as Written)[WRITTEN] !== undefined) return true;
   if (Array.isArray(value)) return value.length > 0 && holdsEncoded(value[0], depth + 1);
   for (const key in value) if (holdsEncoded((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
@@ -139,6 +167,11 @@ function write(out: Pieces, value: unknown, depth: number): Wrote {
     return WROTE;
   }
   const object = value as object;
+  const json = (object as Written)[WRITTEN];
+  if (json !== undefined) {
+    out.text += json;
+    return WROTE;
+  }
   if (isEncoded(object)) {
     const k = kept.get(object) ?? keep(object);
     out.kept(k, k.start + 1);

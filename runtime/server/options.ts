@@ -10,6 +10,14 @@ export interface CallContext {
   readonly id: string | number | bigint | null;
   readonly method: string;
   readonly request: IncomingMessage;
+  /**
+   * Hands the listener a value's JSON text, written by the handler: `json` must be exactly what
+   * `stringifyJson(value)` gives (e.g. a fixed frame around texts the handler made and knows need no
+   * escaping). A single call's answer then copies the text instead of serialising the value again
+   * (batches and validated results still serialise the value). Freezes `value` (what it holds must
+   * not change either) and returns it. Absent where a handler is called outside a listener.
+   */
+  readonly written?: <T extends object>(value: T, json: string) => T;
 }
 
 export type Handler = (params: any, ctx: CallContext) => unknown | Promise<unknown>;

@@ -15,7 +15,7 @@ import { formatIssues, validate } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
 import { duplicateKeyIn, stringifyJson } from "../json.js";
 import { NOT_JSON_200, NOT_JSON_400, parseBody } from "./body.js";
-import { envelopeBytes, holdsEncoded, RESULT_AT } from "./bytes.js";
+import { envelopeBytes, holdsEncoded, RESULT_AT, writtenAs } from "./bytes.js";
 import {
   asRpcError,
   errorEnvelope,
@@ -275,7 +275,7 @@ export class RpcCore {
         const text = this.memo.get(memoKey);
         if (text !== undefined) return `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
       }
-      result = entry.handler(p, { id, method, request: req });
+      result = entry.handler(p, { id, method, request: req, written: writtenAs });
     } catch (err) {
       return this.failure(entry.name, idText, err);
     }

@@ -20,10 +20,10 @@ const ALLOWED: readonly { file: string; words: readonly string[] | "methods" | "
   {
     file: "reference/handlers/",
     words: "all",
-    // A method's name only where its handler is defined (`getThings(params, facts) {`): what a
+    // A method's name only where its handler is defined (`getThings(params, facts, call) {`): what a
     // handler needs of the table (page size, list caps) it receives, it never looks itself up; a
     // family file lists no names beyond its handlers (`satisfies Family`).
-    only: /^\s*\w+\((params(, facts)?)?\) \{/,
+    only: /^\s*\w+\((params(, _?facts(, call)?)?)?\) \{/,
     why: "the reference's per-method code: one handler per method, keyed by its name and returning its params' and result's fields, each checked by the compiler against the generated Handlers, Params and Result types (a new method adds only its handler here); it names a method only where that method's handler is defined",
   },
 ];

@@ -5,7 +5,7 @@ import { isEncoded, RpcError, stringifyJson } from "../../../runtime/index.js";
 import { Random } from "../../../reference/random.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TreeRecord } from "../../../reference/records.js";
 import { IndexedMerkleTree } from "../../../reference/trees/indexed-tree.js";
-import { ADDRESS_TREE_V1, addressLeaf, Forest, fold, ZERO_HASH } from "../../../reference/trees/forest.js";
+import { accountProofJson, ADDRESS_TREE_V1, addressLeaf, Forest, fold, ZERO_HASH } from "../../../reference/trees/forest.js";
 import {
   base58ToBigint,
   bigintToBase58,
@@ -224,6 +224,30 @@ describe("account proofs", () => {
     const [n0] = none.accountProofs([v1[0]!.hash]);
     expect(none.accountProof(v1[0]!.hash)).not.toBe(n0);
     expect(none.accountProof(v1[0]!.hash)).toEqual(first[0]);
+  });
+
+  it("V1: with none kept, hands each written proof to `written` with its JSON text (stringifyJson's, byte for byte), frozen", () => {
+    const hashes = [v1[0]!.hash, v1[2]!.hash, v1[5]!.hash, v2[3]!.hash];
+    const none = new Forest(dataset, { keptProofBytes: 0 });
+    const handed: [unknown, string][] = [];
+    const written = <T extends object>(value: T, json: string): T => {
+      handed.push([value, json]);
+      return value;
+    };
+    const proofs = none.accountProofs(hashes, written);
+    expect(proofs).toEqual(new Forest(dataset).accountProofs(hashes));
+    expect(handed.map(([v]) => v)).toEqual(proofs);
+    for (const [i, p] of proofs.entries()) {
+      expect(handed[i]![1]).toBe(stringifyJson(p));
+      expect(accountProofJson(p)).toBe(stringifyJson(p));
+      expect(Object.isFrozen(p.proof)).toBe(true);
+    }
+    const one = none.accountProof(v1[5]!.hash, written);
+    expect(handed.at(-1)).toEqual([one, stringifyJson(one)]);
+    // Kept proofs are encoded (their text kept by encodeOnce): `written` is not called for them.
+    const before = handed.length;
+    new Forest(dataset).accountProofs(hashes, written);
+    expect(handed.length).toBe(before);
   });
 
   it("V1: a request naming one leaf twice takes the general lookup and its error", () => {

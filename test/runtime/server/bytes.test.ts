@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
-import { envelopeBytes, holdsEncoded } from "../../../runtime/server/bytes.js";
+import { envelopeBytes, holdsEncoded, writtenAs, writtenText } from "../../../runtime/server/bytes.js";
 
 const textOf = (value: unknown, idText: string) => envelopeBytes(value, idText)?.toString("utf8");
 
@@ -68,5 +68,30 @@ describe("success envelopes written to bytes (bytes.ts)", () => {
     expect(holdsEncoded({ context: { slot: 1 }, value: { items: [{ a: 1 }] } })).toBe(false);
     expect(holdsEncoded([[[[[[encodeOnce({ a: 1 })]]]]]])).toBe(false);
     expect(holdsEncoded(5)).toBe(false);
+  });
+
+  it("writes a value a handler marked with its text (writtenAs) as that text, and nothing else changes", () => {
+    const proof = () => ({ proof: ["a1", "b2"], root: "r", leafIndex: 3, big: 2n ** 64n });
+    const marked = [0, 1, 2].map(() => {
+      const p = proof();
+      return writtenAs(p, stringifyJson(p));
+    });
+    const value = { context: { slot: 9 }, value: marked };
+    expect(holdsEncoded(value)).toBe(true);
+    expect(textOf(value, "4")).toBe(viaText(value, "4"));
+    // The text is what the byte path writes: a marker the value does not match shows it is used as given.
+    const odd = writtenAs({ a: 1 }, '{"a":"given"}');
+    expect(textOf([odd, odd], "1")).toBe('{"jsonrpc":"2.0","result":[{"a":"given"},{"a":"given"}],"id":1}');
+    // The string path still serialises the value itself; the mark is neither a key nor enumerable.
+    expect(stringifyJson(odd)).toBe('{"a":1}');
+    expect(Object.keys(odd)).toEqual(["a"]);
+    expect(Object.isFrozen(odd)).toBe(true);
+    expect(writtenText(odd)).toBe('{"a":"given"}');
+    // A frozen or encoded value is left unmarked.
+    const frozen = Object.freeze({ b: 1 });
+    expect(writtenText(writtenAs(frozen, "{}"))).toBeUndefined();
+    const encoded = encodeOnce({ c: 1 });
+    expect(writtenText(writtenAs(encoded, "{}"))).toBeUndefined();
+    expect(textOf([encoded], "1")).toBe('{"jsonrpc":"2.0","result":[{"c":1}],"id":1}');
   });
 });
