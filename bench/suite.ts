@@ -87,10 +87,15 @@ async function recordingProxy(target: string): Promise<{ url: string; taken: Rec
   };
 }
 
-/** The replay; `parse` reads each body (JSON.parse by default; the runtime's lossless parser for the floor). */
-async function replay(url: string, groups: readonly (readonly Recorded[])[], parse: (text: string) => unknown = JSON.parse): Promise<number> {
+/** The replay; `parse` reads each body (JSON.parse by default; the runtime's lossless parser for the floor). Returns how many bodies it sent and how many it could not parse. */
+async function replay(
+  url: string,
+  groups: readonly (readonly Recorded[])[],
+  parse: (text: string) => unknown = JSON.parse,
+): Promise<{ sent: number; unparsed: number }> {
   let next = 0;
   let sent = 0;
+  let unparsed = 0;
   const worker = async () => {
     while (next < groups.length) {
       const group = groups[next++]!;
@@ -105,7 +110,7 @@ async function replay(url: string, groups: readonly (readonly Recorded[])[], par
           try {
             parse(text);
           } catch {
-            // a case may send a body the server answers with something that is not JSON
+            unparsed++; // a case may send a body the server answers with something that is not JSON; counted, and both parsers must agree
           }
         }
         sent++;
@@ -113,7 +118,7 @@ async function replay(url: string, groups: readonly (readonly Recorded[])[], par
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return sent;
+  return { sent, unparsed };
 }
 
 /** The reference indexer with every answer delayed by `latencyMs` (a remote indexer). */
@@ -160,7 +165,7 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
   const requests = groups.reduce((n, g) => n + g.length, 0);
 
   const first = await runSuite(base); // warm-up
-  await replay(url, groups); // warm-up
+  const warm = await replay(url, groups); // warm-up
   const ours: number[] = [];
   const raw: number[] = [];
   const lossless: number[] = [];
@@ -169,16 +174,16 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
     const l0 = performance.now();
     void (deriveCases(fixtures, defaultSpec.methods).length + (await loadCases(base.casesDir, fixtures)).length);
     loading.push(performance.now() - l0);
-    const order = inTurns(r, ["ours", "raw"] as const);
-    for (const name of order) {
+    for (const name of inTurns(r, ["ours", "raw", "lossless"] as const)) {
       const t0 = performance.now();
       if (name === "ours") await runSuite(base);
-      else await replay(url, groups);
-      (name === "ours" ? ours : raw).push(performance.now() - t0);
+      else {
+        const replayed = await replay(url, groups, name === "raw" ? JSON.parse : (text) => parseJson(text));
+        // The two parsers read the same bodies: one refusing what the other reads would measure different work.
+        if (replayed.unparsed !== warm.unparsed) throw new Error(`the ${name} replay could not parse ${replayed.unparsed} bodies, JSON.parse ${warm.unparsed}`);
+      }
+      (name === "ours" ? ours : name === "raw" ? raw : lossless).push(performance.now() - t0);
     }
-    const t1 = performance.now();
-    await replay(url, groups, (text) => parseJson(text));
-    lossless.push(performance.now() - t1);
   }
   return { first, requests, groups: groups.filter((g) => g.length > 0).length, ours, raw, lossless, loading };
 }

@@ -28,9 +28,11 @@ export function pairedRatio(top: readonly number[], bottom: readonly number[]): 
 }
 
 /**
- * The order of the two sides in round `round`: as given in even rounds, swapped in odd ones, so
- * neither side always runs first (warm caches, GC debt and drift then fall on both alike).
+ * The order of the sides in round `round`: rotated by one each round (two sides: as given in even
+ * rounds, swapped in odd ones), so no side always runs first or last (warm caches, GC debt and
+ * drift then fall on all alike).
  */
-export function inTurns<K>(round: number, sides: readonly [K, K]): readonly [K, K] {
-  return round % 2 === 0 ? sides : [sides[1], sides[0]];
+export function inTurns<K>(round: number, sides: readonly K[]): readonly K[] {
+  const by = round % sides.length;
+  return [...sides.slice(by), ...sides.slice(0, by)];
 }
