@@ -2,7 +2,10 @@
  * Validators: every method's params and result schema, and the envelope schemas, compiled
  * once by ajv (strict mode) and emitted as standalone ESM source, so nothing compiles a
  * schema at run time. Formats resolve to runtime/formats.ts through the `formats` import;
- * the uint64/int64 keywords are inlined code.
+ * the uint64/int64 keywords are inlined code. Referenced schemas without refs of their own are
+ * inlined too (ajv's `inlineRefs`): a 1000-item token page validates in ~0.71 ms instead of
+ * ~0.96 ms, as every item's fields no longer cost a function call, a context object and an
+ * instance path each (validators.ts grows from ~630 to ~800 KB).
  *
  * The source is TypeScript (generated/validators.ts), so a consumer's own `tsc` build emits it
  * with the rest: ajv's functions get the few annotations a strict compiler needs (see
@@ -81,7 +84,7 @@ export function createAjv(): Ajv {
     strict: true,
     allowUnionTypes: true,
     allErrors: false,
-    inlineRefs: false,
+    inlineRefs: true,
     code: { source: true, esm: true, lines: true, formats: _`formats` },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
