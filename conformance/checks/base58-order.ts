@@ -122,6 +122,30 @@ function isBase58(text: string): boolean {
   return true;
 }
 
+const BASE58_TEXT = /^[1-9A-HJ-NP-Za-km-z]*$/;
+
+/**
+ * What decides most comparisons of `text` with another, read once per key: its leading `1`s and
+ * the bytes of the number after them, packed (zeros · 2^20 + bytes); -1 where the text alone
+ * cannot be compared (not base58, only `1`s, or absurdly long). Two keys of the same rank (≥ 0)
+ * compare as `compareBase58` compares them on its fast path: more digits, or at equal length the
+ * later text, is larger.
+ */
+export function base58Rank(text: string): number {
+  const zeros = leadingOnes(text);
+  if (zeros === text.length || text.length >= 2 ** 20 || !BASE58_TEXT.test(text)) return -1;
+  return zeros * 2 ** 20 + numberBytes(text, zeros);
+}
+
+/** `compareBase58(a, b)` given both texts' `base58Rank`: decided on the text where the ranks agree. */
+export function compareRankedBase58(a: string, rankA: number, b: string, rankB: number): number {
+  if (rankA >= 0 && rankA === rankB) {
+    if (a.length !== b.length) return a.length - b.length;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  return compareBase58(a, b);
+}
+
 /**
  * The sign of comparing the bytes `a` and `b` stand for, exactly as `compareBytes(base58Bytes(a),
  * base58Bytes(b))` (text that is not base58 is empty bytes). With as many leading `1`s (zero

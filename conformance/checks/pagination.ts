@@ -15,7 +15,7 @@ import { isObject, stringifyJson, type MethodInfo, type OrderKey, type Paginatio
 import { getPath } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { methodInfo, pageOf as pageOfResult } from "../spec-facts.js";
-import { compareBase58 } from "./base58-order.js";
+import { base58Rank, compareRankedBase58 } from "./base58-order.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 import { sameJson } from "./same-json.js";
 
@@ -42,8 +42,11 @@ function pageOf(info: MethodInfo, result: unknown): Record<string, unknown> | nu
 class Keyed {
   item: unknown = undefined;
   readonly keys: unknown[];
+  /** Each base58 key's `base58Rank`, read with the key. */
+  readonly ranks: number[];
   constructor(size: number) {
     this.keys = new Array<unknown>(size).fill(undefined);
+    this.ranks = new Array<number>(size).fill(-1);
   }
   /** This row now holds `item`, its keys not yet read (cleared in place: truncating would drop the array's storage). */
   take(item: unknown): this {
@@ -64,6 +67,7 @@ function keyAt(k: Keyed, i: number, key: OrderKey): unknown {
     const raw = getPath(k.item, key.field);
     v = k.keys[i] =
       key.compare === "integer" ? (typeof raw === "bigint" || (typeof raw === "number" && Number.isInteger(raw)) ? raw : BigInt(raw as number)) : String(raw);
+    if (key.compare === "base58-bytes") k.ranks[i] = base58Rank(v as string);
   }
   return v;
 }
@@ -73,7 +77,7 @@ function compareKey(a: Keyed, b: Keyed, i: number, key: OrderKey): number {
   const y = keyAt(b, i, key);
   const c =
     key.compare === "base58-bytes"
-      ? compareBase58(x as string, y as string)
+      ? compareRankedBase58(x as string, a.ranks[i]!, y as string, b.ranks[i]!)
       : (x as string | number | bigint) < (y as string | number | bigint)
         ? -1
         : (x as string | number | bigint) > (y as string | number | bigint)

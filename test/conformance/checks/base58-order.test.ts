@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { base58Bytes, compareBase58, compareBytes } from "../../../conformance/checks/base58-order.js";
+import { base58Bytes, base58Rank, compareBase58, compareBytes, compareRankedBase58 } from "../../../conformance/checks/base58-order.js";
 import { decodeBase58, encodeBase58 } from "../../../runtime/index.js";
 import { bytesFrom } from "../../helpers/bytes.js";
 
@@ -88,5 +88,23 @@ describe("compareBase58", () => {
       fc.property(key, key, (a, b) => sign(compareBase58(a, b)) === reference(a, b)),
       { numRuns: 5000, seed: 17 },
     );
+  });
+
+  it("compared with ranks read once per key (the walks' way), agrees on any text (property)", () => {
+    const digits = fc.constantFrom(..."123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0OIl é".split(""));
+    const text = fc.array(digits, { maxLength: 50 }).map((cs) => cs.join(""));
+    // Keys of one byte count with and without leading zero bytes, as a page's keys are.
+    const key = fc.oneof(
+      text,
+      fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => encodeBase58(b)),
+      fc.uint8Array({ maxLength: 66 }).map((b) => encodeBase58(b)),
+    );
+    fc.assert(
+      fc.property(key, key, (a, b) => sign(compareRankedBase58(a, base58Rank(a), b, base58Rank(b))) === reference(a, b)),
+      { numRuns: 5000, seed: 23 },
+    );
+    expect(base58Rank("111")).toBe(-1); // only zero bytes: decoded to compare
+    expect(base58Rank("0abc")).toBe(-1); // not base58
+    expect(base58Rank("11z")).toBe(2 * 2 ** 20 + 1);
   });
 });
