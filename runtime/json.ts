@@ -147,10 +147,26 @@ function keyBefore(text: string, at: number): string {
 function scan(text: string, tokens: string[], paths: (string | number)[][], marks: Marks): void {
   let depth = 0;
   const n = text.length;
+  // The key of each level read for the last path, and where the container it names opened: the
+  // next token in the same containers (the next item's amount) reads none of them again.
+  const keyAt: (string | undefined)[] = [];
+  const keyFor: number[] = [];
   /** The path of the value starting at `at` (array indexes and object keys), found only for tokens that need it. */
   const pathTo = (at: number): (string | number)[] => {
     const path: (string | number)[] = [];
-    for (let d = 1; d <= depth; d++) path.push(IN_ARRAY[d] === 1 ? INDEX[d]! : keyBefore(text, d < depth ? OPEN_AT[d + 1]! : at));
+    for (let d = 1; d <= depth; d++) {
+      if (IN_ARRAY[d] === 1) {
+        path.push(INDEX[d]!);
+        continue;
+      }
+      const before = d < depth ? OPEN_AT[d + 1]! : at;
+      let key = keyAt[d];
+      if (key === undefined || keyFor[d] !== before) {
+        key = keyAt[d] = keyBefore(text, before);
+        keyFor[d] = before;
+      }
+      path.push(key);
+    }
     return path;
   };
   for (let i = 0; i < n; i++) {
@@ -285,16 +301,22 @@ function parseWithBigints(text: string, options: ParseOptions | undefined): unkn
 /** The parsed value with each rounded integer at `paths` replaced by the bigint of its token. */
 function withBigints(text: string, value: unknown, tokens: readonly string[], paths: readonly (string | number)[][], duplicates: boolean): unknown {
   if (paths[0]!.length === 0) return BigInt(tokens[0]!);
+  // The containers the last path went through: a path sharing its first steps starts from there.
+  const nodes: Record<string | number, unknown>[] = [value as Record<string | number, unknown>];
+  let previous: readonly (string | number)[] = [];
   for (let b = 0; b < tokens.length; b++) {
     const path = paths[b]!;
     const token = tokens[b]!;
-    let node = value as Record<string | number, unknown>;
     const last = path.length - 1;
-    for (let p = 0; p < last; p++) {
+    let p = 0;
+    while (p < last && p < previous.length - 1 && path[p] === previous[p]) p++;
+    let node = nodes[p]!;
+    for (; p < last; p++) {
       const next = node[path[p]!];
       if (typeof next !== "object" || next === null) return losslessParse(text, null, parseNumber);
-      node = next as Record<string | number, unknown>;
+      node = nodes[p + 1] = next as Record<string | number, unknown>;
     }
+    previous = path;
     const key = path[last]!;
     const current = node[key];
     if (typeof current !== "number" || current !== Number(token)) {
