@@ -62,8 +62,29 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function isMatcher(m: Json): m is Record<string, Json> {
-  return isObject(m) && Object.keys(m).length === 1 && MATCHER_KEYS.has(Object.keys(m)[0]!);
+/** The matcher's name when `m` is a matcher (an object of one known key), else undefined; read in place (matchers run per item of every page). */
+function matcherName(m: Json): string | undefined {
+  if (!isObject(m)) return undefined;
+  let name: string | undefined;
+  for (const k in m) {
+    if (!Object.hasOwn(m, k)) continue;
+    if (name !== undefined) return undefined;
+    name = k;
+  }
+  return name !== undefined && MATCHER_KEYS.has(name) ? name : undefined;
+}
+
+/** `matches` patterns compiled once (a case's pattern is matched against every item); at most MAX_PATTERNS kept. */
+const patterns = new Map<string, RegExp>();
+const MAX_PATTERNS = 1000;
+
+function pattern(source: string): RegExp {
+  let re = patterns.get(source);
+  if (re === undefined) {
+    re = new RegExp(source);
+    if (patterns.size < MAX_PATTERNS) patterns.set(source, re);
+  }
+  return re;
 }
 
 function typeOf(actual: unknown, type: string): boolean {
@@ -91,11 +112,12 @@ function typeOf(actual: unknown, type: string): boolean {
 
 /** Returns null on a match, else a short reason. */
 export function match(actual: unknown, expected: Json): string | null {
-  if (!isMatcher(expected)) {
+  const key = matcherName(expected);
+  if (key === undefined) {
     if (actual === ABSENT) return "is absent";
     return deepEqual(actual, expected) ? null : "differs";
   }
-  const [key, arg] = Object.entries(expected)[0]!;
+  const arg = (expected as Record<string, Json>)[key];
   switch (key) {
     case "any":
       return actual === ABSENT ? "is absent" : null;
@@ -112,7 +134,7 @@ export function match(actual: unknown, expected: Json): string | null {
     case "oneOf":
       return Array.isArray(arg) && arg.some((m) => match(actual, m) === null) ? null : "matches none of the options";
     case "matches":
-      return typeof actual === "string" && new RegExp(String(arg)).test(actual) ? null : `does not match /${String(arg)}/`;
+      return typeof actual === "string" && pattern(String(arg)).test(actual) ? null : `does not match /${String(arg)}/`;
     case "not":
       return match(actual, arg as Json) === null ? "matches what it must not" : null;
     case "some":
@@ -130,8 +152,9 @@ export function match(actual: unknown, expected: Json): string | null {
 /** Null when every `path: matcher` of `paths` matches `actual` at that path, else the first reason, naming the path. */
 export function matchAll(actual: unknown, paths: Json): string | null {
   if (!isObject(paths)) return "needs {path: matcher, …}";
-  for (const [path, matcher] of Object.entries(paths)) {
-    const why = match(getPath(actual, path), matcher);
+  for (const path in paths) {
+    if (!Object.hasOwn(paths, path)) continue;
+    const why = match(getPath(actual, path), paths[path]!);
     if (why !== null) return `${path} ${why}`;
   }
   return null;
