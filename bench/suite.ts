@@ -140,6 +140,8 @@ interface Measured {
   readonly lossless: number[];
   /** Loading the case files and deriving the spec's cases, as each run does before its first request, ms. */
   readonly loading: number[];
+  /** The suite's event loop idle during its run (waiting on the target with every chain in flight), ms. */
+  readonly idle: number[];
 }
 
 async function measure(url: string, fixtures: Fixtures, rounds: number): Promise<Measured> {
@@ -170,14 +172,18 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
   const raw: number[] = [];
   const lossless: number[] = [];
   const loading: number[] = [];
+  const idle: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const l0 = performance.now();
     void (deriveCases(fixtures, defaultSpec.methods).length + (await loadCases(base.casesDir, fixtures)).length);
     loading.push(performance.now() - l0);
     for (const name of inTurns(r, ["ours", "raw", "lossless"] as const)) {
       const t0 = performance.now();
-      if (name === "ours") await runSuite(base);
-      else {
+      if (name === "ours") {
+        const loop = performance.eventLoopUtilization();
+        await runSuite(base);
+        idle.push(performance.eventLoopUtilization(loop).idle);
+      } else {
         const replayed = await replay(url, groups, name === "raw" ? JSON.parse : (text) => parseJson(text));
         // The two parsers read the same bodies: one refusing what the other reads would measure different work.
         if (replayed.unparsed !== warm.unparsed) throw new Error(`the ${name} replay could not parse ${replayed.unparsed} bodies, JSON.parse ${warm.unparsed}`);
@@ -185,7 +191,7 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
       (name === "ours" ? ours : name === "raw" ? raw : lossless).push(performance.now() - t0);
     }
   }
-  return { first, requests, groups: groups.filter((g) => g.length > 0).length, ours, raw, lossless, loading };
+  return { first, requests, groups: groups.filter((g) => g.length > 0).length, ours, raw, lossless, loading, idle };
 }
 
 function verdictOf(m: Measured): string {
@@ -216,6 +222,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
           aim: { op: "<=", value: 2, text: "≤ 2× the raw replay" },
           notes: [
             "bounded by the suite's own CPU on one core (the replay's is undici + JSON.parse): loading the cases, lossless parsing, validating, folding Merkle proofs (Poseidon), walking and comparing pages",
+            `of which waiting: the suite's event loop sat idle ${summary(m.idle, 0).value} ms a run (runs: ${m.idle.map((x) => Math.round(x)).join(", ")}), every chain in flight waiting on the reference (one thread, serving the pages in turn)`,
             `of which loading the case files (YAML) and deriving the spec's cases, before the first request: ${summary(m.loading, 0).value} ms a run (runs: ${m.loading.map((x) => Math.round(x)).join(", ")})`,
             `for scale, not a floor: the same replay reading every body with the runtime's lossless parser (as any client must that keeps u64 exact) takes ${summary(m.lossless, 0).value} ms (${pairedRatio(m.lossless, m.raw).toFixed(2)}× the replay; runs: ${m.lossless.map((x) => Math.round(x)).join(", ")}); the rest is judging: validation, checks, page walks and comparisons, proof folds`,
           ],

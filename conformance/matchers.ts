@@ -117,7 +117,7 @@ export function match(actual: unknown, expected: Json): string | null {
     if (actual === ABSENT) return "is absent";
     return deepEqual(actual, expected) ? null : "differs";
   }
-  const arg = (expected as Record<string, Json>)[key];
+  const arg = (expected as Record<string, Json>)[key]!;
   switch (key) {
     case "any":
       return actual === ABSENT ? "is absent" : null;
