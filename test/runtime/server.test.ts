@@ -1,10 +1,11 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
+import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AjvErrorObject, MethodInfo, MethodValidators, StandaloneValidate } from "../../runtime/contracts.js";
 import { RpcError } from "../../runtime/errors.js";
 import { createRequestListener, type CallContext, type Handler, type ListenerOptions } from "../../runtime/server.js";
+import { type Answer, closeListeners, listen, post, raw } from "../helpers/listener.js";
+import { methodInfo } from "../helpers/method-info.js";
 
 vi.setConfig({ testTimeout: 5_000, hookTimeout: 5_000 });
 
@@ -12,23 +13,7 @@ vi.setConfig({ testTimeout: 5_000, hookTimeout: 5_000 });
 // A tiny fake method table, validators written by hand (ajv-shaped `.errors`), and handlers.
 
 function info(name: string, hasParams: boolean): MethodInfo {
-  return {
-    name,
-    path: `/${name}`,
-    summary: null,
-    hasParams,
-    requiredParams: hasParams ? ["owner"] : [],
-    optionalParams: [],
-    hasContext: false,
-    pagination: null,
-    slot: null,
-    identity: null,
-    filters: {},
-    lookup: null,
-    sums: null,
-    maxItems: {},
-    extensions: {},
-  };
+  return methodInfo(name, { hasParams, requiredParams: hasParams ? ["owner"] : [] });
 }
 
 /** A standalone-validate lookalike: returns true, or false with ajv-style errors. */
@@ -163,10 +148,8 @@ const handlers: Record<string, Handler> = {
 // ---------------------------------------------------------------------------------------------
 // Servers and HTTP helpers.
 
-const servers: Server[] = [];
-
-async function start(extra: Partial<ListenerOptions> = {}): Promise<string> {
-  const server = createServer(
+function start(extra: Partial<ListenerOptions> = {}): Promise<string> {
+  return listen(
     createRequestListener({
       methods,
       validators,
@@ -175,46 +158,9 @@ async function start(extra: Partial<ListenerOptions> = {}): Promise<string> {
       ...extra,
     }),
   );
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A plain node:http request with full control of headers (incl. content-length). */
-function raw(base: string, opts: { method?: string; path?: string; headers?: Record<string, string | number>; body?: string | Buffer }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(opts.path ?? "/", base);
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: opts.path ?? "/", method: opts.method ?? "POST", headers: opts.headers ?? {}, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
-
-/** POST a JSON text (exact bytes) and return the answer. */
-function post(
-  base: string,
-  body: string | Buffer,
-  headers: Record<string, string | number> = { "content-type": "application/json" },
-  path = "/",
-): Promise<Answer> {
-  return raw(base, { method: "POST", path, headers, body });
-}
 
 function rpc(method: string, params?: unknown, id: string = "1"): string {
   const p = params === undefined ? "" : `,"params":${JSON.stringify(params)}`;
@@ -241,12 +187,7 @@ beforeAll(async () => {
   base = await start();
 });
 
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise<void>((r) => s.close(() => r()));
-  }
-});
+afterAll(closeListeners);
 
 // ---------------------------------------------------------------------------------------------
 

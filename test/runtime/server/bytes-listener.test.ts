@@ -1,9 +1,8 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import type { MethodInfo, MethodValidators, StandaloneValidate } from "../../../runtime/contracts.js";
 import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
 import { createRequestListener, type Handler, type ListenerOptions } from "../../../runtime/server.js";
+import { closeListeners, listen, post } from "../../helpers/listener.js";
 import { methodInfo } from "../../helpers/method-info.js";
 
 // A listener whose handler answers pages of encoded items (as the reference's pages do): the
@@ -34,29 +33,9 @@ const validators: Record<string, MethodValidators> = {
   pageWithThrowingGetter: { params: anything, result: anything },
 };
 
-const servers: Server[] = [];
-afterAll(() => {
-  for (const s of servers) s.close();
-});
+afterAll(closeListeners);
 
-async function start(extra: Partial<ListenerOptions> = {}): Promise<string> {
-  const server = createServer(createRequestListener({ methods, validators, handlers, ...extra }));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-}
-
-function post(url: string, body: string): Promise<{ status: number; length: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, length: res.headers["content-length"], body: Buffer.concat(chunks).toString("utf8") }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const start = (extra: Partial<ListenerOptions> = {}): Promise<string> => listen(createRequestListener({ methods, validators, handlers, ...extra }));
 
 const call = (method: string, params: unknown, id = "1") => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${JSON.stringify(params)}}`;
 const ok = (result: unknown, id = "1") => `{"jsonrpc":"2.0","result":${stringifyJson(result)},"id":${id}}`;
@@ -75,7 +54,7 @@ describe("pages of encoded items over the listener", () => {
         const a = await post(url, call("page", params, id));
         expect(a.status).toBe(200);
         expect(a.body).toBe(expected);
-        expect(a.length).toBe(String(Buffer.byteLength(expected)));
+        expect(a.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
       }
       // The memo kept the result text cut from the first answer's bytes (its id may be multi-byte): another id gets the same result.
       expect((await post(memo, call("page", params, "77"))).body).toBe(ok(page(params), "77"));
