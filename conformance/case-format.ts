@@ -130,7 +130,8 @@ const WHOLE = /^\{\{\s*([\w.[\]-]+)\s*\}\}$/;
 function lookup(fixtures: Fixtures, path: string, file: string): Json {
   let node: Json | undefined = fixtures as Json;
   for (const part of path.split(".")) {
-    node = isObject(node) ? node[part] : Array.isArray(node) ? node[Number(part)] : undefined;
+    // Own entries only: `{{constructor}}` names no fixture (it is not Object.prototype's).
+    node = isObject(node) ? (Object.hasOwn(node, part) ? node[part] : undefined) : Array.isArray(node) && /^\d+$/.test(part) ? node[Number(part)] : undefined;
     if (node === undefined) throw new MissingFixtureError(file, path);
   }
   return node;

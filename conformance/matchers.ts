@@ -74,15 +74,20 @@ function matcherName(m: Json): string | undefined {
   return name !== undefined && MATCHER_KEYS.has(name) ? name : undefined;
 }
 
-/** `matches` patterns compiled once (a case's pattern is matched against every item); at most MAX_PATTERNS kept. */
+/**
+ * `matches` patterns compiled once (a case's pattern is matched against every item): at most
+ * MAX_PATTERNS kept, each at most MAX_PATTERN_TEXT characters (a `follow` matcher can take its
+ * pattern from an answer: such text is compiled for its one use, never kept).
+ */
 const patterns = new Map<string, RegExp>();
 const MAX_PATTERNS = 1000;
+const MAX_PATTERN_TEXT = 1024;
 
 function pattern(source: string): RegExp {
   let re = patterns.get(source);
   if (re === undefined) {
     re = new RegExp(source);
-    if (patterns.size < MAX_PATTERNS) patterns.set(source, re);
+    if (patterns.size < MAX_PATTERNS && source.length <= MAX_PATTERN_TEXT) patterns.set(source, re);
   }
   return re;
 }

@@ -12,6 +12,15 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/**
+ * The longest key text compared as the bytes it stands for: Photon orders by hashes and public keys
+ * (32 bytes, at most 44 characters) and signatures (64 bytes, at most 88). A longer key (only a
+ * target's malformed answer has one; the schema check says so) compares as no bytes, as text that
+ * is not base58 does: decoding it, or weighing its digits, costs time quadratic in its length, and a
+ * page of 100,000-digit keys held the check for seconds per comparison.
+ */
+export const MAX_KEY_TEXT = 128;
+
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const DIGIT = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
@@ -21,9 +30,11 @@ const LIMB = 2 ** 32;
  * Base58 text decoded to its bytes (as `decodeBase58` does: one zero byte per leading `1`, then
  * the number's big-endian bytes), three digits at a time into 32-bit limbs rather than one digit
  * into bytes: walks compare every item's key, and this was their largest cost. Empty bytes for
- * text that is not base58 (as before: `decodeBase58(text) ?? new Uint8Array()`).
+ * text that is not base58 (as before: `decodeBase58(text) ?? new Uint8Array()`), and for text
+ * longer than MAX_KEY_TEXT (no key Photon orders by is; decoding costs time quadratic in the length).
  */
 export function base58Bytes(text: string): Uint8Array {
+  if (text.length > MAX_KEY_TEXT) return new Uint8Array();
   let zeros = 0;
   while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
   const limbs = new Float64Array(Math.ceil(((text.length - zeros) * 5.858) / 32) + 1); // log2(58) < 5.858 bits a digit
@@ -127,13 +138,13 @@ const BASE58_TEXT = /^[1-9A-HJ-NP-Za-km-z]*$/;
 /**
  * What decides most comparisons of `text` with another, read once per key: its leading `1`s and
  * the bytes of the number after them, packed (zeros · 2^20 + bytes); -1 where the text alone
- * cannot be compared (not base58, only `1`s, or absurdly long). Two keys of the same rank (≥ 0)
+ * cannot be compared (not base58, only `1`s, or longer than MAX_KEY_TEXT). Two keys of the same rank (≥ 0)
  * compare as `compareBase58` compares them on its fast path: more digits, or at equal length the
  * later text, is larger.
  */
 export function base58Rank(text: string): number {
   const zeros = leadingOnes(text);
-  if (zeros === text.length || text.length >= 2 ** 20 || !BASE58_TEXT.test(text)) return -1;
+  if (zeros === text.length || text.length > MAX_KEY_TEXT || !BASE58_TEXT.test(text)) return -1;
   return zeros * 2 ** 20 + numberBytes(text, zeros);
 }
 
@@ -148,13 +159,22 @@ export function compareRankedBase58(a: string, rankA: number, b: string, rankB: 
 
 /**
  * The sign of comparing the bytes `a` and `b` stand for, exactly as `compareBytes(base58Bytes(a),
- * base58Bytes(b))` (text that is not base58 is empty bytes). With as many leading `1`s (zero
+ * base58Bytes(b))` (text that is not base58, or longer than MAX_KEY_TEXT, is empty bytes). With as many leading `1`s (zero
  * bytes) and numbers of as many bytes, byte order is number order: more digits, or at equal
  * length the later text, is larger. Anything else is decoded.
  */
 export function compareBase58(a: string, b: string): number {
   const za = leadingOnes(a);
-  if (za === leadingOnes(b) && za < a.length && za < b.length && isBase58(a) && isBase58(b) && numberBytes(a, za) === numberBytes(b, za)) {
+  if (
+    a.length <= MAX_KEY_TEXT &&
+    b.length <= MAX_KEY_TEXT &&
+    za === leadingOnes(b) &&
+    za < a.length &&
+    za < b.length &&
+    isBase58(a) &&
+    isBase58(b) &&
+    numberBytes(a, za) === numberBytes(b, za)
+  ) {
     if (a.length !== b.length) return a.length - b.length;
     return a < b ? -1 : a > b ? 1 : 0;
   }

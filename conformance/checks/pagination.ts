@@ -37,7 +37,7 @@ function pageOf(info: MethodInfo, result: unknown): Record<string, unknown> | nu
 /**
  * An item with its order keys as comparable values, each read once and only when a comparison
  * needs it. A walk compares every item with the one before it, so two rows are reused in turn
- * (`take` then `swap`) rather than one allocated per item.
+ * (`take` the next item into the spare row; the rows change places once it is accepted) rather than one allocated per item.
  */
 class Keyed {
   item: unknown = undefined;

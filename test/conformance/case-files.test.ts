@@ -45,6 +45,19 @@ describe("loadCases", () => {
     expect(cases.every((c) => c.method === "getIndexerSlot")).toBe(true);
   });
 
+  it("fills placeholders from the profile's own entries only: a prototype member's name is a missing fixture", async () => {
+    const root = casesDir();
+    for (const name of ["constructor", "toString", "__proto__", "list.length"]) {
+      writeFileSync(join(root, `${name.replace(".", "-")}.yaml`), `method: getCompressedAccount\nparams:\n  hash: "{{${name}}}"\n`);
+    }
+    writeFileSync(join(root, "listed.yaml"), 'method: getCompressedAccount\nparams:\n  hash: "{{list.1}}"\n');
+    const cases = await loadCases(root, { list: ["a", "b"] });
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    for (const id of ["constructor", "toString", "__proto__", "list-length"]) expect(byId.get(id)!.skip, id).toMatch(/^needs fixture `/);
+    expect(byId.get("listed")!.skip).toBeNull();
+    expect(byId.get("listed")!.params).toEqual({ hash: "b" });
+  });
+
   it("refuses a FIFO named like a case without waiting for a writer", async () => {
     const root = casesDir();
     writeFileSync(join(root, "a.yaml"), CASE);

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { base58Bytes, base58Rank, compareBase58, compareBytes, compareRankedBase58 } from "../../../conformance/checks/base58-order.js";
+import { base58Bytes, base58Rank, compareBase58, compareBytes, compareRankedBase58, MAX_KEY_TEXT } from "../../../conformance/checks/base58-order.js";
 import { decodeBase58, encodeBase58 } from "../../../runtime/index.js";
 import { bytesFrom } from "../../helpers/bytes.js";
 
@@ -106,5 +106,20 @@ describe("compareBase58", () => {
     expect(base58Rank("111")).toBe(-1); // only zero bytes: decoded to compare
     expect(base58Rank("0abc")).toBe(-1); // not base58
     expect(base58Rank("11z")).toBe(2 * 2 ** 20 + 1);
+  });
+
+  it("compares a key longer than any Photon orders by as no bytes, without decoding it (a target's hostile page)", () => {
+    const signature = encodeBase58(bytesFrom(5, 64)); // the longest real key: 64 bytes, at most 88 characters
+    expect(signature.length).toBeLessThanOrEqual(MAX_KEY_TEXT);
+    const long = "2".repeat(100_000);
+    const longer = "3".repeat(100_001);
+    expect(base58Bytes(long)).toEqual(new Uint8Array());
+    expect(base58Rank(long)).toBe(-1);
+    expect(compareBase58(long, longer)).toBe(0);
+    expect(sign(compareBase58(long, signature))).toBe(-1);
+    expect(sign(compareRankedBase58(signature, base58Rank(signature), longer, base58Rank(longer)))).toBe(1);
+    // Just past the bound: no bytes; at it: decoded as usual.
+    expect(base58Bytes("2".repeat(MAX_KEY_TEXT + 1))).toEqual(new Uint8Array());
+    expect([...base58Bytes("2".repeat(MAX_KEY_TEXT))]).toEqual([...decodeBase58("2".repeat(MAX_KEY_TEXT))!]);
   });
 });

@@ -49,7 +49,7 @@ describe("Poseidon (circom parameters over BN254)", () => {
   });
 
   it("is the function poseidon-lite computes, on edge values and a few hundred random field elements", () => {
-    // The backend (@railgun-community/poseidon-hash-wasm) against the library the conformance checks use.
+    // The backend (@railgun-community/poseidon-hash-wasm) against poseidon-lite, an independent implementation (the tests' oracle).
     const edges = [0n, 1n, 2n, FIELD_MODULUS - 1n, FIELD_MODULUS - 2n, HIGHEST_ADDRESS_PLUS_ONE, 2n ** 253n, 0xffn];
     const rng = new Random(11, "poseidon-cross-check");
     const randomField = (): bigint => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { MethodInfo, MethodValidators, StandaloneValidate } from "../../../runtime/contracts.js";
 import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
-import { createRequestListener, type Handler, type ListenerOptions } from "../../../runtime/server.js";
+import { type CallContext, createRequestListener, type Handler, type ListenerOptions } from "../../../runtime/server.js";
 import { closeListeners, listen, post } from "../../helpers/listener.js";
 import { methodInfo } from "../../helpers/method-info.js";
 
@@ -20,6 +20,8 @@ const page = (p: { from: number; limit: number }) => {
 };
 const handlers: Record<string, Handler> = {
   page: (p: { from: number; limit: number }) => page(p),
+  // The text handed with the value differs from stringifyJson's only by a space, so an answer shows which was written.
+  written: (_p: unknown, ctx: CallContext) => ({ context: { slot: 7 }, value: ctx.written!({ hash: "h0", lamports: 1 }, '{"hash": "h0", "lamports": 1}') }),
   pageWithThrowingGetter: () => ({
     items: [items[0]],
     get boom(): unknown {
@@ -27,9 +29,10 @@ const handlers: Record<string, Handler> = {
     },
   }),
 };
-const methods = { page: info("page"), pageWithThrowingGetter: info("pageWithThrowingGetter") };
+const methods = { page: info("page"), written: info("written"), pageWithThrowingGetter: info("pageWithThrowingGetter") };
 const validators: Record<string, MethodValidators> = {
   page: { params: anything, result: anything },
+  written: { params: anything, result: anything },
   pageWithThrowingGetter: { params: anything, result: anything },
 };
 
@@ -61,6 +64,16 @@ describe("pages of encoded items over the listener", () => {
       const batch = await post(plain, `[${call("page", params, id)},${call("page", params, "2")}]`);
       expect(batch.body).toBe(`[${expected},${ok(page(params), "2")}]`);
     }
+  });
+
+  it("hands handlers `written`: a single call's answer carries the text given with the value, a batch serialises the value", async () => {
+    const plain = await start({ memoizeResults: false });
+    expect((await post(plain, call("written", {}))).body).toBe(
+      '{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":{"hash": "h0", "lamports": 1}},"id":1}',
+    );
+    expect((await post(plain, `[${call("written", {})}]`)).body).toBe(
+      '[{"jsonrpc":"2.0","result":{"context":{"slot":7},"value":{"hash":"h0","lamports":1}},"id":1}]',
+    );
   });
 
   it("an answer over the response limit is -32702 for its id; a result that cannot be written is -32603", async () => {
