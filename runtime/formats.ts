@@ -15,12 +15,15 @@ export const UINT64_MAX = 18446744073709551615n;
 export const MAX_BASE58_TEXT = 4096;
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]*$/;
+/** The most bytes `base58ByteCount` counts (a 64-byte signature, with room for leading zero bytes). */
+const MAX_COUNTED_BYTES = 96;
+
 /**
  * POW[k] is base58 of 256^k. Canonical base58 numerals (no leading '1') compare like their
  * values when compared by length, then as strings (the alphabet is in ASCII order).
  */
 const POW: string[] = [];
-for (let k = 0; k <= 64; k++) {
+for (let k = 0; k <= MAX_COUNTED_BYTES; k++) {
   const bytes = new Uint8Array(k + 1);
   bytes[0] = 1;
   POW.push(bs58.encode(bytes));
@@ -45,6 +48,23 @@ export function isBase58OfLength(value: string, bytes: number): boolean {
   if (k <= 0 || k > 64) return false;
   const rest = zeros === 0 ? value : value.slice(zeros);
   return compareNumerals(rest, POW[k - 1]!) >= 0 && compareNumerals(rest, POW[k]!) < 0;
+}
+
+/**
+ * How many bytes `decodeBase58(value)` gives, counted without decoding (each leading '1' a zero
+ * byte, then the number's bytes, found against POW); -1 for text that is not base58 or would give
+ * more than MAX_COUNTED_BYTES bytes. Time linear in the text, where decoding is quadratic.
+ */
+export function base58ByteCount(value: string): number {
+  if (!BASE58.test(value)) return -1;
+  let zeros = 0;
+  while (zeros < value.length && value.charCodeAt(zeros) === 49) zeros++;
+  if (zeros === value.length) return zeros <= MAX_COUNTED_BYTES ? zeros : -1;
+  const rest = zeros === 0 ? value : value.slice(zeros);
+  // d digits hold at least 58^(d-1) ≥ 256^(0.732·(d-1)): never fewer bytes than that.
+  let k = Math.max(1, Math.floor((rest.length - 1) * 0.732));
+  while (k <= MAX_COUNTED_BYTES && compareNumerals(rest, POW[k]!) >= 0) k++;
+  return k + zeros <= MAX_COUNTED_BYTES ? k + zeros : -1;
 }
 
 /** Decodes base58, or returns undefined when the text is not base58. */

@@ -6,7 +6,7 @@
 import bs58 from "bs58";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeBase58, encodeBase58, formats, isBase58OfLength, isUint64, MAX_BASE58_TEXT, UINT64_MAX } from "../../runtime/formats.js";
+import { base58ByteCount, decodeBase58, encodeBase58, formats, isBase58OfLength, isUint64, MAX_BASE58_TEXT, UINT64_MAX } from "../../runtime/formats.js";
 
 const SEED = 20_260_314;
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -66,6 +66,48 @@ describe("isBase58OfLength agrees with decoding", () => {
   it("refuses lengths past 64 bytes, which it does not decide", () => {
     const text = bs58.encode(new Uint8Array(65).fill(7));
     expect(isBase58OfLength(text, 65)).toBe(false);
+  });
+});
+
+describe("base58ByteCount agrees with decoding", () => {
+  it("on the encoding of any bytes, and on arbitrary base58 text", () => {
+    fc.assert(
+      fc.property(bytes, (b) => {
+        expect(base58ByteCount(bs58.encode(b))).toBe(b.length);
+      }),
+      run,
+    );
+    fc.assert(
+      fc.property(base58Text(120), (text) => {
+        const n = decodedLength(text)!;
+        expect(base58ByteCount(text)).toBe(n <= 96 ? n : -1);
+      }),
+      run,
+    );
+  });
+
+  it("at every byte-count crossing up to 96 bytes, with and without leading zero bytes", () => {
+    for (let k = 1; k <= 95; k++) {
+      const edge = 256n ** BigInt(k);
+      for (const v of [edge - 1n, edge, edge + 1n]) {
+        const hex = v.toString(16);
+        const number = Uint8Array.from(Buffer.from(hex.length % 2 ? `0${hex}` : hex, "hex"));
+        for (const zeros of [0, 1]) {
+          const b = new Uint8Array([...new Array<number>(zeros).fill(0), ...number]);
+          expect(base58ByteCount(bs58.encode(b)), `${k} ${v - edge} ${zeros}`).toBe(b.length <= 96 ? b.length : -1);
+        }
+      }
+    }
+  });
+
+  it("is -1 for text that is not base58 and for more than 96 bytes, however long the text", () => {
+    for (const text of ["0", "I", "O", "l", "abc0", "é", "1 1"]) expect(base58ByteCount(text)).toBe(-1);
+    expect(base58ByteCount("")).toBe(0);
+    expect(base58ByteCount("111")).toBe(3);
+    expect(base58ByteCount(bs58.encode(new Uint8Array(97).fill(9)))).toBe(-1);
+    expect(base58ByteCount("1".repeat(96))).toBe(96);
+    expect(base58ByteCount("1".repeat(97))).toBe(-1);
+    expect(base58ByteCount("2".repeat(100_000))).toBe(-1);
   });
 });
 
