@@ -177,7 +177,8 @@ function write(out: Pieces, value: unknown, depth: number): Wrote {
     out.kept(k, k.start + 1);
     return WROTE;
   }
-  if (depth > MAX_DEPTH) return GIVE_UP;
+  // An object or array with toJSON is written by it, as the string path does: left to that path.
+  if (depth > MAX_DEPTH || typeof (object as { toJSON?: unknown }).toJSON === "function") return GIVE_UP;
   if (Array.isArray(object)) {
     out.text += "[";
     for (let i = 0; i < object.length; i++) {
@@ -202,8 +203,8 @@ function write(out: Pieces, value: unknown, depth: number): Wrote {
     return WROTE;
   }
   const proto: unknown = Object.getPrototypeOf(object);
-  // Anything but a plain object (a class instance, a Date, an object with toJSON) is left to the string path.
-  if ((proto !== Object.prototype && proto !== null) || typeof (object as { toJSON?: unknown }).toJSON === "function") return GIVE_UP;
+  // Anything but a plain object (a class instance, a Date) is left to the string path.
+  if (proto !== Object.prototype && proto !== null) return GIVE_UP;
   out.text += "{";
   let first = true;
   for (const key of Object.keys(object)) {

@@ -38,6 +38,8 @@ describe("success envelopes written to bytes (bytes.ts)", () => {
     const e = encodeOnce({ a: 1 });
     expect(envelopeBytes({ e, d: new Date(0) }, "1")).toBeUndefined();
     expect(envelopeBytes({ e, t: { toJSON: () => 5 } }, "1")).toBeUndefined();
+    // An array's own toJSON too (JSON.stringify calls it): the bytes path wrote the elements before.
+    expect(envelopeBytes({ e, t: Object.assign([1, 2], { toJSON: () => "two" }) }, "1")).toBeUndefined();
     expect(envelopeBytes({ e, m: new (class Thing {})() }, "1")).toBeUndefined();
     let deep: unknown = e;
     for (let i = 0; i < 100; i++) deep = [deep];
