@@ -125,7 +125,8 @@ export function serverStatements(model: SpecModel): Statements {
  */
 export function wrapHandlerSignatures(text: string): string {
   return text.replace(
-    /^( +)(\w+)\((params: [^,\n]+), (context: CallContext)\): (Answer<[^\n]+>);$/gm,
+    // The name as `typeKey` writes it (an identifier or a quoted key), optional (`?`) for a method Photon does not register.
+    /^( +)((?:\w+|"(?:[^"\\\n]|\\.)*")\??)\((params: [^,\n]+), (context: CallContext)\): (Answer<[^\n]+>);$/gm,
     (line, indent: string, name: string, params: string, context: string, answer: string) =>
       line.length <= LINE_WIDTH ? line : `${indent}${name}(\n${indent}  ${params},\n${indent}  ${context},\n${indent}): ${answer};`,
   );

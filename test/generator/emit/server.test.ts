@@ -5,7 +5,8 @@
  */
 import type { InterfaceDeclaration, SourceFile } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderServer } from "../../../generator/emit/server.js";
+import { renderServer, wrapHandlerSignatures } from "../../../generator/emit/server.js";
+import { LINE_WIDTH } from "../../../generator/emit/escape.js";
 import { loadSpec } from "../../../generator/load.js";
 import { buildModel, type SpecModel } from "../../../generator/model.js";
 import { extendedSpec } from "../../helpers/paths.js";
@@ -113,5 +114,25 @@ describe("over a tiny spec", () => {
         .getMethods()
         .map((m) => m.getName()),
     ).toEqual(["getA", "getB"]);
+  });
+});
+
+describe("wrapHandlerSignatures", () => {
+  const long = (name: string, key: string) => `  ${name}(params: Params<${key}>, context: CallContext): Answer<${key}>;`;
+  const key = `"${"getCompressedTokenAccountsByOwnerWithAVeryLongNameIndeed".repeat(2)}"`;
+
+  it("puts each parameter of a signature past the line width on its own line: plain, optional and quoted names", () => {
+    for (const name of ["getThings", "getThings?", '"get-things"', '"get-things"?']) {
+      const line = long(name, key);
+      expect(line.length).toBeGreaterThan(LINE_WIDTH);
+      expect(wrapHandlerSignatures(line)).toBe(`  ${name}(\n    params: Params<${key}>,\n    context: CallContext,\n  ): Answer<${key}>;`);
+    }
+  });
+
+  it("leaves a signature within the line width, and any other line, as it is", () => {
+    const short = long("getThings?", '"getThings"');
+    expect(wrapHandlerSignatures(short)).toBe(short);
+    const other = `  const x = "${"y".repeat(LINE_WIDTH)}";`;
+    expect(wrapHandlerSignatures(other)).toBe(other);
   });
 });
