@@ -389,8 +389,8 @@ export class Forest {
   private readonly stateTrees = new Map<string, StateTree>();
   /** Written V1 proofs (`writeAccountProof`) by Merkle tree and leaf index; each answers while its tree and rootSeq are the ones it was written from. */
   private readonly written = new Map<MerkleTree, Map<number, AccountProof>>();
-  /** The kept proofs in the order they were written (dropped from the front), with their text's size. */
-  private readonly writtenOrder = new Map<AccountProof, number>();
+  /** The kept proofs in the order they were written (dropped from the front): each one's text size and the leaf map holding it. */
+  private readonly writtenOrder = new Map<AccountProof, { readonly size: number; readonly byLeaf: Map<number, AccountProof> }>();
   private writtenBytes = 0;
   private readonly addressTrees = new Map<string, AddressTree>();
   private readonly emptyAddressTrees = new Map<string, IndexedMerkleTree>();
@@ -1060,7 +1060,7 @@ export class Forest {
     let size = PROOF_FRAME_BYTES + written.root.length + written.hash.length + written.merkleTree.length;
     for (const text of proof) size += text.length + 3;
     byLeaf.set(leafIndex, written);
-    this.writtenOrder.set(written, size);
+    this.writtenOrder.set(written, { size, byLeaf });
     this.writtenBytes += size;
     for (const [old] of this.writtenOrder) {
       if (this.writtenBytes <= this.keptProofBytes) break;
@@ -1071,9 +1071,11 @@ export class Forest {
 
   /** Drops a kept written proof. */
   private forget(proof: AccountProof): void {
-    this.writtenBytes -= this.writtenOrder.get(proof) ?? 0;
+    const kept = this.writtenOrder.get(proof);
+    if (kept === undefined) return;
+    this.writtenBytes -= kept.size;
     this.writtenOrder.delete(proof);
-    for (const byLeaf of this.written.values()) if (byLeaf.get(proof.leafIndex) === proof) byLeaf.delete(proof.leafIndex);
+    if (kept.byLeaf.get(proof.leafIndex) === proof) kept.byLeaf.delete(proof.leafIndex);
   }
 
   /** Photon's `get_multiple_new_address_proofs_helper` with the queue check (get_multiple_new_address_proofs.rs:50-172). */
