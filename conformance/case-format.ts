@@ -137,24 +137,35 @@ function lookup(fixtures: Fixtures, path: string, file: string): Json {
   return node;
 }
 
+/**
+ * The strings with placeholders one load has filled, each with what it became: the bundled cases
+ * hold ~15,000 placeholders (lists of unknown addresses) over a few dozen distinct strings. One
+ * per load (`loadCases`, `deriveCases`): the fixtures do not change while it lasts.
+ */
+export type Filled = Map<string, Json>;
+
 /** Fills `{{name}}` placeholders: a string that is only a placeholder takes the fixture's own type. */
-export function render(value: Json | undefined, fixtures: Fixtures, file: string): Json | undefined {
+export function render(value: Json | undefined, fixtures: Fixtures, file: string, filled: Filled = new Map()): Json | undefined {
   if (typeof value === "string") {
     if (!value.includes("{{")) return value;
+    let got = filled.get(value);
+    if (got !== undefined) return got;
     const whole = WHOLE.exec(value);
-    if (whole) return lookup(fixtures, whole[1]!, file);
     try {
-      return Handlebars.compile(value, { noEscape: true, strict: true })(fixtures);
+      got = whole ? lookup(fixtures, whole[1]!, file) : (Handlebars.compile(value, { noEscape: true, strict: true })(fixtures) as string);
     } catch (err) {
+      if (err instanceof CaseError) throw err;
       throw new CaseError(file, `placeholder in ${JSON.stringify(value)}: ${(err as Error).message.split("\n")[0]}`);
     }
+    filled.set(value, got);
+    return got;
   }
   // Copied only where a placeholder was filled: most of a case holds none, and every run renders every case.
   if (Array.isArray(value)) {
     let out: Json[] | null = null;
     for (let i = 0; i < value.length; i++) {
       const v = value[i]!;
-      const got = render(v, fixtures, file) as Json;
+      const got = render(v, fixtures, file, filled) as Json;
       if (got !== v && out === null) out = value.slice(0, i);
       out?.push(got);
     }
@@ -165,7 +176,7 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
     let out: Json[] | null = null;
     for (let i = 0; i < keys.length; i++) {
       const v = value[keys[i]!]!;
-      const got = render(v, fixtures, file) as Json;
+      const got = render(v, fixtures, file, filled) as Json;
       if (got !== v && out === null) out = keys.slice(0, i).map((k) => value[k]!);
       out?.push(got);
     }
@@ -279,14 +290,14 @@ export function parseCase(id: string, file: string, text: string, fixtures: Fixt
 }
 
 /** Reads and renders one case document, as parsed from its YAML (or built as such: the derived cases). */
-export function caseOf(id: string, file: string, raw: Json | undefined, fixtures: Fixtures): ConformanceCase {
+export function caseOf(id: string, file: string, raw: Json | undefined, fixtures: Fixtures, filled: Filled = new Map()): ConformanceCase {
   if (!isObject(raw)) throw new CaseError(file, "a case must be a mapping");
   for (const k of Object.keys(raw)) if (!CASE_KEYS.has(k)) throw new CaseError(file, `unknown key \`${k}\``);
   if (typeof raw.method !== "string") throw new CaseError(file, "`method` is required");
   const exp = raw.expect ?? {};
   if (!isObject(exp)) throw new CaseError(file, "`expect` must be a mapping");
   for (const k of Object.keys(exp)) if (!EXPECT_KEYS.has(k)) throw new CaseError(file, `unknown key \`expect.${k}\``);
-  const r = (v: Json | undefined) => render(v, fixtures, file);
+  const r = (v: Json | undefined) => render(v, fixtures, file, filled);
   let http: HttpRequestSpec | null = null;
   if (raw.http !== undefined) {
     if (!isObject(raw.http)) throw new CaseError(file, "`http` must be a mapping");
@@ -339,14 +350,14 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
 }
 
 /** Parses a case; one whose placeholders name fixtures the profile lacks comes back marked `skip`. */
-export function parseOrSkip(id: string, file: string, text: string, fixtures: Fixtures): ConformanceCase {
-  return caseOrSkip(id, file, parseCaseYaml(file, text), fixtures);
+export function parseOrSkip(id: string, file: string, text: string, fixtures: Fixtures, filled: Filled = new Map()): ConformanceCase {
+  return caseOrSkip(id, file, parseCaseYaml(file, text), fixtures, filled);
 }
 
 /** `caseOf`, or the case marked `skip` when its placeholders name fixtures the profile lacks. */
-export function caseOrSkip(id: string, file: string, doc: Json | undefined, fixtures: Fixtures): ConformanceCase {
+export function caseOrSkip(id: string, file: string, doc: Json | undefined, fixtures: Fixtures, filled: Filled = new Map()): ConformanceCase {
   try {
-    return caseOf(id, file, doc, fixtures);
+    return caseOf(id, file, doc, fixtures, filled);
   } catch (err) {
     if (!(err instanceof MissingFixtureError)) throw err;
     const raw = doc as Record<string, unknown>; // a mapping with a method: caseOf read that far
@@ -415,7 +426,8 @@ export async function loadCases(dir: string, fixtures: Fixtures, include?: (id: 
       .join("/");
   // A file whose id `include` refuses is never read (a `--case` selection parses only what it runs).
   const wanted = include ? files.filter((file) => include(idOf(file.path))) : files;
-  return wanted.map((file) => parseOrSkip(idOf(file.path), relative(process.cwd(), file.path) || file.path, readCase(file), fixtures));
+  const filled: Filled = new Map();
+  return wanted.map((file) => parseOrSkip(idOf(file.path), relative(process.cwd(), file.path) || file.path, readCase(file), fixtures, filled));
 }
 
 /**

@@ -32,7 +32,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { stringify as stringifyYaml } from "yaml";
 import { isObject, type Json, type MethodInfo, type ParamFact, type ParamShape } from "@photon-indexer-kit/runtime";
-import { caseOrSkip, narrow, type ConformanceCase, type Fixtures } from "./case-format.js";
+import { caseOrSkip, narrow, type ConformanceCase, type Filled, type Fixtures } from "./case-format.js";
 import { specMethods, type MethodTable } from "./spec-facts.js";
 
 /** The folder (id prefix) of every derived case. */
@@ -224,7 +224,8 @@ export function derivedYaml(d: DerivedDocument): string {
  * and parsing the text (a test holds the two equal).
  */
 export function deriveCases(fixtures: Fixtures, table: MethodTable = specMethods): ConformanceCase[] {
-  return deriveDocuments(table).map((d) => caseOrSkip(d.id, `${d.id}.yaml (derived)`, asParsed(d.doc), fixtures));
+  const filled: Filled = new Map();
+  return deriveDocuments(table).map((d) => caseOrSkip(d.id, `${d.id}.yaml (derived)`, asParsed(d.doc), fixtures, filled));
 }
 
 /** A document's value as YAML writes and reads it: undefined entries dropped, integers within 2^53 as numbers. */

@@ -96,3 +96,37 @@ describe("loadCases", () => {
     expect(err.message).toContain("cannot read the case: ENOENT");
   });
 });
+
+describe("placeholders filled once per load", () => {
+  const WITH = (n: number) =>
+    `method: getCompressedAccount\nparams:\n  hash: "{{knownHash}}"\n  list: ["{{knownHash}}", "x{{knownHash}}y", "{{trees.0}}"]\ndescription: case ${n}\nexpect:\n  result: {}\n`;
+
+  it("fills a placeholder repeated across cases and lists alike, whole or inside text, and a later load sees changed fixtures", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), WITH(1));
+    writeFileSync(join(root, "b.yaml"), WITH(2));
+    const fixtures: Record<string, unknown> = { knownHash: "H1", trees: [{ tree: "T" }] };
+    const first = await loadCases(root, fixtures as never);
+    expect(first.map((c) => c.params)).toEqual([
+      { hash: "H1", list: ["H1", "xH1y", { tree: "T" }] },
+      { hash: "H1", list: ["H1", "xH1y", { tree: "T" }] },
+    ]);
+    fixtures.knownHash = "H2";
+    const second = await loadCases(root, fixtures as never);
+    expect(second.map((c) => c.params)).toEqual([
+      { hash: "H2", list: ["H2", "xH2y", { tree: "T" }] },
+      { hash: "H2", list: ["H2", "xH2y", { tree: "T" }] },
+    ]);
+  });
+
+  it("still skips every case that names a missing fixture, not only the first", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), WITH(1));
+    writeFileSync(join(root, "b.yaml"), WITH(2));
+    const cases = await loadCases(root, { knownHash: "H" } as never);
+    expect(cases.map((c) => c.skip)).toEqual([
+      "needs fixture `trees.0`, which the profile lacks",
+      "needs fixture `trees.0`, which the profile lacks",
+    ]);
+  });
+});
