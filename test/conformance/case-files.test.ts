@@ -124,9 +124,6 @@ describe("placeholders filled once per load", () => {
     writeFileSync(join(root, "a.yaml"), WITH(1));
     writeFileSync(join(root, "b.yaml"), WITH(2));
     const cases = await loadCases(root, { knownHash: "H" } as never);
-    expect(cases.map((c) => c.skip)).toEqual([
-      "needs fixture `trees.0`, which the profile lacks",
-      "needs fixture `trees.0`, which the profile lacks",
-    ]);
+    expect(cases.map((c) => c.skip)).toEqual(["needs fixture `trees.0`, which the profile lacks", "needs fixture `trees.0`, which the profile lacks"]);
   });
 });
