@@ -9,6 +9,7 @@ import Handlebars from "handlebars";
 import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
+import { matchesArguments, patternProblem } from "./matchers.js";
 
 export interface HttpRequestSpec {
   /** HTTP verb; default POST. */
@@ -126,10 +127,13 @@ export function narrow(value: unknown): Json {
 }
 
 const WHOLE = /^\{\{\s*([\w.[\]-]+)\s*\}\}$/;
+/** Each `{{name}}` inside text (Handlebars' `.[0]` index segments allowed). */
+const PLACEHOLDER = /\{\{\s*([\w.[\]-]+)\s*\}\}/g;
 
 function lookup(fixtures: Fixtures, path: string, file: string): Json {
   let node: Json | undefined = fixtures as Json;
-  for (const part of path.split(".")) {
+  for (const step of path.split(".")) {
+    const part = step.length > 2 && step.startsWith("[") && step.endsWith("]") ? step.slice(1, -1) : step; // Handlebars' segment literal: `trees.[0]`
     // Own entries only: `{{constructor}}` names no fixture (it is not Object.prototype's).
     node = isObject(node) ? (Object.hasOwn(node, part) ? node[part] : undefined) : Array.isArray(node) && /^\d+$/.test(part) ? node[Number(part)] : undefined;
     if (node === undefined) throw new MissingFixtureError(file, path);
@@ -151,6 +155,8 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
     let got = filled.get(value);
     if (got !== undefined) return got;
     const whole = WHOLE.exec(value);
+    // Inside text, each placeholder must still name a fixture the profile has: else the case is skipped, naming it.
+    if (!whole) for (const [, path] of value.matchAll(PLACEHOLDER)) lookup(fixtures, path!, file);
     try {
       got = whole ? lookup(fixtures, whole[1]!, file) : (Handlebars.compile(value, { noEscape: true, strict: true })(fixtures) as string);
     } catch (err) {
@@ -321,27 +327,33 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
     throw new CaseError(file, "`expect.paginate` must be a list of page sizes");
   }
   const related = relations(exp, r, file);
+  const params = r(raw.params); // before the other expectations (a missing fixture there is the one a skip names)
+  const expect: ConformanceCase["expect"] = {
+    status: typeof exp.status === "number" ? exp.status : 200,
+    error: errorExpectation(r(exp.error), file),
+    result: isObject(exp.result) ? (r(exp.result) as Record<string, Json>) : null,
+    every: isObject(exp.every) ? (r(exp.every) as Record<string, Json>) : null,
+    semantics: stringList(exp.semantics, "expect.semantics", file),
+    ...related,
+    paginate: paginate as number[],
+    emptyBody: exp.emptyBody === true,
+    batch: Array.isArray(exp.batch) ? (r(exp.batch) as Json[]) : null,
+    contentType: typeof exp.contentType === "string" ? exp.contentType : "application/json",
+    envelope: exp.envelope !== false && (typeof exp.contentType !== "string" || /json/i.test(exp.contentType)),
+    body: r(exp.body),
+  };
+  for (const { at, arg } of matchesArguments(expect)) {
+    const problem = patternProblem(arg);
+    if (problem !== null) throw new CaseError(file, `\`expect.${at}\`: a \`matches\` pattern ${problem}`);
+  }
   return {
     id,
     file,
     description: typeof raw.description === "string" ? raw.description.trim() : id,
     method: raw.method,
-    params: r(raw.params),
+    params,
     http,
-    expect: {
-      status: typeof exp.status === "number" ? exp.status : 200,
-      error: errorExpectation(r(exp.error), file),
-      result: isObject(exp.result) ? (r(exp.result) as Record<string, Json>) : null,
-      every: isObject(exp.every) ? (r(exp.every) as Record<string, Json>) : null,
-      semantics: stringList(exp.semantics, "expect.semantics", file),
-      ...related,
-      paginate: paginate as number[],
-      emptyBody: exp.emptyBody === true,
-      batch: Array.isArray(exp.batch) ? (r(exp.batch) as Json[]) : null,
-      contentType: typeof exp.contentType === "string" ? exp.contentType : "application/json",
-      envelope: exp.envelope !== false && (typeof exp.contentType !== "string" || /json/i.test(exp.contentType)),
-      body: r(exp.body),
-    },
+    expect,
     required: raw.required !== false,
     recorded: raw.recorded ?? null,
     tags: stringList(raw.tags, "tags", file),

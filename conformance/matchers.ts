@@ -75,6 +75,29 @@ function matcherName(m: Json): string | undefined {
 }
 
 /**
+ * Why `arg` cannot be a `matches` pattern, or null: a pattern is text written in the case (not
+ * `{item: path}`/`{result: path}`, which would take it from the target's answer: a target could
+ * then send a pattern that backtracks for minutes) and a valid regular expression.
+ */
+export function patternProblem(arg: unknown): string | null {
+  if (typeof arg !== "string") return "must be a regular expression written as text (a pattern is never taken from an answer)";
+  try {
+    pattern(arg);
+    return null;
+  } catch (err) {
+    return `is not a valid regular expression: ${(err as Error).message}`;
+  }
+}
+
+/** Every `matches` matcher's argument inside `value` (expectations as loaded), with its dotted place. */
+export function matchesArguments(value: unknown, at = ""): { at: string; arg: unknown }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => matchesArguments(v, `${at}[${i}]`));
+  if (!isObject(value)) return [];
+  if (matcherName(value) === "matches") return [{ at, arg: value.matches }];
+  return Object.keys(value).flatMap((k) => matchesArguments(value[k], at ? `${at}.${k}` : k));
+}
+
+/**
  * `matches` patterns compiled once (a case's pattern is matched against every item): at most
  * MAX_PATTERNS kept, each at most MAX_PATTERN_TEXT characters (a `follow` matcher can take its
  * pattern from an answer: such text is compiled for its one use, never kept).
@@ -139,7 +162,9 @@ export function match(actual: unknown, expected: Json): string | null {
     case "oneOf":
       return Array.isArray(arg) && arg.some((m) => match(actual, m) === null) ? null : "matches none of the options";
     case "matches":
-      return typeof actual === "string" && pattern(String(arg)).test(actual) ? null : `does not match /${String(arg)}/`;
+      // A pattern is text the case wrote (checked when it loads): never a value from an answer, which could hold the check on a runaway regex.
+      if (typeof arg !== "string") return "cannot be matched: the pattern is not text";
+      return typeof actual === "string" && pattern(arg).test(actual) ? null : `does not match /${arg}/`;
     case "not":
       return match(actual, arg as Json) === null ? "matches what it must not" : null;
     case "some":

@@ -127,3 +127,22 @@ describe("placeholders filled once per load", () => {
     expect(cases.map((c) => c.skip)).toEqual(["needs fixture `trees.0`, which the profile lacks", "needs fixture `trees.0`, which the profile lacks"]);
   });
 });
+
+describe("placeholders inside text", () => {
+  const TEMPLATE = (inner: string) => `method: getCompressedAccount\ndescription: d\nexpect:\n  result:\n    value: {matches: "^(?!${inner}$)x"}\n`;
+
+  it("fill from the profile, Handlebars index segments included", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), TEMPLATE("{{owner.nullified.[0]}}"));
+    const [c] = await loadCases(root, { owner: { nullified: ["N0"] } } as never);
+    expect(c!.skip).toBeNull();
+    expect(c!.expect.result).toEqual({ value: { matches: "^(?!N0$)x" } });
+  });
+
+  it("skip the case, naming the fixture, where the profile lacks it (it was a load error)", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), TEMPLATE("{{owner.nullified.[0]}}"));
+    const [c] = await loadCases(root, { owner: {} } as never);
+    expect(c!.skip).toBe("needs fixture `owner.nullified.[0]`, which the profile lacks");
+  });
+});

@@ -57,6 +57,15 @@ describe("relation helpers", () => {
     expect(match("H", resolveRefs({ oneOf: [{ item: "account.hash" }, null] }, refs)!)).toBeNull();
   });
 
+  it("resolveRefs never puts an answer's value into a `matches` pattern, and a pattern that is not text matches nothing", () => {
+    const hostile = "^(a+)+$";
+    const refs = { item: { p: hostile }, result: { p: hostile } };
+    const matcher = { matches: { item: "p" } };
+    expect(resolveRefs({ a: matcher, b: { not: { matches: { result: "p" } } } }, refs)).toEqual({ a: matcher, b: { not: { matches: { result: "p" } } } });
+    expect(match(`${"a".repeat(40)}!`, matcher)).toBe("cannot be matched: the pattern is not text");
+    expect(match("H", { matches: "^H$" })).toBeNull();
+  });
+
   it("unheldLeaves: every leaf of theirs at the same or renamed path of ours, arrays by length and item", () => {
     const v1 = { items: [{ hash: "a", tree: "t", leafIndex: 1 }], cursor: null };
     const v2 = { items: [{ hash: "a", merkleContext: { tree: "t" }, leafIndex: 1, proveByIndex: false }], cursor: null };
@@ -120,6 +129,14 @@ describe("case format: agrees, sum, follow", () => {
     ["  follow: [{from: items, method: f, result: {a: 1}, max: 51}]", "`expect.follow[0].max` must be an integer from 1 to 50"],
     ["  follow: [{from: items, method: f, result: {a: 1}, max: 0}]", "`expect.follow[0].max` must be an integer from 1 to 50"],
     ["  follow: [{method: f, result: {a: 1}}]", "`expect.follow[0].from` must be a name or dotted path"],
+    // A pattern is the case's own text: one taken from an answer would let the target pick a regex that backtracks for minutes.
+    [
+      "  follow: [{from: items, method: f, result: {a: {matches: {item: hash}}}}]",
+      "`expect.follow[0].result.a`: a `matches` pattern must be a regular expression written as text (a pattern is never taken from an answer)",
+    ],
+    ["  result: {value: {matches: {result: value}}}", "`expect.result.value`: a `matches` pattern must be a regular expression written as text"],
+    ["  result: {value: {not: {matches: 5}}}", "`expect.result.value.not`: a `matches` pattern must be a regular expression written as text"],
+    ['  result: {value: {matches: "("}}', "`expect.result.value`: a `matches` pattern is not a valid regular expression: Invalid regular expression: /(/"],
     ["  follow: [{from: items, method: f, result: {a: 1}, with: 1}]", "unknown key `expect.follow[0].with`"],
   ])("%s is a CaseError naming the file and key", (yaml, message) => {
     const err = (() => {
