@@ -89,12 +89,37 @@ export function patternProblem(arg: unknown): string | null {
   }
 }
 
-/** Every `matches` matcher's argument inside `value` (expectations as loaded), with its dotted place. */
-export function matchesArguments(value: unknown, at = ""): { at: string; arg: unknown }[] {
-  if (Array.isArray(value)) return value.flatMap((v, i) => matchesArguments(v, `${at}[${i}]`));
-  if (!isObject(value)) return [];
-  if (matcherName(value) === "matches") return [{ at, arg: value.matches }];
-  return Object.keys(value).flatMap((k) => matchesArguments(value[k], at ? `${at}.${k}` : k));
+/** Every `matches` matcher's argument inside `value` (expectations as loaded, at most case-yaml's MAX_DEPTH deep), with its dotted place. */
+export function matchesArguments(value: unknown): { at: string; arg: unknown }[] {
+  const found: { at: string; arg: unknown }[] = [];
+  const path: (string | number)[] = [];
+  const visit = (v: object): void => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === "object" && x !== null) {
+          path.push(i);
+          visit(x);
+          path.pop();
+        }
+      }
+      return;
+    }
+    if (matcherName(v as Json) === "matches") {
+      found.push({ at: path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join(""), arg: (v as Record<string, unknown>).matches });
+      return;
+    }
+    for (const k in v) {
+      const x: unknown = Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined;
+      if (typeof x === "object" && x !== null) {
+        path.push(k);
+        visit(x);
+        path.pop();
+      }
+    }
+  };
+  if (typeof value === "object" && value !== null) visit(value);
+  return found;
 }
 
 /**
