@@ -3,7 +3,7 @@
  * being its path without extension (`token-accounts/mint-filter`). See cases/README.md.
  * Params and expectations may hold handlebars placeholders filled from a fixtures profile.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
 import { isObject, type Json } from "@photon-indexer-kit/runtime";
@@ -444,13 +444,26 @@ export async function loadCases(dir: string, fixtures: Fixtures, include?: (id: 
 
 /**
  * A case file's text. A name that is not a regular file (a FIFO, socket or device named `*.yaml`,
- * or a link to one) is refused without being opened: reading it could wait forever. The directory
- * entry tells a regular file without a system call; only a link is looked up.
+ * or a link to one) is refused without being read: reading it could wait forever. A link is looked
+ * up first; every file is then opened without waiting (O_NONBLOCK: a FIFO opens at once, writer
+ * or not) and read only if what was opened is a regular file, so one swapped for a FIFO after the
+ * directory was read is refused too.
  */
+/** `readCase` for one path; `regular`: what its directory entry said (a stale entry is checked again on the open file). */
+export function readCaseFile(path: string, regular: boolean): string {
+  return readCase({ path, regular });
+}
+
 function readCase(file: CaseFile): string {
   try {
     if (!file.regular && !statSync(file.path).isFile()) throw new CaseError(file.path, "cannot read the case: not a file");
-    return readFileSync(file.path, "utf8");
+    const fd = openSync(file.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      if (!fstatSync(fd).isFile()) throw new CaseError(file.path, "cannot read the case: not a file");
+      return readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     if (err instanceof CaseError) throw err;
     throw new CaseError(file.path, `cannot read the case: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);

@@ -1,15 +1,18 @@
 /**
  * Reading a cases directory: every file named `*.yaml`/`*.yml` under it, in a stable order; a
  * file that cannot be read is a CaseError naming it (the run exits 2), and a FIFO or device
- * named like a case is refused without being opened for a blocking read (it would wait forever).
+ * named like a case is refused without a blocking read (it would wait forever), even one swapped
+ * in after the directory was read. Placeholders are filled once per load.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
 import { CaseError } from "../../conformance/errors.js";
+import { root as repoRoot } from "../helpers/paths.js";
 
 const CASE = "method: getIndexerSlot\ndescription: the slot\nexpect:\n  result:\n    type: integer\n";
 let dir = "";
@@ -144,5 +147,20 @@ describe("placeholders inside text", () => {
     writeFileSync(join(root, "a.yaml"), TEMPLATE("{{owner.nullified.[0]}}"));
     const [c] = await loadCases(root, { owner: {} } as never);
     expect(c!.skip).toBe("needs fixture `owner.nullified.[0]`, which the profile lacks");
+  });
+});
+
+describe("a case file swapped for a FIFO after the directory was read", () => {
+  it("is refused on the open file, without waiting for a writer (run in a child process: a blocking read could not be interrupted here)", () => {
+    const root = casesDir();
+    const pipe = join(root, "swapped.yaml");
+    execFileSync("mkfifo", [pipe]);
+    const module = pathToFileURL(join(repoRoot, "conformance", "case-format.ts")).href;
+    // The directory entry said "regular file" (as it did before the swap); the open file says FIFO.
+    const script = `const { readCaseFile } = await import(${JSON.stringify(module)});
+try { readCaseFile(${JSON.stringify(pipe)}, true); console.log("read"); } catch (e) { console.log(e.message); }`;
+    const r = spawnSync(process.execPath, ["--import", "tsx/esm", "--input-type=module", "-e", script], { cwd: repoRoot, encoding: "utf8", timeout: 20_000 });
+    expect(r.signal, "the read waited for a writer").toBeNull();
+    expect(r.stdout.trim()).toBe(`${pipe}: cannot read the case: not a file`);
   });
 });
