@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
-import { isObject, type Json } from "@photon-indexer-kit/runtime";
+import { isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
 import { matchesArguments, patternProblem } from "./matchers.js";
@@ -148,6 +148,18 @@ function lookup(fixtures: Fixtures, path: string, file: string): Json {
  */
 export type Filled = Map<string, Json>;
 
+/**
+ * A `matches` pattern with its placeholders filled as literal text (each fixture's value escaped):
+ * a profile's values are data, and a discovered profile's come from the target, which must not
+ * write regex syntax into the case's pattern.
+ */
+function fillPattern(pattern: string, fixtures: Fixtures, file: string): string {
+  return pattern.replace(PLACEHOLDER, (_, path: string) => {
+    const v = lookup(fixtures, path, file);
+    return (typeof v === "string" ? v : stringifyJson(v)).replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+  });
+}
+
 /** Fills `{{name}}` placeholders: a string that is only a placeholder takes the fixture's own type. */
 export function render(value: Json | undefined, fixtures: Fixtures, file: string, filled: Filled = new Map()): Json | undefined {
   if (typeof value === "string") {
@@ -179,6 +191,9 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
   }
   if (isObject(value)) {
     const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === "matches" && typeof value.matches === "string" && value.matches.includes("{{")) {
+      return { matches: fillPattern(value.matches, fixtures, file) };
+    }
     let out: Json[] | null = null;
     for (let i = 0; i < keys.length; i++) {
       const v = value[keys[i]!]!;
@@ -449,11 +464,6 @@ export async function loadCases(dir: string, fixtures: Fixtures, include?: (id: 
  * or not) and read only if what was opened is a regular file, so one swapped for a FIFO after the
  * directory was read is refused too.
  */
-/** `readCase` for one path; `regular`: what its directory entry said (a stale entry is checked again on the open file). */
-export function readCaseFile(path: string, regular: boolean): string {
-  return readCase({ path, regular });
-}
-
 function readCase(file: CaseFile): string {
   try {
     if (!file.regular && !statSync(file.path).isFile()) throw new CaseError(file.path, "cannot read the case: not a file");
@@ -468,4 +478,9 @@ function readCase(file: CaseFile): string {
     if (err instanceof CaseError) throw err;
     throw new CaseError(file.path, `cannot read the case: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+}
+
+/** `readCase` for one path; `regular`: what its directory entry said (a stale entry is checked again on the open file). */
+export function readCaseFile(path: string, regular: boolean): string {
+  return readCase({ path, regular });
 }

@@ -12,6 +12,8 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
 import { CaseError } from "../../conformance/errors.js";
+import { match } from "../../conformance/matchers.js";
+import type { Json } from "../../runtime/index.js";
 import { root as repoRoot } from "../helpers/paths.js";
 
 const CASE = "method: getIndexerSlot\ndescription: the slot\nexpect:\n  result:\n    type: integer\n";
@@ -162,5 +164,17 @@ try { readCaseFile(${JSON.stringify(pipe)}, true); console.log("read"); } catch 
     const r = spawnSync(process.execPath, ["--import", "tsx/esm", "--input-type=module", "-e", script], { cwd: repoRoot, encoding: "utf8", timeout: 20_000 });
     expect(r.signal, "the read waited for a writer").toBeNull();
     expect(r.stdout.trim()).toBe(`${pipe}: cannot read the case: not a file`);
+  });
+});
+
+describe("placeholders inside a `matches` pattern", () => {
+  it("fill as literal text: a profile's value (a discovered one comes from the target) cannot write regex syntax", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), `method: getCompressedAccount\ndescription: d\nexpect:\n  result:\n    value: {matches: "^(?!{{weird}}$)x"}\n`);
+    const [c] = await loadCases(root, { weird: "(a+)+$|.*" } as never);
+    const matcher = (c!.expect.result as Record<string, Json>).value!;
+    expect(matcher).toEqual({ matches: "^(?!\\(a\\+\\)\\+\\$\\|\\.\\*$)x" });
+    expect(match("x", matcher)).toBeNull();
+    expect(match("(a+)+$|.*", matcher)).not.toBeNull();
   });
 });
