@@ -13,7 +13,7 @@
  */
 import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { getPath } from "../matchers.js";
-import { fail, pass, type Finding } from "../model.js";
+import { fail, pass, type Exchange, type Finding } from "../model.js";
 import { methodInfo, pageOf as pageOfResult } from "../spec-facts.js";
 import { base58Rank, compareRankedBase58 } from "./base58-order.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
@@ -147,7 +147,8 @@ export interface Walk<T = unknown> {
 /**
  * Walks the cursor from the first page at `size` (null: the server's default) until it is
  * null, at most `bound` pages (and never past WALK_BOUNDS). `keep(item, index)` decides what is
- * retained of each item (the item itself by default; keep less for long walks).
+ * retained of each item (the item itself by default; keep less for long walks). `first`: the
+ * answer already received to exactly the first page's request (the case's own), used as that page.
  */
 export async function walk<T = unknown>(
   ctx: CheckContext,
@@ -157,6 +158,7 @@ export async function walk<T = unknown>(
   size: number | null,
   bound: number,
   keep: (item: unknown, index: number) => T = (item) => item as T,
+  first?: Exchange,
 ): Promise<Walk<T>> {
   const items: T[] = [];
   const cursors = new Set<string>();
@@ -168,7 +170,7 @@ export async function walk<T = unknown>(
     delete call[p.cursor];
     if (cursor !== null) call[p.cursor] = cursor;
     if (size !== null && p.limit) call[p.limit] = size;
-    const exchange = await ctx.target.call(info.name, call);
+    const exchange = pages === 0 && first ? first : await ctx.target.call(info.name, call);
     const body = exchange.body;
     if (exchange.error || !isObject(body) || !("result" in body)) {
       const why = exchange.error ?? (isObject(body) && body.error ? `error ${show(body.error)}` : `HTTP ${exchange.status}`);
@@ -261,7 +263,9 @@ export const paginationCheck: Check = {
 
     const baseSize = typeof limit === "number" ? limit : null;
     const { keep, found } = tracker(p.order);
-    const full = await walk(ctx, p, info, params, baseSize, WALK_BOUNDS.pages, keep);
+    // The case's own request is this walk's first (its params, no cursor, its limit): its answer is the first page, not asked twice.
+    const own = !ctx.testCase.http && ctx.testCase.method === info.name && isObject(ctx.testCase.params) && !Object.hasOwn(params, p.cursor);
+    const full = await walk(ctx, p, info, params, baseSize, WALK_BOUNDS.pages, keep, own ? ctx.exchange : undefined);
     if (full.problem) return [...findings, fail("pagination", `walking at ${baseSize ?? "the default"} page size: ${full.problem}`)];
     const fullItems = full.items;
     if (found.duplicate)

@@ -34,7 +34,8 @@ describe("pagination check: repeats and order", () => {
       `expect: { paginate: ${paginate} }`,
     );
     const answer = (items: unknown[], next: number | null) => ({ context: { slot: 1 }, value: { items, cursor: next === null ? null : String(next) } });
-    const ctx = contextOf(c, exchangeOf({ json: { jsonrpc: "2.0", id: 1, result: answer(first, null) } }));
+    // The case's own answer is the target's first page when `first` is it (its cursor then leads on, as the target's would).
+    const ctx = contextOf(c, exchangeOf({ json: { jsonrpc: "2.0", id: 1, result: answer(first, first === pages[0] && pages.length > 1 ? 1 : null) } }));
     const flat = pages.flat();
     const call = async (_method: string, params: Record<string, unknown>) => {
       const limit = Number(params.limit);
@@ -50,6 +51,39 @@ describe("pagination check: repeats and order", () => {
   it("passes ordered, distinct pages and walks", async () => {
     const pages = [[item(1), item(2)], [item(3), item(4)], [item(5)]];
     expect(await messages(contextFor(pages[0]!, pages))).toEqual([]);
+  });
+
+  it("takes the case's own answer as the first page of the walk at its size, asking only for the pages after it", async () => {
+    const pages = [[item(1), item(2)], [item(3), item(4)], [item(5)]];
+    const ctx = contextFor(pages[0]!, pages);
+    const asked: string[] = [];
+    const counted = {
+      ...ctx,
+      target: { ...ctx.target, call: (m: string, p: Record<string, unknown>) => (asked.push(`${p.limit}@${p.cursor ?? "start"}`), ctx.target.call(m, p)) },
+    } as CheckContext;
+    expect(await messages(counted)).toEqual([]);
+    expect(asked).toEqual(["2@1", "2@2", "1@start", "1@1", "1@2", "1@3", "1@4"]);
+  });
+
+  it("asks for the first page itself where the case's request is not that page's (a cursor given)", async () => {
+    const pages = [
+      [item(1), item(2)],
+      [item(3), item(4)],
+    ];
+    const base = contextFor(pages[1]!, pages, "[]");
+    const c = caseOf(
+      "method: getCompressedAccountsByOwner",
+      "params: { owner: '11111111111111111111111111111111', limit: 2, cursor: '1' }",
+      "expect: { paginate: [2] }",
+    );
+    const asked: string[] = [];
+    const ctx = {
+      ...base,
+      testCase: c,
+      target: { ...base.target, call: (m: string, p: Record<string, unknown>) => (asked.push(`${p.limit}@${p.cursor ?? "start"}`), base.target.call(m, p)) },
+    } as CheckContext;
+    expect(await messages(ctx)).toEqual([]);
+    expect(asked).toEqual(["2@start", "2@1", "2@start", "2@1"]);
   });
 
   it("reports a page's repeated item only where its order breaks, as before", async () => {
