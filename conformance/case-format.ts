@@ -9,7 +9,7 @@ import Handlebars from "handlebars";
 import { isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
-import { matchesArguments, patternProblem } from "./matchers.js";
+import { matcherName, matchesArguments, patternProblem } from "./matchers.js";
 
 export interface HttpRequestSpec {
   /** HTTP verb; default POST. */
@@ -191,7 +191,7 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
   }
   if (isObject(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === "matches" && typeof value.matches === "string" && value.matches.includes("{{")) {
+    if (matcherName(value) === "matches" && typeof value.matches === "string" && value.matches.includes("{{")) {
       return { matches: fillPattern(value.matches, fixtures, file) };
     }
     let out: Json[] | null = null;

@@ -63,7 +63,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** The matcher's name when `m` is a matcher (an object of one known key), else undefined; read in place (matchers run per item of every page). */
-function matcherName(m: Json): string | undefined {
+export function matcherName(m: unknown): string | undefined {
   if (!isObject(m)) return undefined;
   let name: string | undefined;
   for (const k in m) {
@@ -105,7 +105,7 @@ export function matchesArguments(value: unknown): { at: string; arg: unknown }[]
       }
       return;
     }
-    if (matcherName(v as Json) === "matches") {
+    if (matcherName(v) === "matches") {
       found.push({ at: path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join(""), arg: (v as Record<string, unknown>).matches });
       return;
     }
@@ -123,9 +123,9 @@ export function matchesArguments(value: unknown): { at: string; arg: unknown }[]
 }
 
 /**
- * `matches` patterns compiled once (a case's pattern is matched against every item): at most
- * MAX_PATTERNS kept, each at most MAX_PATTERN_TEXT characters (a `follow` matcher can take its
- * pattern from an answer: such text is compiled for its one use, never kept).
+ * `matches` patterns compiled once (a case's pattern is matched against every item; every pattern
+ * is a case's own text, `patternProblem`): at most MAX_PATTERNS kept, each at most
+ * MAX_PATTERN_TEXT characters (a longer one is compiled for each use, not kept).
  */
 const patterns = new Map<string, RegExp>();
 const MAX_PATTERNS = 1000;

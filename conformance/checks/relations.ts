@@ -4,7 +4,7 @@
  */
 import { isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
 import type { AgreesExpectation, FollowExpectation, SumExpectation } from "../case-format.js";
-import { ABSENT, deepEqual, getPath, match } from "../matchers.js";
+import { ABSENT, deepEqual, getPath, match, matcherName } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { itemsOf, methodInfo, pageOf } from "../spec-facts.js";
 import { show, type CheckContext } from "./check.js";
@@ -30,7 +30,7 @@ export function resolveRefs(value: Json | undefined, refs: { item?: unknown; res
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, refs) as Json);
   if (!isObject(value)) return value;
   const keys = Object.keys(value);
-  if (keys.length === 1 && keys[0] === "matches") return value; // a pattern is the case's own text, never an answer's (patternProblem)
+  if (matcherName(value) === "matches") return value; // a pattern is the case's own text, never an answer's (patternProblem)
   if (keys.length === 1 && (keys[0] === "item" || keys[0] === "result") && typeof value[keys[0]] === "string" && keys[0] in refs) {
     return getPath(refs[keys[0] as "item" | "result"], value[keys[0]] as string) as Json; // ABSENT stays ABSENT: it matches nothing
   }
