@@ -349,8 +349,9 @@ async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget, table: M
     description: c.description,
     required: c.required,
     findings,
-    exchange: last.x,
-    against: last.y,
+    // Judged: the results keep what reports read, not the parsed answers (a long diff would hold every one).
+    exchange: { ...last.x, body: undefined },
+    against: { ...last.y, body: undefined },
     status: rollUp(findings, c.required),
     durationMs: performance.now() - started,
     file: c.file,

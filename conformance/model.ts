@@ -32,7 +32,7 @@ export interface Exchange {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly text: string;
-  /** Characters of the whole body (`text` is cut at 4096); absent on exchanges built elsewhere (captured traffic, hand-made). */
+  /** Characters of the whole body (`text` is cut at the target's MAX_KEPT_TEXT, 4096); absent on exchanges built elsewhere (captured traffic, hand-made). */
   readonly bytes?: number;
   /** The parsed body, or undefined when it is not JSON (see `parseError`). */
   readonly body: unknown;
@@ -56,6 +56,10 @@ export interface CaseResult {
   readonly description: string;
   readonly required: boolean;
   readonly findings: readonly Finding[];
+  /**
+   * The case's own exchange, as reports show it: its parsed `body` is not kept once judged (a run
+   * keeps only the context slot, for the slot-order check; diff keeps none), and `text` is an excerpt.
+   */
   readonly exchange: Exchange | null;
   /** `diff` only: the trusted side's (`--against`) exchange for the same request. */
   readonly against?: Exchange;

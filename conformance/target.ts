@@ -19,8 +19,12 @@ import {
 } from "@photon-indexer-kit/runtime";
 import type { HttpRequestSpec } from "./case-format.js";
 import { ConfErrorCode } from "./errors.js";
+import { excerpt } from "./excerpt.js";
 import type { Target } from "./checks/index.js";
 import type { Exchange } from "./model.js";
+
+/** Characters of an answer's body kept on its exchange for reports (`Exchange.text`). */
+export const MAX_KEPT_TEXT = 4096;
 
 export interface TargetOptions {
   readonly url: string;
@@ -108,7 +112,7 @@ export function createTarget(options: TargetOptions): RawTarget {
         request,
         status: res.status,
         headers: res.headers,
-        text: res.body.length > 4096 ? `${res.body.slice(0, 4096)}…` : res.body,
+        text: excerpt(res.body, MAX_KEPT_TEXT),
         bytes: res.body.length,
         body: parsed,
         parseError,

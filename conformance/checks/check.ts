@@ -1,6 +1,7 @@
 /** The check plugin contract: a name, the cases it applies to, and a judgement. */
 import { stringifyJson, type EnvelopeValidators, type MethodInfo, type MethodValidators } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase } from "../case-format.js";
+import { excerpt } from "../excerpt.js";
 import { ABSENT } from "../matchers.js";
 import type { Exchange, Finding } from "../model.js";
 import type { RootLedger } from "./root-ledger.js";
@@ -49,5 +50,5 @@ export function show(value: unknown, max = 160): string {
   } catch {
     text = String(value);
   }
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return excerpt(text, max);
 }

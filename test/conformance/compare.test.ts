@@ -39,6 +39,10 @@ describe("diff --url A --against B", () => {
     expect(byHash.findings.some((f) => f.message === "answers differ at result.value")).toBe(true);
     const located = summary.results.flatMap((r) => r.findings.map((f) => f.message)).filter((m) => /^answers differ at result\.value\.[\w.]+/.test(m));
     expect(located.length).toBeGreaterThan(0);
+    // Judged answers are not kept (a long diff would hold every one): reports read the excerpts.
+    expect(byHash.exchange!.text).toContain('"result"');
+    expect(byHash.against!.text).toContain('"result"');
+    expect(summary.results.filter((r) => r.exchange?.body !== undefined || r.against?.body !== undefined)).toEqual([]);
   }, 60_000);
 
   it("marks a case inconclusive (a warning), after one retry, when both the answers and the slots differ", async () => {
