@@ -180,6 +180,18 @@ describe("formats", () => {
       }),
       run,
     );
+    // The definition, spelled out: a multiple of four characters, all of the alphabet but one or two `=` at the end.
+    const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const definition = (s: string): boolean => {
+      const pad = s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0;
+      return s.length % 4 === 0 && [...s.slice(0, s.length - pad)].every((c) => ALPHABET.includes(c));
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("A", "z", "9", "+", "/", "=", "-", "\n"), maxLength: 12 }), (s) => {
+        expect(formats.base64(s), JSON.stringify(s)).toBe(definition(s));
+      }),
+      { ...run, numRuns: 5000 },
+    );
   });
 });
 
