@@ -144,6 +144,9 @@ interface Measured {
   readonly idle: number[];
 }
 
+/** Rounds of the loopback row: each ~0.8 s. */
+const LOOPBACK_ROUNDS = 21;
+
 async function measure(url: string, fixtures: Fixtures, rounds: number): Promise<Measured> {
   const base: RunOptions = {
     url,
@@ -206,7 +209,8 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
   if (only.includes("loopback")) {
     const reference = await startReference();
     try {
-      const m = await measure(reference.info.url, fixtures, options.quick ? 1 : 5);
+      // A round's ratio moves ±0.2 (1.96-2.39 over five rounds of one run): 21 rounds (~20 s) steady the median.
+      const m = await measure(reference.info.url, fixtures, options.quick ? 1 : LOOPBACK_ROUNDS);
       results.push(
         figure({
           id: "suite",

@@ -1,11 +1,12 @@
 /**
  * Case files are read with js-yaml under the YAML 1.2 core schema (conformance/case-yaml.ts):
- * the same values the `yaml` package gave (every bundled case file is compared), integers past
- * 2^53 as bigints, and hostile text refused with a CaseError rather than expanded or obeyed.
+ * the same values the `yaml` package gave (every bundled case file is compared, `!repeat` expanded
+ * on both sides), integers past 2^53 as bigints, and hostile text refused with a CaseError rather
+ * than expanded or obeyed.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
+import { type CollectionTag, isMap, parse, YAMLSeq } from "yaml";
 import { describe, expect, it } from "vitest";
 import { narrow } from "../../conformance/case-format.js";
 import { MAX_DEPTH, MAX_VALUES, parseCaseYaml } from "../../conformance/case-yaml.js";
@@ -17,6 +18,17 @@ function yamlFiles(dir: string): string[] {
     e.isDirectory() ? yamlFiles(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : [],
   );
 }
+
+/** `!repeat {count, item}` for the `yaml` package: the list of `count` items, as the loader reads it. */
+const repeatTag: CollectionTag = {
+  tag: "!repeat",
+  collection: "map",
+  resolve(map) {
+    const list = new YAMLSeq();
+    if (isMap(map)) for (let i = 0; i < Number(map.get("count")); i++) list.items.push(map.get("item", true));
+    return list;
+  },
+};
 
 function refusal(text: string): CaseError {
   try {
@@ -32,10 +44,48 @@ describe("parseCaseYaml", () => {
   it("reads every bundled case file as the yaml package (1.2 core, bigint integers) did", () => {
     const files = yamlFiles(join(root, "conformance/cases"));
     expect(files.length).toBeGreaterThan(500);
+    let repeats = 0;
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      expect(parseCaseYaml(file, text), file).toStrictEqual(narrow(parse(text, { intAsBigInt: true, uniqueKeys: true })));
+      if (text.includes("!repeat")) repeats++;
+      expect(parseCaseYaml(file, text), file).toStrictEqual(narrow(parse(text, { intAsBigInt: true, uniqueKeys: true, customTags: [repeatTag] })));
     }
+    expect(repeats).toBeGreaterThan(0);
+  });
+
+  it("reads `!repeat {count, item}` as a list of count copies of item, each its own value", () => {
+    const value = parseCaseYaml("c.yaml", 'a: !repeat {count: 3, item: {address: "{{x}}", n: 18446744073709551615}}\nb: !repeat {count: 0, item: 1}\n') as {
+      a: Record<string, unknown>[];
+      b: unknown[];
+    };
+    expect(value).toStrictEqual({ a: Array(3).fill({ address: "{{x}}", n: 18446744073709551615n }), b: [] });
+    expect(value.a[0]).not.toBe(value.a[1]);
+  });
+
+  it("refuses a `!repeat` without an integer count from 0 to MAX_VALUES and an item, naming line and column", () => {
+    for (const bad of [
+      "{count: 3}",
+      "{item: 1}",
+      "{count: -1, item: 1}",
+      "{count: 1.5, item: 1}",
+      `{count: ${MAX_VALUES + 1}, item: 1}`,
+      "{count: 2, item: 1, more: 1}",
+      "[1, 2]",
+      "x",
+    ]) {
+      expect(refusal(`a: !repeat ${bad}\n`).message, bad).toMatch(
+        new RegExp(`^c\\.yaml: invalid YAML: \`!repeat\` takes \\{count: an integer from 0 to ${MAX_VALUES}, item: a value\\} at line 1, column \\d+$`),
+      );
+    }
+  });
+
+  it("counts each repeated value against MAX_VALUES, aliased repeats too", () => {
+    expect(refusal(`a: !repeat {count: ${MAX_VALUES}, item: [1]}\n`).message).toBe(
+      `c.yaml: more than ${MAX_VALUES} values once its aliases and repeats are expanded`,
+    );
+    expect(refusal(`a: &r !repeat {count: 150000, item: 1}\nb: *r\n`).message).toBe(
+      `c.yaml: more than ${MAX_VALUES} values once its aliases and repeats are expanded`,
+    );
   });
 
   it("keeps integers past 2^53 exact and small ones as numbers", () => {
@@ -84,13 +134,13 @@ describe("parseCaseYaml", () => {
           .fill(`*a${i - 1}`)
           .join(", ")}]`,
       );
-    expect(refusal(lines.join("\n")).message).toBe(`c.yaml: more than ${MAX_VALUES} values once its aliases are expanded`);
+    expect(refusal(lines.join("\n")).message).toBe(`c.yaml: more than ${MAX_VALUES} values once its aliases and repeats are expanded`);
   });
 
   it("refuses aliases stacked deeper than the nesting cap instead of recursing past the stack", () => {
     const lines = ["a0: &a0 [x]"];
     for (let i = 1; i < 20_000; i++) lines.push(`a${i}: &a${i} [*a${i - 1}]`);
-    expect(refusal(lines.join("\n")).message).toBe(`c.yaml: nested more than ${MAX_DEPTH} levels once its aliases are expanded`);
+    expect(refusal(lines.join("\n")).message).toBe(`c.yaml: nested more than ${MAX_DEPTH} levels once its aliases and repeats are expanded`);
     expect(refusal(`a: ${"[".repeat(5000)}${"]".repeat(5000)}`).message).toMatch(/^c\.yaml: invalid YAML: nesting exceeded maxDepth/);
   });
 
