@@ -82,7 +82,7 @@ const repeat = new jsyaml.Type("!repeat", {
     if (data === null) return false;
     const keys = Object.keys(data);
     const { count } = data;
-    return keys.length === 2 && "item" in data && typeof count === "number" && Number.isSafeInteger(count) && count >= 0 && count <= MAX_VALUES;
+    return keys.length === 2 && Object.hasOwn(data, "item") && typeof count === "number" && Number.isSafeInteger(count) && count >= 0 && count <= MAX_VALUES;
   },
   construct: (data: { count: number; item: unknown }) => new Repeat(data.count, data.item),
 });
