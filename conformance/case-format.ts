@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import Handlebars from "handlebars";
-import { isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
+import { escapeRegExp, isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
 import { matcherName, matchesArguments, patternProblem } from "./matchers.js";
@@ -149,14 +149,16 @@ function lookup(fixtures: Fixtures, path: string, file: string): Json {
 export type Filled = Map<string, Json>;
 
 /**
- * A `matches` pattern with its placeholders filled as literal text (each fixture's value escaped):
- * a profile's values are data, and a discovered profile's come from the target, which must not
- * write regex syntax into the case's pattern.
+ * A case's regular expression (a `matches` matcher, `expect.error.messageMatches`) with its
+ * placeholders filled as literal text (each fixture's value escaped): a profile's values are data,
+ * and a discovered profile's come from the target, which must not write regex syntax into the
+ * case's pattern.
  */
 function fillPattern(pattern: string, fixtures: Fixtures, file: string): string {
+  if (!pattern.includes("{{")) return pattern;
   return pattern.replace(PLACEHOLDER, (_, path: string) => {
     const v = lookup(fixtures, path, file);
-    return (typeof v === "string" ? v : stringifyJson(v)).replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+    return escapeRegExp(typeof v === "string" ? v : stringifyJson(v));
   });
 }
 
@@ -191,7 +193,7 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
   }
   if (isObject(value)) {
     const keys = Object.keys(value);
-    if (matcherName(value) === "matches" && typeof value.matches === "string" && value.matches.includes("{{")) {
+    if (matcherName(value) === "matches" && typeof value.matches === "string") {
       return { matches: fillPattern(value.matches, fixtures, file) };
     }
     let out: Json[] | null = null;
@@ -206,14 +208,23 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
   return value;
 }
 
-function errorExpectation(value: Json | undefined, file: string): ErrorExpectation | null {
+/** `expect.error`, its placeholders filled by `r`; `messageMatches` is a pattern, filled by `pattern` (as literal text). */
+function errorExpectation(
+  raw: Json | undefined,
+  r: (v: Json | undefined) => Json | undefined,
+  pattern: (text: string) => string,
+  file: string,
+): ErrorExpectation | null {
+  const value = isObject(raw) ? raw : r(raw);
   if (value === undefined || value === null) return null;
   if (typeof value === "number") return { code: value, message: null, messageMatches: null };
-  if (isObject(value) && typeof value.code === "number") {
+  const code = isObject(value) ? r(value.code) : undefined;
+  if (isObject(value) && typeof code === "number") {
+    const message = r(value.message);
     return {
-      code: value.code,
-      message: typeof value.message === "string" ? value.message : null,
-      messageMatches: typeof value.messageMatches === "string" ? value.messageMatches : null,
+      code,
+      message: typeof message === "string" ? message : null,
+      messageMatches: typeof value.messageMatches === "string" ? pattern(value.messageMatches) : null,
     };
   }
   throw new CaseError(file, "`expect.error` must be a code or {code, message?, messageMatches?}");
@@ -345,7 +356,7 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
   const params = r(raw.params); // before the other expectations (a missing fixture there is the one a skip names)
   const expect: ConformanceCase["expect"] = {
     status: typeof exp.status === "number" ? exp.status : 200,
-    error: errorExpectation(r(exp.error), file),
+    error: errorExpectation(exp.error, r, (text) => fillPattern(text, fixtures, file), file),
     result: isObject(exp.result) ? (r(exp.result) as Record<string, Json>) : null,
     every: isObject(exp.every) ? (r(exp.every) as Record<string, Json>) : null,
     semantics: stringList(exp.semantics, "expect.semantics", file),
@@ -361,6 +372,8 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
     const problem = patternProblem(arg);
     if (problem !== null) throw new CaseError(file, `\`expect.${at}\`: a \`matches\` pattern ${problem}`);
   }
+  const messageProblem = expect.error?.messageMatches == null ? null : patternProblem(expect.error.messageMatches);
+  if (messageProblem !== null) throw new CaseError(file, `\`expect.error.messageMatches\`: a pattern ${messageProblem}`);
   return {
     id,
     file,

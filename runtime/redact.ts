@@ -186,8 +186,13 @@ export type Redactor = (text: string) => string;
 
 const identity: Redactor = (text) => text;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * `text` as a regular expression matching exactly itself, in any position (a character class
+ * included) and with or without the `u` flag: syntax characters escaped, `-` as `\x2d` (`\-`
+ * is an error under `u` outside a class).
+ */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/-/g, "\\x2d");
 }
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

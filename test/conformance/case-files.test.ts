@@ -177,4 +177,17 @@ describe("placeholders inside a `matches` pattern", () => {
     expect(match("x", matcher)).toBeNull();
     expect(match("(a+)+$|.*", matcher)).not.toBeNull();
   });
+
+  it("and in `expect.error.messageMatches`, the other pattern a case writes", async () => {
+    const root = casesDir();
+    writeFileSync(
+      join(root, "a.yaml"),
+      `method: getCompressedAccount\ndescription: d\nexpect:\n  error: {code: -32000, messageMatches: "^Requested: \\\\[{{weird}}\\\\]$"}\n`,
+    );
+    const [c] = await loadCases(root, { weird: "a-z|.*" } as never);
+    const pattern = new RegExp(c!.expect.error!.messageMatches!);
+    expect(pattern.test("Requested: [a-z|.*]")).toBe(true);
+    expect(pattern.test("Requested: [b]")).toBe(false);
+    expect(pattern.test("anything")).toBe(false);
+  });
 });

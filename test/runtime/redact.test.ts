@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRedactor, isCredentialQueryKey, isSensitiveHeader, redactUrl, secretsFromEnv, secretsOf } from "../../runtime/redact.js";
+import { createRedactor, escapeRegExp, isCredentialQueryKey, isSensitiveHeader, redactUrl, secretsFromEnv, secretsOf } from "../../runtime/redact.js";
 
 describe("redactUrl", { timeout: 5_000 }, () => {
   it("masks every query value and keeps the names, host, port and path", () => {
@@ -201,5 +202,28 @@ describe("createRedactor with a very long secret", { timeout: 10_000 }, () => {
     const redact = createRedactor([secret, "short-secret-1"]);
     expect(redact(`a ${secret} b short-secret-1`)).toBe("a *** b ***");
     expect(redact(`x ${secret.slice(0, 3000)}…`)).toBe("x ***…");
+  });
+});
+
+describe("escapeRegExp", () => {
+  it("gives a pattern matching exactly the text, anywhere in a pattern, with or without the u flag", () => {
+    const unit = fc.constantFrom(..."a-z]^[\\$.*+?(){}|/-0é😀".split(""), "\n");
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), fc.string({ unit, maxLength: 3 }), (text, other) => {
+        const escaped = escapeRegExp(text);
+        for (const flags of ["", "u"]) {
+          const whole = new RegExp(`^${escaped}$`, flags);
+          expect(whole.test(text)).toBe(true);
+          if (other !== text) expect(whole.test(other)).toBe(false);
+          // In a class, each character is itself: `a-z` is three characters, not a range.
+          if (text.length > 0) {
+            const inClass = new RegExp(`^[${escaped}]+$`, flags);
+            if (flags === "u" || !/[\ud800-\udfff]/.test(text)) expect(inClass.test(text)).toBe(true);
+            expect(inClass.test("b") && !text.includes("b")).toBe(false);
+          }
+        }
+      }),
+      { seed: 17, numRuns: 2000 },
+    );
   });
 });
