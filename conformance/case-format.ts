@@ -194,7 +194,8 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
   if (isObject(value)) {
     const keys = Object.keys(value);
     if (matcherName(value) === "matches" && typeof value.matches === "string") {
-      return { matches: fillPattern(value.matches, fixtures, file) };
+      const pattern = fillPattern(value.matches, fixtures, file);
+      return pattern === value.matches ? value : { matches: pattern };
     }
     let out: Json[] | null = null;
     for (let i = 0; i < keys.length; i++) {
