@@ -142,12 +142,29 @@ interface Measured {
   readonly loading: number[];
   /** The suite's event loop idle during its run (waiting on the target with every chain in flight), ms. */
   readonly idle: number[];
+  /** CPU used during each suite run by this process (every thread) and by the reference's (null where it cannot be read), ms. */
+  readonly cpu: { readonly ours: number[]; readonly raw: number[]; readonly reference: { ours: number[]; raw: number[] } | null };
+}
+
+/** CPU time a process has used (user + system, every thread), ms: this one's, or a child's from /proc (Linux; null elsewhere). */
+function cpuMs(pid?: number): number | null {
+  if (pid === undefined) {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  }
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name): utime and stime, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** Rounds of the loopback row: each ~0.8 s. */
 const LOOPBACK_ROUNDS = 21;
 
-async function measure(url: string, fixtures: Fixtures, rounds: number): Promise<Measured> {
+async function measure(url: string, fixtures: Fixtures, rounds: number, referencePid?: number): Promise<Measured> {
   const base: RunOptions = {
     url,
     casesDir: `${ROOT}/conformance/cases`,
@@ -176,12 +193,17 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
   const lossless: number[] = [];
   const loading: number[] = [];
   const idle: number[] = [];
+  const cpu = { ours: [] as number[], raw: [] as number[] };
+  const referenceCpu = { ours: [] as number[], raw: [] as number[] };
+  let referenceReadable = referencePid !== undefined && cpuMs(referencePid) !== null;
   for (let r = 0; r < rounds; r++) {
     const l0 = performance.now();
     void (deriveCases(fixtures, defaultSpec.methods).length + (await loadCases(base.casesDir, fixtures)).length);
     loading.push(performance.now() - l0);
     for (const name of inTurns(r, ["ours", "raw", "lossless"] as const)) {
       const t0 = performance.now();
+      const c0 = cpuMs()!;
+      const rc0 = referenceReadable ? cpuMs(referencePid) : null;
       if (name === "ours") {
         const loop = performance.eventLoopUtilization();
         await runSuite(base);
@@ -192,9 +214,39 @@ async function measure(url: string, fixtures: Fixtures, rounds: number): Promise
         if (replayed.unparsed !== warm.unparsed) throw new Error(`the ${name} replay could not parse ${replayed.unparsed} bodies, JSON.parse ${warm.unparsed}`);
       }
       (name === "ours" ? ours : name === "raw" ? raw : lossless).push(performance.now() - t0);
+      if (name !== "lossless") {
+        cpu[name].push(cpuMs()! - c0);
+        const rc1 = referenceReadable ? cpuMs(referencePid) : null;
+        if (rc0 === null || rc1 === null) referenceReadable = false;
+        else referenceCpu[name].push(rc1 - rc0);
+      }
     }
   }
-  return { first, requests, groups: groups.filter((g) => g.length > 0).length, ours, raw, lossless, loading, idle };
+  return {
+    first,
+    requests,
+    groups: groups.filter((g) => g.length > 0).length,
+    ours,
+    raw,
+    lossless,
+    loading,
+    idle,
+    cpu: { ...cpu, reference: referenceReadable ? referenceCpu : null },
+  };
+}
+
+/** What bounds the row: the suite's process busy for nearly all of its run, the reference's core mostly idle. */
+function cpuNote(m: Measured): string {
+  const ms = (xs: number[]) => summary(xs, 0).value;
+  const reference = m.cpu.reference;
+  return (
+    "bounded by the suite's own CPU on one thread (the replay's is undici + JSON.parse): loading the cases, lossless parsing, validating, folding Merkle proofs (Poseidon), walking and comparing pages; " +
+    `its process used ${ms(m.cpu.ours)} ms of CPU a run (every thread: the run, its GC and I/O) in a run of ${ms(m.ours)} ms, the replay's ${ms(m.cpu.raw)} ms in ${ms(m.raw)} ms` +
+    (reference
+      ? `; the reference's process used ${ms(reference.ours)} ms of CPU a run during the suite (${ms(reference.raw)} ms during the replay): ` +
+        "the second core sits mostly idle, yet half the cases in a worker thread finish no sooner on two cores (bench/tools/suite-sharded.ts)"
+      : "")
+  );
 }
 
 function verdictOf(m: Measured): string {
@@ -210,7 +262,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     const reference = await startReference();
     try {
       // A round's ratio moves ±0.2 (1.96-2.39 over five rounds of one run): 21 rounds (~20 s) steady the median.
-      const m = await measure(reference.info.url, fixtures, options.quick ? 1 : LOOPBACK_ROUNDS);
+      const m = await measure(reference.info.url, fixtures, options.quick ? 1 : LOOPBACK_ROUNDS, reference.pid);
       results.push(
         figure({
           id: "suite",
@@ -225,7 +277,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
           ratioOf: "ours ÷ baseline time",
           aim: { op: "<=", value: 2, text: "≤ 2× the raw replay" },
           notes: [
-            "bounded by the suite's own CPU on one core (the replay's is undici + JSON.parse): loading the cases, lossless parsing, validating, folding Merkle proofs (Poseidon), walking and comparing pages",
+            cpuNote(m),
             `of which waiting: the suite's event loop sat idle ${summary(m.idle, 0).value} ms a run (runs: ${m.idle.map((x) => Math.round(x)).join(", ")}), every chain in flight waiting on the reference (one thread, serving the pages in turn)`,
             `of which loading the case files (YAML) and deriving the spec's cases, before the first request: ${summary(m.loading, 0).value} ms a run (runs: ${m.loading.map((x) => Math.round(x)).join(", ")})`,
             `for scale, not a floor: the same replay reading every body with the runtime's lossless parser (as any client must that keeps u64 exact) takes ${summary(m.lossless, 0).value} ms (${pairedRatio(m.lossless, m.raw).toFixed(2)}× the replay; runs: ${m.lossless.map((x) => Math.round(x)).join(", ")}); the rest is judging: validation, checks, page walks and comparisons, proof folds`,

@@ -31,6 +31,9 @@ for (let k = 0; k <= MAX_COUNTED_BYTES; k++) {
 
 function compareNumerals(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
+  // The first digits settle nearly every comparison against a bound: a string comparison costs more than two char codes.
+  const first = a.charCodeAt(0) - b.charCodeAt(0);
+  if (first !== 0) return first;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
