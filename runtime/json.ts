@@ -144,7 +144,7 @@ function keyBefore(text: string, at: number): string {
  * Numbers with a fraction or an exponent are not integers. Text that is not JSON is left to
  * the parser.
  */
-function scan(text: string, tokens: string[], paths: (string | number)[][], marks: Marks): void {
+function scan(text: string, tokens: string[], rounded: number[], paths: (string | number)[][], marks: Marks): void {
   let depth = 0;
   const n = text.length;
   // The key of each level read for the last path, and where the container it names opened: the
@@ -235,8 +235,10 @@ function scan(text: string, tokens: string[], paths: (string | number)[][], mark
         marks.literals.push({ path: pathTo(start), token: "-0" }); // serde reads -0 as a float
       } else if (j - start >= 16) {
         const token = text.slice(start, j);
-        if (!Number.isSafeInteger(Number(token))) {
+        const number = Number(token);
+        if (!Number.isSafeInteger(number)) {
           tokens.push(token);
+          rounded.push(number);
           paths.push(pathTo(start));
         }
       }
@@ -278,10 +280,11 @@ function applyMarks(value: unknown, marks: Marks): void {
  */
 function parseWithBigints(text: string, options: ParseOptions | undefined): unknown {
   const tokens: string[] = [];
+  const rounded: number[] = [];
   const paths: (string | number)[][] = [];
   const marks: Marks = { literals: [], duplicates: [], keys: options?.duplicateKeys ? [] : null };
   try {
-    scan(text, tokens, paths, marks);
+    scan(text, tokens, rounded, paths, marks);
   } catch (err) {
     if (err instanceof NotJson) return losslessParse(text, null, parseNumber);
     throw err;
@@ -293,13 +296,20 @@ function parseWithBigints(text: string, options: ParseOptions | undefined): unkn
     // Not JSON after all: lossless-json says why (and where).
     return losslessParse(text, null, parseNumber);
   }
-  if (tokens.length > 0) value = withBigints(text, value, tokens, paths, marks.duplicates.length > 0);
+  if (tokens.length > 0) value = withBigints(text, value, tokens, rounded, paths, marks.duplicates.length > 0);
   if (marks.literals.length > 0 || marks.duplicates.length > 0) applyMarks(value, marks);
   return value;
 }
 
-/** The parsed value with each rounded integer at `paths` replaced by the bigint of its token. */
-function withBigints(text: string, value: unknown, tokens: readonly string[], paths: readonly (string | number)[][], duplicates: boolean): unknown {
+/** The parsed value with each rounded integer at `paths` (`rounded`: the number JSON.parse made of each token) replaced by the bigint of its token. */
+function withBigints(
+  text: string,
+  value: unknown,
+  tokens: readonly string[],
+  rounded: readonly number[],
+  paths: readonly (string | number)[][],
+  duplicates: boolean,
+): unknown {
   if (paths[0]!.length === 0) return BigInt(tokens[0]!);
   // The containers the last path went through: a path sharing its first steps starts from there.
   const nodes: Record<string | number, unknown>[] = [value as Record<string | number, unknown>];
@@ -319,7 +329,7 @@ function withBigints(text: string, value: unknown, tokens: readonly string[], pa
     previous = path;
     const key = path[last]!;
     const current = node[key];
-    if (typeof current !== "number" || current !== Number(token)) {
+    if (current !== rounded[b]) {
       if (duplicates) continue; // a value written over by a later duplicate key: JSON.parse kept the last
       return losslessParse(text, null, parseNumber);
     }
