@@ -51,6 +51,9 @@ export function unheldLeaves(
   const pattern: string[] = [];
   const renames = Object.keys(rename).length > 0;
   const renamed = (key: string): string | undefined => (Object.hasOwn(rename, key) ? rename[key] : undefined);
+  // The last step of each renamed path: a key without a dot that ends none of them is never renamed, and its
+  // dotted pattern is not written (most keys of most items; a key with a dot in it is looked up as before).
+  const renamedSteps = new Set(Object.keys(rename).map((path) => path.slice(path.lastIndexOf(".") + 1)));
   const differs = (want: unknown, got: unknown) => void out.push({ path: steps.length === 0 ? "." : steps.join("."), want, got });
   const visit = (t: unknown, o: unknown) => {
     if (out.length >= limit) return;
@@ -67,7 +70,7 @@ export function unheldLeaves(
       if (!isObject(o)) return differs(t, o);
       for (const k in t) {
         if (!Object.hasOwn(t, k)) continue;
-        const mine = renames ? (renamed(pattern.length === 0 ? k : `${pattern.join(".")}.${k}`) ?? renamed(k) ?? k) : k;
+        const mine = renames && (renamedSteps.has(k) || k.includes(".")) ? (renamed(pattern.length === 0 ? k : `${pattern.join(".")}.${k}`) ?? renamed(k) ?? k) : k;
         steps.push(mine);
         if (renames) pattern.push(k);
         visit(t[k], getPath(o, mine));

@@ -1,9 +1,10 @@
 /** The matchers `some`, `has`, `min`, the relation helpers and the case format of `agrees`, `sum`, `follow`. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CaseError, parseCase } from "../../conformance/case-format.js";
 import { unheldLeaves, resolveRefs } from "../../conformance/checks/relations.js";
-import { ABSENT, match } from "../../conformance/matchers.js";
-import { parseJson, type Json } from "../../runtime/index.js";
+import { ABSENT, deepEqual, getPath, match } from "../../conformance/matchers.js";
+import { isObject, parseJson, type Json } from "../../runtime/index.js";
 
 describe("matchers some, has and min", () => {
   const tx = { openedAccounts: [{ account: { hash: "A" } }], closedAccounts: [{ account: { hash: "B" } }] };
@@ -153,5 +154,43 @@ describe("case format: agrees, sum, follow", () => {
     expect(err).toBeInstanceOf(CaseError);
     expect((err as Error).message).toContain("cases/x/y.yaml");
     expect((err as Error).message).toContain(message);
+  });
+});
+
+describe("unheldLeaves renames as it always did", () => {
+  /** The rename lookup spelled out: the dotted pattern (indexes as `*`) first, then the bare key, else the key itself. */
+  function reference(theirs: unknown, ours: unknown, rename: Record<string, string>): { path: string; want: unknown; got: unknown }[] {
+    const out: { path: string; want: unknown; got: unknown }[] = [];
+    const renamed = (key: string) => (Object.hasOwn(rename, key) ? rename[key] : undefined);
+    const at = (steps: (string | number)[]) => (steps.length === 0 ? "." : steps.join("."));
+    const visit = (t: unknown, o: unknown, steps: (string | number)[], pattern: string[]) => {
+      if (Array.isArray(t)) {
+        if (!Array.isArray(o) || o.length !== t.length) return void out.push({ path: at(steps), want: `${t.length} items`, got: Array.isArray(o) ? `${o.length} items` : o });
+        t.forEach((x, i) => visit(x, o[i], [...steps, i], [...pattern, "*"]));
+      } else if (isObject(t)) {
+        if (!isObject(o)) return void out.push({ path: at(steps), want: t, got: o });
+        for (const k of Object.keys(t)) {
+          const mine = renamed([...pattern, k].join(".")) ?? renamed(k) ?? k;
+          visit(t[k], getPath(o, mine), [...steps, mine], [...pattern, k]);
+        }
+      } else if (!deepEqual(t, o)) out.push({ path: at(steps), want: t, got: o });
+    };
+    visit(theirs, ours, [], []);
+    return out;
+  }
+
+  it("on generated values and renames, keys with dots among them", () => {
+    const key = fc.constantFrom("a", "b", "a.b", "c", "b.c", "");
+    const leaf = fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constantFrom("x", "y"));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("node"), { maxLength: 2 }), fc.dictionary(key, tie("node"), { maxKeys: 3 })),
+    })).node;
+    const path = fc.array(fc.constantFrom("a", "b", "*", "c", "a.b"), { minLength: 1, maxLength: 3 }).map((steps) => steps.join("."));
+    fc.assert(
+      fc.property(value, value, fc.dictionary(path, path, { maxKeys: 3 }), (theirs, ours, rename) => {
+        expect(unheldLeaves(theirs, ours, rename, 1_000)).toEqual(reference(theirs, ours, rename));
+      }),
+      { seed: 20261124, numRuns: 3_000 },
+    );
   });
 });
