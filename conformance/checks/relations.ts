@@ -70,7 +70,8 @@ export function unheldLeaves(
       if (!isObject(o)) return differs(t, o);
       for (const k in t) {
         if (!Object.hasOwn(t, k)) continue;
-        const mine = renames && (renamedSteps.has(k) || k.includes(".")) ? (renamed(pattern.length === 0 ? k : `${pattern.join(".")}.${k}`) ?? renamed(k) ?? k) : k;
+        const mine =
+          renames && (renamedSteps.has(k) || k.includes(".")) ? (renamed(pattern.length === 0 ? k : `${pattern.join(".")}.${k}`) ?? renamed(k) ?? k) : k;
         steps.push(mine);
         if (renames) pattern.push(k);
         visit(t[k], getPath(o, mine));

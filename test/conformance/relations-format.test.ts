@@ -165,7 +165,8 @@ describe("unheldLeaves renames as it always did", () => {
     const at = (steps: (string | number)[]) => (steps.length === 0 ? "." : steps.join("."));
     const visit = (t: unknown, o: unknown, steps: (string | number)[], pattern: string[]) => {
       if (Array.isArray(t)) {
-        if (!Array.isArray(o) || o.length !== t.length) return void out.push({ path: at(steps), want: `${t.length} items`, got: Array.isArray(o) ? `${o.length} items` : o });
+        if (!Array.isArray(o) || o.length !== t.length)
+          return void out.push({ path: at(steps), want: `${t.length} items`, got: Array.isArray(o) ? `${o.length} items` : o });
         t.forEach((x, i) => visit(x, o[i], [...steps, i], [...pattern, "*"]));
       } else if (isObject(t)) {
         if (!isObject(o)) return void out.push({ path: at(steps), want: t, got: o });
