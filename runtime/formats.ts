@@ -29,9 +29,14 @@ for (let k = 0; k <= MAX_COUNTED_BYTES; k++) {
   POW.push(bs58.encode(bytes));
 }
 
-function compareNumerals(a: string, b: string): number {
+/**
+ * Two base58 numerals compared as the numbers they write, for text without leading `1`s or with as
+ * many of them on both sides: by length, then as strings (the alphabet is in ASCII order).
+ */
+export function compareBase58Numerals(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
-  // The first digits settle nearly every comparison against a bound: a string comparison costs more than two char codes.
+  if (a.length === 0) return 0;
+  // The first digits settle most comparisons (nearly every one against a byte-count bound): a string comparison costs more than two char codes.
   const first = a.charCodeAt(0) - b.charCodeAt(0);
   if (first !== 0) return first;
   return a < b ? -1 : a > b ? 1 : 0;
@@ -50,7 +55,7 @@ export function isBase58OfLength(value: string, bytes: number): boolean {
   if (zeros === value.length) return k === 0;
   if (k <= 0 || k > 64) return false;
   const rest = zeros === 0 ? value : value.slice(zeros);
-  return compareNumerals(rest, POW[k - 1]!) >= 0 && compareNumerals(rest, POW[k]!) < 0;
+  return compareBase58Numerals(rest, POW[k - 1]!) >= 0 && compareBase58Numerals(rest, POW[k]!) < 0;
 }
 
 /**
@@ -66,7 +71,7 @@ export function base58ByteCount(value: string): number {
   const rest = zeros === 0 ? value : value.slice(zeros);
   // d digits hold at least 58^(d-1) ≥ 256^(0.732·(d-1)): never fewer bytes than that.
   let k = Math.max(1, Math.floor((rest.length - 1) * 0.732));
-  while (k <= MAX_COUNTED_BYTES && compareNumerals(rest, POW[k]!) >= 0) k++;
+  while (k <= MAX_COUNTED_BYTES && compareBase58Numerals(rest, POW[k]!) >= 0) k++;
   return k + zeros <= MAX_COUNTED_BYTES ? k + zeros : -1;
 }
 

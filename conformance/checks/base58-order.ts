@@ -6,7 +6,7 @@
  * counted without decoding), byte order is number order: more digits, or at equal length the later
  * text (the alphabet is in ASCII order), is larger. Anything else is decoded and compared.
  */
-import { base58ByteCount, decodeBase58 } from "@photon-indexer-kit/runtime";
+import { base58ByteCount, compareBase58Numerals, decodeBase58 } from "@photon-indexer-kit/runtime";
 
 /**
  * The longest key text compared as the bytes it stands for: Photon orders by hashes and public keys
@@ -46,10 +46,7 @@ export function base58Rank(text: string): number {
 
 /** `compareBase58(a, b)` given both texts' `base58Rank`: decided on the text where the ranks agree. */
 export function compareRankedBase58(a: string, rankA: number, b: string, rankB: number): number {
-  if (rankA >= 0 && rankA === rankB) {
-    if (a.length !== b.length) return a.length - b.length;
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
+  if (rankA >= 0 && rankA === rankB) return compareBase58Numerals(a, b);
   return Buffer.compare(base58Bytes(a), base58Bytes(b));
 }
 

@@ -6,7 +6,17 @@
 import bs58 from "bs58";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { base58ByteCount, decodeBase58, encodeBase58, formats, isBase58OfLength, isUint64, MAX_BASE58_TEXT, UINT64_MAX } from "../../runtime/formats.js";
+import {
+  base58ByteCount,
+  compareBase58Numerals,
+  decodeBase58,
+  encodeBase58,
+  formats,
+  isBase58OfLength,
+  isUint64,
+  MAX_BASE58_TEXT,
+  UINT64_MAX,
+} from "../../runtime/formats.js";
 
 const SEED = 20_260_314;
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -218,5 +228,23 @@ describe("isUint64", () => {
     for (const v of [-1, -0.5, 1.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN, Number.POSITIVE_INFINITY, -1n, UINT64_MAX + 1n, "1", null, undefined, true, [1]]) {
       expect(isUint64(v), String(v)).toBe(false);
     }
+  });
+});
+
+describe("compareBase58Numerals", () => {
+  it("orders numerals of as many leading 1s as the numbers they write", () => {
+    // A number's bytes with no leading zero byte: its base58 has no leading 1 of its own.
+    const number = fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Uint8Array.from(b, (v, i) => (i === 0 && v === 0 ? 1 : v)));
+    fc.assert(
+      fc.property(fc.nat({ max: 2 }), number, number, (zeros, x, y) => {
+        const a = "1".repeat(zeros) + bs58.encode(x);
+        const b = "1".repeat(zeros) + bs58.encode(y);
+        const value = (t: string) => (t.length === zeros ? 0n : BigInt(`0x${Buffer.from(bs58.decode(t)).toString("hex") || "0"}`));
+        const want = value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0;
+        expect(Math.sign(compareBase58Numerals(a, b))).toBe(want);
+      }),
+      run,
+    );
+    expect(compareBase58Numerals("", "")).toBe(0);
   });
 });
