@@ -153,8 +153,9 @@ function cpuMs(pid?: number): number | null {
     return (user + system) / 1000;
   }
   try {
-    // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name): utime and stime, in clock ticks (100 a second).
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name (which may hold ") "): utime and stime, in clock ticks (100 a second).
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return null;
