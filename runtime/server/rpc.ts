@@ -308,11 +308,11 @@ export class RpcCore {
   ): string | Buffer | Promise<string> {
     const entry = this.table.get(method);
     if (entry === undefined) return errorEnvelope(idText, RpcCode.METHOD_NOT_FOUND, RpcMessage.METHOD_NOT_FOUND);
+    const outcome = checked ?? this.paramsOf(entry, params);
+    if ("error" in outcome) return this.failure(entry.name, idText, outcome.error);
     let result: unknown;
     let key: string | undefined;
     try {
-      const outcome = checked ?? this.paramsOf(entry, params);
-      if ("error" in outcome) throw outcome.error;
       const p = outcome.params;
       if (this.memo !== null) {
         key = memoKey(entry, p);
