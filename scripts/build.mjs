@@ -8,6 +8,8 @@
 //      `@photon-indexer-kit/runtime`. Installed, the package then holds one runtime, the
 //      dependency's: an RpcError thrown by the reference's handlers is the class the generated
 //      listener tests for, and `photon-indexer-kit/runtime` is the dependency itself.
+//   4. dist/reference/trees/poseidon-memo.bin: the Poseidon outputs of the default dataset's trees,
+//      hashed by the compiled reference (scripts/poseidon-memo.mjs; reference/trees/poseidon-memo.ts).
 // `node scripts/build.mjs runtime` builds step 1 only (the runtime package's `prepack`).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -58,3 +60,6 @@ if (existsSync(entry)) {
 mkdirSync(entry);
 const stub = `// The runtime is its own package; this entry re-exports it (see scripts/build.mjs).\nexport * from "${RUNTIME}";\n`;
 for (const ext of [".js", ".d.ts"]) writeFileSync(join(entry, "index" + ext), stub);
+
+const memo = spawnSync(process.execPath, [join(root, "scripts", "poseidon-memo.mjs")], { stdio: "inherit" });
+if (memo.status !== 0) process.exit(memo.status ?? 1);

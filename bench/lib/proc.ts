@@ -102,10 +102,10 @@ export interface Completed {
   readonly ms: number;
 }
 
-/** Runs a command to completion and times it (spawn to exit). */
-export function runCommand(command: string, args: readonly string[], timeoutMs = 120_000): Promise<Completed> {
+/** Runs a command to completion and times it (spawn to exit); `env`: variables set on top of this process's. */
+export function runCommand(command: string, args: readonly string[], timeoutMs = 120_000, env?: Readonly<Record<string, string>>): Promise<Completed> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], ...(env ? { env: { ...process.env, ...env } } : {}) });
   live.add(child);
   let stdout = "";
   let stderr = "";

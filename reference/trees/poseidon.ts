@@ -19,6 +19,7 @@ import { decodeBase58, internalError } from "@photon-indexer-kit/runtime";
 import { poseidon } from "@railgun-community/poseidon-hash-wasm/pkg-cjs/poseidon_hash_wasm.js";
 import { encodeBase58Fast } from "../base58.js";
 import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
+import { DEFAULT_MEMO_FILE, loadPoseidonMemo, type PoseidonMemo, PoseidonRecording } from "./poseidon-memo.js";
 
 /** The BN254 scalar field modulus r: Poseidon's inputs and outputs are below it. */
 export const FIELD_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -40,9 +41,44 @@ const U256 = 1n << 256n;
 
 let calls = 0;
 
-/** How many Poseidon permutations this process has run (for tests that check laziness). */
+/** How many Poseidon permutations this process has run (for tests that check laziness); an output found in the memo runs none. */
 export function hashCount(): number {
   return calls;
+}
+
+/** The outputs written at build time (poseidon-memo.ts): undefined until the first hash, null where there are none. */
+let memo: PoseidonMemo | null | undefined;
+let recording: PoseidonRecording | null = null;
+
+/** The memo the hashes here consult: the built package's by default; `path` another file, null none (tests). */
+export function usePoseidonMemo(path: string | null = DEFAULT_MEMO_FILE): PoseidonMemo | null {
+  memo = path === null || process.env.PHOTON_POSEIDON_MEMO === "off" ? null : loadPoseidonMemo(path);
+  return memo;
+}
+
+/** Records every call hashed from now on (with no memo consulted), for the build to write the memo; `stop` ends it and returns what was recorded. */
+export function recordPoseidon(): { stop(): PoseidonRecording } {
+  const rec = new PoseidonRecording();
+  memo = null;
+  recording = rec;
+  return {
+    stop: () => {
+      if (recording === rec) recording = null;
+      return rec;
+    },
+  };
+}
+
+/** Poseidon of the inputs' hex texts (canonical: lower case, no leading zeros), from the memo or the library. */
+function poseidonOf(arity: 2 | 3, hex: string[]): bigint {
+  if (memo === undefined) usePoseidonMemo();
+  const text = memo || recording ? `${arity}:${hex.join(":")}` : "";
+  const known = memo ? memo.get(text) : undefined;
+  if (known !== undefined) return known;
+  calls++;
+  const out = BigInt(`0x${poseidon(hex)}`);
+  recording?.add(text, out);
+  return out;
 }
 
 function field(value: bigint): bigint {
@@ -61,14 +97,12 @@ export function isFieldElement(value: bigint): boolean {
 
 /** Poseidon of two field elements: a Merkle tree's parent of (left, right), a V2 address leaf. */
 export function hash2(a: bigint, b: bigint): bigint {
-  calls++;
-  return BigInt(`0x${poseidon([field(a).toString(16), field(b).toString(16)])}`);
+  return poseidonOf(2, [field(a).toString(16), field(b).toString(16)]);
 }
 
 /** Poseidon of three field elements: a V1 address leaf, a nullifier, a step of a two-input hash chain. */
 export function hash3(a: bigint, b: bigint, c: bigint): bigint {
-  calls++;
-  return BigInt(`0x${poseidon([field(a).toString(16), field(b).toString(16), field(c).toString(16)])}`);
+  return poseidonOf(3, [field(a).toString(16), field(b).toString(16), field(c).toString(16)]);
 }
 
 const zeros: bigint[] = [0n];
