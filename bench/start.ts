@@ -42,18 +42,19 @@ async function timed(args: readonly string[], env?: Readonly<Record<string, stri
   return { ms: done.ms, tail: lines.slice(-3).join(" / ") };
 }
 
-/**
- * The Merkle work the whole interface needs and the 7 methods do not: the Poseidon calls of the
- * trees the whole run's proof cases read (counted on an embedded reference from the sources,
- * which have no memo, building each tree when first asked, as `run`'s does without one), then
- * that many two-input calls of the hash library alone, timed: what the memo spares a run.
- */
-async function merkleWork(): Promise<{ hashes: number; ms: number }> {
-  const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
-  const reference = await startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: false });
-  const h0 = hashCount();
+/** The modules a whole run's hashing is counted with: the sources (no memo) or the compiled ones (dist/, with the build's memo). */
+interface Modules {
+  readonly startReferenceIndexer: typeof startReferenceIndexer;
+  readonly runSuite: typeof runSuite;
+  readonly hashCount: typeof hashCount;
+}
+
+/** Poseidon calls the embedded reference hashes during the whole interface's run (in this process, as `run` runs it: each tree built when first asked). */
+async function hashesOfWholeRun(modules: Modules, fixtures: Fixtures): Promise<number> {
+  const reference = await modules.startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: false });
+  const h0 = modules.hashCount();
   try {
-    const r = await runSuite({
+    const r = await modules.runSuite({
       url: reference.url,
       casesDir: `${ROOT}/conformance/cases`,
       fixtures,
@@ -66,38 +67,31 @@ async function merkleWork(): Promise<{ hashes: number; ms: number }> {
   } finally {
     await reference.close();
   }
-  const hashes = hashCount() - h0;
+  return modules.hashCount() - h0;
+}
+
+/**
+ * The Merkle work the whole interface needs and the 7 methods do not: the Poseidon calls of the
+ * trees the whole run's proof cases read (counted on the sources, which have no memo), then that
+ * many two-input calls of the hash library alone, timed: what the memo spares a run.
+ */
+async function merkleWork(fixtures: Fixtures): Promise<{ hashes: number; ms: number }> {
+  const hashes = await hashesOfWholeRun({ startReferenceIndexer, runSuite, hashCount }, fixtures);
   let x = 1n;
   const t0 = performance.now();
   for (let i = 0; i < hashes; i++) x = hash2(x, BigInt(i));
   return { hashes, ms: performance.now() - t0 };
 }
 
-/** Poseidon calls the built CLI's embedded reference still hashes in the whole run with its memo: the compiled modules (dist/), run in this process as `run` runs them. */
+/** Poseidon calls the built CLI's embedded reference still hashes in the whole run with its memo (the compiled modules, dist/). */
 async function memoMisses(fixtures: Fixtures): Promise<number> {
   const dist = (path: string) => import(`${ROOT}/dist/${path}`);
-  const [{ startReferenceIndexer: start }, { runSuite: suite }, { hashCount: count }] = await Promise.all([
+  const [serve, run, poseidon] = await Promise.all([
     dist("reference/serve.js") as Promise<typeof import("../reference/serve.js")>,
     dist("conformance/run.js") as Promise<typeof import("../conformance/run.js")>,
     dist("reference/trees/poseidon.js") as Promise<typeof import("../reference/trees/poseidon.js")>,
   ]);
-  const reference = await start({ host: "127.0.0.1", port: 0, warmTrees: false });
-  const h0 = count();
-  try {
-    const r = await suite({
-      url: reference.url,
-      casesDir: `${ROOT}/conformance/cases`,
-      fixtures,
-      concurrency: 4,
-      timeoutMs: 30_000,
-      strict: false,
-      derived: true,
-    });
-    if (!r.passed) throw new Error("the whole interface's run (dist/) did not pass against the embedded reference");
-  } finally {
-    await reference.close();
-  }
-  return count() - h0;
+  return hashesOfWholeRun({ startReferenceIndexer: serve.startReferenceIndexer, runSuite: run.runSuite, hashCount: poseidon.hashCount }, fixtures);
 }
 
 export async function run(options: BenchOptions): Promise<{ results: FigureResult[] }> {
@@ -123,8 +117,9 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     floor.push((await timed(["--version"])).ms);
   }
   const f = summary(floor, 0);
-  const merkle = await merkleWork();
-  const misses = await memoMisses(parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures);
+  const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
+  const merkle = await merkleWork(fixtures);
+  const misses = await memoMisses(fixtures);
   const seven0 = summary(s, 0).value;
   const lowest = seven0 + merkle.ms;
   const n = (x: number) => Math.round(x).toLocaleString("en-US");
