@@ -5,15 +5,14 @@
  * repeated, with fresh ids), against the floor: the same file read and `JSON.parse`d line by line.
  * Two figures: MB/s at 1 GB (aim ≥ 50 MB/s, the floor beside it) and peak RSS at 1 GB ÷ at 10 MB (aim ≤ 1.2×).
  */
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, rmSync } from "node:fs";
 import { request } from "undici";
-import type { Fixtures } from "../conformance/case-format.js";
 import { runSuite } from "../conformance/run.js";
-import { parseJson } from "../runtime/index.js";
 import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { runTs } from "./lib/proc.js";
 import { startReference } from "./lib/reference.js";
 import { pairedRatio, summary } from "./lib/stats.js";
+import { cliRunOptions, referenceFixtures } from "./lib/suite-options.js";
 
 const DIR = `${ROOT}/bench/.results/check`;
 
@@ -28,7 +27,7 @@ function isJson(text: string): boolean {
 
 /** Every request the suite sends (JSON-RPC POSTs with a JSON body) and its answer, as capture lines. */
 export async function exchanges(): Promise<string[]> {
-  const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
+  const fixtures = await referenceFixtures();
   const reference = await startReference();
   const bodies: string[] = [];
   try {
@@ -50,7 +49,7 @@ export async function exchanges(): Promise<string[]> {
     });
     await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
     const { port } = proxy.address() as { port: number };
-    await runSuite({ url: `http://127.0.0.1:${port}/`, casesDir: `${ROOT}/conformance/cases`, fixtures, concurrency: 4, derived: true });
+    await runSuite(cliRunOptions(`http://127.0.0.1:${port}/`, fixtures));
     proxy.closeAllConnections();
     await new Promise<void>((r) => proxy.close(() => r()));
   } finally {

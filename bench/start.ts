@@ -14,16 +14,16 @@
  * asked), the Poseidon work that saves (`merkleWork`), and `photon-conformance --version` (node
  * start-up and the CLI's imports).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import type { Fixtures } from "../conformance/case-format.js";
 import { runSuite } from "../conformance/run.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { hash2, hashCount } from "../reference/trees/poseidon.js";
 import { loadPoseidonMemo } from "../reference/trees/poseidon-memo.js";
-import { parseJson } from "../runtime/index.js";
 import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { runCommand } from "./lib/proc.js";
 import { pairedRatio, summary, inTurns } from "./lib/stats.js";
+import { cliRunOptions, referenceFixtures } from "./lib/suite-options.js";
 
 const ENTRY = process.env.PHOTON_CONFORMANCE_BIN;
 
@@ -54,15 +54,7 @@ async function hashesOfWholeRun(modules: Modules, fixtures: Fixtures): Promise<n
   const reference = await modules.startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: false });
   const h0 = modules.hashCount();
   try {
-    const r = await modules.runSuite({
-      url: reference.url,
-      casesDir: `${ROOT}/conformance/cases`,
-      fixtures,
-      concurrency: 4,
-      timeoutMs: 30_000,
-      strict: false,
-      derived: true,
-    });
+    const r = await modules.runSuite(cliRunOptions(reference.url, fixtures));
     if (!r.passed) throw new Error("the whole interface's run did not pass against the embedded reference");
   } finally {
     await reference.close();
@@ -117,7 +109,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
     floor.push((await timed(["--version"])).ms);
   }
   const f = summary(floor, 0);
-  const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
+  const fixtures = await referenceFixtures();
   const merkle = await merkleWork(fixtures);
   const misses = await memoMisses(fixtures);
   const seven0 = summary(s, 0).value;

@@ -22,13 +22,14 @@ import { request } from "undici";
 import type { Fixtures } from "../conformance/case-format.js";
 import { loadCases } from "../conformance/case-format.js";
 import { deriveCases } from "../conformance/derive.js";
-import { runSuite, type RunOptions } from "../conformance/run.js";
+import { runSuite } from "../conformance/run.js";
 import { defaultSpec } from "../conformance/spec-bundle.js";
 import { parseJson } from "../runtime/index.js";
-import { figure, main, ROOT, type BenchOptions, type FigureResult } from "./lib/figure.js";
+import { figure, main, type BenchOptions, type FigureResult } from "./lib/figure.js";
 import { startChild, type Server } from "./lib/proc.js";
 import { type ReferenceInfo, startReference } from "./lib/reference.js";
 import { pairedRatio, summary, inTurns } from "./lib/stats.js";
+import { cliRunOptions, DEFAULT_CONCURRENCY, referenceFixtures } from "./lib/suite-options.js";
 
 interface Recorded {
   readonly method: string;
@@ -37,7 +38,7 @@ interface Recorded {
   readonly body: string;
 }
 
-const CONCURRENCY = 4;
+const CONCURRENCY = DEFAULT_CONCURRENCY;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -166,15 +167,7 @@ function cpuMs(pid?: number): number | null {
 const LOOPBACK_ROUNDS = 21;
 
 async function measure(url: string, fixtures: Fixtures, rounds: number, referencePid?: number): Promise<Measured> {
-  const base: RunOptions = {
-    url,
-    casesDir: `${ROOT}/conformance/cases`,
-    fixtures,
-    concurrency: CONCURRENCY,
-    timeoutMs: 10_000,
-    strict: false,
-    derived: true, // the CLI's default: the corpus and the spec-derived cases
-  };
+  const base = cliRunOptions(url, fixtures);
 
   // Capture: one run through the recording proxy, one case at a time.
   const proxy = await recordingProxy(url);
@@ -255,7 +248,7 @@ function verdictOf(m: Measured): string {
 }
 
 export async function run(options: BenchOptions): Promise<{ results: FigureResult[] }> {
-  const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
+  const fixtures = await referenceFixtures();
   const results: FigureResult[] = [];
   const only = process.env.SUITE_ROWS?.split(",") ?? ["loopback", "latency"];
 
@@ -305,7 +298,7 @@ export async function run(options: BenchOptions): Promise<{ results: FigureResul
           ratioOf: "ours ÷ baseline time",
           aim: { op: "<=", value: 1.2, text: "≤ 1.2× the raw replay" },
           notes: [
-            `bounded by the critical path: ${m.requests} answers × ${latencyMs} ms over 4 workers ≈ ${Math.round((m.requests * latencyMs) / CONCURRENCY)} ms if the chains packed perfectly; the longest chains (walks) set the tail`,
+            `bounded by the critical path: ${m.requests} answers × ${latencyMs} ms over ${CONCURRENCY} workers ≈ ${Math.round((m.requests * latencyMs) / CONCURRENCY)} ms if the chains packed perfectly; the longest chains (walks) set the tail`,
           ],
         }),
       );

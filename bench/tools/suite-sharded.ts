@@ -1,19 +1,6 @@
-/**
- * Would a second thread make the suite faster? Runs the bundled suite against the reference
- * indexer (a child process, as in bench/suite.ts) two ways, in turns, after warming both:
- *   single   runSuite with the CLI's defaults (4 cases in flight) on the main thread;
- *   sharded  shard 1/2 on the main thread and shard 2/2 in a worker thread kept warm across
- *            rounds, 2 in flight each (the same 4 in flight), the same cases between them.
- * Prints the median wall time of each and of each shard alone. Not part of `npm run bench`: it
- * answers a design question (the loopback row is bound by one busy thread), not an aim.
- *   node --import tsx/esm --conditions=photon-indexer-kit-source bench/tools/suite-sharded.ts [rounds]
- */
-import { readFileSync } from "node:fs";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import type { Fixtures } from "../../conformance/case-format.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
-import { parseJson } from "../../runtime/index.js";
-import { ROOT } from "../lib/figure.js";
+import { cliRunOptions, referenceFixtures } from "../lib/suite-options.js";
 
 interface Ask {
   readonly concurrency: number;
@@ -25,17 +12,9 @@ interface Answer {
   readonly ms: number;
 }
 
-const fixtures = parseJson(readFileSync(`${ROOT}/conformance/fixtures/reference.json`, "utf8")) as Fixtures;
-const optionsFor = (url: string, concurrency: number, shard?: Ask["shard"]): RunOptions => ({
-  url,
-  casesDir: `${ROOT}/conformance/cases`,
-  fixtures,
-  concurrency,
-  timeoutMs: 10_000,
-  strict: false,
-  derived: true,
-  ...(shard ? { shard } : {}),
-});
+const fixtures = await referenceFixtures();
+const optionsFor = (url: string, concurrency: number, shard?: Ask["shard"]): RunOptions =>
+  cliRunOptions(url, fixtures, { concurrency, ...(shard ? { shard } : {}) });
 
 async function timed(options: RunOptions): Promise<Answer> {
   const t0 = performance.now();
