@@ -209,23 +209,29 @@ export function render(value: Json | undefined, fixtures: Fixtures, file: string
   return value;
 }
 
-/** `expect.error`, its placeholders filled by `r`; `messageMatches` is a pattern, filled by `pattern` (as literal text). */
+/**
+ * `expect.error`, its placeholders filled by `r`; `messageMatches` is a pattern, filled by `pattern`
+ * (as literal text). Written as one placeholder, it is the fixture's value as it is: that value is
+ * data (a discovered profile's comes from the target), and its text is never filled again.
+ */
 function errorExpectation(
   raw: Json | undefined,
   r: (v: Json | undefined) => Json | undefined,
   pattern: (text: string) => string,
   file: string,
 ): ErrorExpectation | null {
-  const value = isObject(raw) ? raw : r(raw);
+  const written = isObject(raw);
+  const value = written ? raw : r(raw);
   if (value === undefined || value === null) return null;
   if (typeof value === "number") return { code: value, message: null, messageMatches: null };
-  const code = isObject(value) ? r(value.code) : undefined;
+  const fill = written ? r : (v: Json | undefined) => v;
+  const code = isObject(value) ? fill(value.code) : undefined;
   if (isObject(value) && typeof code === "number") {
-    const message = r(value.message);
+    const message = fill(value.message);
     return {
       code,
       message: typeof message === "string" ? message : null,
-      messageMatches: typeof value.messageMatches === "string" ? pattern(value.messageMatches) : null,
+      messageMatches: typeof value.messageMatches === "string" ? (written ? pattern(value.messageMatches) : value.messageMatches) : null,
     };
   }
   throw new CaseError(file, "`expect.error` must be a code or {code, message?, messageMatches?}");

@@ -178,6 +178,21 @@ describe("placeholders inside a `matches` pattern", () => {
     expect(match("(a+)+$|.*", matcher)).not.toBeNull();
   });
 
+  it("`expect.error` written as one placeholder takes the fixture's value as it is: text in it is data, never filled again", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), `method: getCompressedAccount\ndescription: d\nexpect:\n  error: "{{refusal}}"\n`);
+    writeFileSync(
+      join(root, "b.yaml"),
+      `method: getCompressedAccount\ndescription: d\nexpect:\n  error: {code: "{{refusal.code}}", message: "{{refusal.message}}"}\n`,
+    );
+    const fixtures = { refusal: { code: -32602, message: "Invalid {{secret}} {{absent}}" }, secret: "S" };
+    const [whole, fields] = await loadCases(root, fixtures as never);
+    expect(whole!.skip).toBeNull();
+    expect(whole!.expect.error).toEqual({ code: -32602, message: "Invalid {{secret}} {{absent}}", messageMatches: null });
+    expect(fields!.skip).toBeNull();
+    expect(fields!.expect.error).toEqual({ code: -32602, message: "Invalid {{secret}} {{absent}}", messageMatches: null });
+  });
+
   it("and in `expect.error.messageMatches`, the other pattern a case writes", async () => {
     const root = casesDir();
     writeFileSync(
