@@ -87,8 +87,7 @@ export interface ReferenceIndexer {
 export { RATE_LIMIT_CODE } from "./faults.js";
 
 export async function startReferenceIndexer(options: ReferenceOptions = {}): Promise<ReferenceIndexer> {
-  const data =
-    options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed ?? 1, accounts: options.accounts }));
+  const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed, accounts: options.accounts }));
   const store = new ReferenceStore(data);
   const forest = new Forest(data, options.memoize === false ? { keptProofBytes: 0 } : {});
   // One line per failure, escaped for the console (a prover's answer may hold anything), never a stack trace.

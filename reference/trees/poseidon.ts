@@ -56,7 +56,7 @@ export function usePoseidonMemo(path: string | null = DEFAULT_MEMO_FILE): Poseid
   return memo;
 }
 
-/** Records every call hashed from now on (with no memo consulted), for the build to write the memo; `stop` ends it and returns what was recorded. */
+/** Records every call hashed from now on (with no memo consulted, until `usePoseidonMemo` is called again), for the build to write the memo; `stop` ends it and returns what was recorded. */
 export function recordPoseidon(): { stop(): PoseidonRecording } {
   const rec = new PoseidonRecording();
   memo = null;
