@@ -88,7 +88,9 @@ async function memoMisses(fixtures: Fixtures): Promise<number> {
 
 export async function run(options: BenchOptions): Promise<{ results: FigureResult[] }> {
   const rounds = options.quick ? 1 : 3;
-  const memo = loadPoseidonMemo(`${ROOT}/dist/reference/trees/poseidon-memo.bin`);
+  // The file the compiled reference reads (its DEFAULT_MEMO_FILE, next to the compiled module).
+  const built = (await import(`${ROOT}/dist/reference/trees/poseidon-memo.js`)) as typeof import("../reference/trees/poseidon-memo.js");
+  const memo = loadPoseidonMemo(built.DEFAULT_MEMO_FILE);
   if (memo === null) throw new Error("dist/reference/trees/poseidon-memo.bin is missing or damaged: run `npm run build` first");
   const whole = ["run"];
   const seven = ["run", "--spec", "0.50.0"];

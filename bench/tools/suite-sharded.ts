@@ -1,6 +1,6 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
-import { cliRunOptions, referenceFixtures } from "../lib/suite-options.js";
+import { cliRunOptions, DEFAULT_CONCURRENCY, referenceFixtures } from "../lib/suite-options.js";
 
 interface Ask {
   readonly concurrency: number;
@@ -50,16 +50,18 @@ if (!isMainThread) {
       pending = { resolve, reject };
       worker.postMessage(ask);
     });
-  const half = (index: number): Ask => ({ concurrency: 2, shard: { index, total: 2 } });
+  // Each half of the cases with half the default's cases in flight: as many in flight in all as one thread runs.
+  const HALF = Math.max(1, Math.floor(DEFAULT_CONCURRENCY / 2));
+  const half = (index: number): Ask => ({ concurrency: HALF, shard: { index, total: 2 } });
   const sharded = async (): Promise<Answer> => {
     const t0 = performance.now();
-    const [a, b] = await Promise.all([timed(optionsFor(url, 2, half(1).shard)), inWorker(half(2))]);
+    const [a, b] = await Promise.all([timed(optionsFor(url, HALF, half(1).shard)), inWorker(half(2))]);
     return { results: a.results + b.results, passed: a.passed && b.passed, ms: performance.now() - t0 };
   };
   try {
     const rounds = Number(process.argv[2] ?? 12);
     for (let i = 0; i < 3; i++) {
-      await timed(optionsFor(url, 4));
+      await timed(optionsFor(url, DEFAULT_CONCURRENCY));
       await sharded();
     }
     const single: number[] = [];
@@ -69,11 +71,11 @@ if (!isMainThread) {
       let a: Answer;
       let b: Answer;
       if (i % 2 === 0) {
-        a = await timed(optionsFor(url, 4));
+        a = await timed(optionsFor(url, DEFAULT_CONCURRENCY));
         b = await sharded();
       } else {
         b = await sharded();
-        a = await timed(optionsFor(url, 4));
+        a = await timed(optionsFor(url, DEFAULT_CONCURRENCY));
       }
       if (a.results !== b.results || !a.passed || !b.passed)
         throw new Error(`the two ways differ: ${a.results} and ${b.results} results, passed ${a.passed} and ${b.passed}`);
@@ -83,11 +85,11 @@ if (!isMainThread) {
     const alone1: number[] = [];
     const alone2: number[] = [];
     for (let i = 0; i < Math.max(3, rounds >> 1); i++) {
-      alone1.push((await timed(optionsFor(url, 2, half(1).shard))).ms);
+      alone1.push((await timed(optionsFor(url, HALF, half(1).shard))).ms);
       alone2.push((await inWorker(half(2))).ms);
     }
-    console.log(`single thread, 4 in flight:              ${median(single).toFixed(0)} ms (median of ${rounds})`);
-    console.log(`main + worker thread, 2 in flight each:  ${median(split).toFixed(0)} ms`);
+    console.log(`${`single thread, ${DEFAULT_CONCURRENCY} in flight:`.padEnd(40)} ${median(single).toFixed(0)} ms (median of ${rounds})`);
+    console.log(`${`main + worker thread, ${HALF} in flight each:`.padEnd(40)} ${median(split).toFixed(0)} ms`);
     console.log(`  shard 1/2 alone on the main thread:    ${median(alone1).toFixed(0)} ms`);
     console.log(`  shard 2/2 alone in the worker:         ${median(alone2).toFixed(0)} ms`);
   } finally {
