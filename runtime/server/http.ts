@@ -1,16 +1,17 @@
 /**
- * The HTTP surface of the listener, as jsonrpsee serves it (§7): POST on any path with a JSON
+ * The HTTP surface of the listener, as jsonrpsee serves it (DECISIONS #82): POST on any path with a JSON
  * content type (else 415) goes to the body reader and then JSON-RPC; `GET /liveness` and
- * `GET /readiness` call those methods; OPTIONS is CORS preflight (204); anything else is 405.
- * Connections are counted from their first request: past the cap a request gets 429
- * text/plain and its connection is closed.
+ * `GET /readiness` call those methods; OPTIONS is CORS preflight (200, as tower-http's CorsLayer
+ * answers it); anything else is 405. Every answer carries the CORS headers (send.ts) but one:
+ * connections are counted from their first request, and past the cap a request gets 429
+ * text/plain without them (jsonrpsee refuses it before the middleware) and its connection is closed.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { BodyReader } from "./body.js";
 import { asRpcError, INTERNAL_ERROR_NULL_BYTES, isThenable, NULL_BYTES } from "./envelope.js";
 import type { RpcCore } from "./rpc.js";
-import { sendBytes, sendClosing, sendJson, TEXT_TYPE } from "./send.js";
+import { sendBytes, sendClosing, sendJson, sendPreflight, TEXT_TYPE } from "./send.js";
 import { stringifyJson } from "../json.js";
 
 // jsonrpsee's text/plain answers end with a newline (jsonrpsee: http.rs `response` module).
@@ -19,7 +20,7 @@ const UNSUPPORTED_TYPE_TEXT = Buffer.from("Supplied content type is not allowed.
 // jsonrpsee: http.rs `too_many_requests` (over the connection limit).
 const TOO_MANY_CONNECTIONS_TEXT = Buffer.from("Too many connections. Please try again later.\n");
 
-/** The POST content types jsonrpsee accepts, compared case-insensitively (§7; jsonrpsee: http.rs `is_json`). */
+/** The POST content types jsonrpsee accepts, compared case-insensitively (DECISIONS #82; jsonrpsee: http.rs `is_json`). */
 export function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
   const v = value.length === 16 || value.length === 30 || value.length === 31 ? value.toLowerCase() : "";
@@ -49,12 +50,12 @@ export class HttpFront {
     const seen = socket[CONNECTION];
     if (seen === undefined ? this.admit(socket) : seen.over) {
       req.resume();
-      sendClosing(res, 429, TOO_MANY_CONNECTIONS_TEXT);
+      sendClosing(res, 429, TOO_MANY_CONNECTIONS_TEXT, {}, false);
       return;
     }
     const method = req.method;
     if (method === "POST") {
-      // §7: the path (and query) is ignored for POST; only the content type is checked.
+      // DECISIONS #82: the path (and query) is ignored for POST; only the content type is checked.
       if (!isJsonContentType(req.headers["content-type"])) {
         sendBytes(res, 415, TEXT_TYPE, UNSUPPORTED_TYPE_TEXT);
         return;
@@ -63,23 +64,15 @@ export class HttpFront {
       return;
     }
     if (method === "GET") {
-      // §7: exact URI match (`/liveness?x` is not proxied), GET only.
+      // DECISIONS #82: exact URI match (`/liveness?x` is not proxied), GET only.
       const url = req.url;
       if (url === "/liveness" || url === "/readiness") {
         this.probe(req, res, url === "/liveness" ? "liveness" : "readiness");
         return;
       }
     } else if (method === "OPTIONS") {
-      // §7: Photon's CorsLayer answers every OPTIONS itself, whatever the path (any origin,
-      // `content-type` allowed). tower-http sends 200 with an empty body; this kit answers 204.
-      if (!res.headersSent) {
-        res.writeHead(204, {
-          "access-control-allow-origin": "*",
-          "access-control-allow-methods": "POST, GET, OPTIONS",
-          "access-control-allow-headers": "content-type",
-        });
-        res.end();
-      }
+      // Photon's CorsLayer answers every OPTIONS itself, whatever the path (tower-http 0.3.5 cors/mod.rs:606-616).
+      sendPreflight(res);
       return;
     }
     sendBytes(res, 405, TEXT_TYPE, METHOD_NOT_ALLOWED_TEXT);
@@ -99,7 +92,7 @@ export class HttpFront {
   // -- Health probes -------------------------------------------------------------------------------
 
   /**
-   * §7 / jsonrpsee `ProxyGetRequest`: `GET /liveness` and `GET /readiness` call the method with
+   * DECISIONS #82 / jsonrpsee `ProxyGetRequest`: `GET /liveness` and `GET /readiness` call the method with
    * id 0 and no params; a result is sent bare with HTTP 200, any error as HTTP 500 -32603.
    */
   probe(req: IncomingMessage, res: ServerResponse, method: "liveness" | "readiness"): void {
