@@ -1,7 +1,7 @@
 /**
  * The JSON-RPC 2.0 envelope schemas. These are the protocol (jsonrpc.org/specification),
  * not the spec's content: every method shares them. The id rule is what the real server
- * accepts (string, u64 or null, photon-behaviour.md §6), whatever enum the spec documents.
+ * accepts (string, u64 or null: spec/DECISIONS.md #4), whatever enum the spec documents.
  */
 import type { JsonObject } from "@photon-indexer-kit/runtime";
 

@@ -101,7 +101,7 @@ export interface DatasetProfile {
   /** One token account, `hash`: frozen, with a delegate and a tlv. */
   tokenOwnerWithOneAccount: { owner: string; hash: string };
   /**
-   * A token owner for Photon's zero-balance rule (photon-behaviour.md §12): its accounts of `mint` held non-zero
+   * A token owner for Photon's zero-balance rule (spec/DECISIONS.md #35): its accounts of `mint` held non-zero
    * amounts and are all spent, so its balance row for `mint` is 0; its only account of `zeroAmountMint` is unspent
    * with amount 0, so that mint has no balance row (the ingester skips zero changes); `balances` rows in all.
    */

@@ -395,7 +395,7 @@ export class ReferenceStore {
    * Rows are Photon's `token_owner_balances` (owner, mint): created by the first non-zero
    * change and never deleted, so a mint whose accounts were all spent keeps a row with balance
    * 0, and one whose accounts all had amount 0 has none (persist/mod.rs:388-403 skips zero net
-   * changes; photon-behaviour.md §12); balance = the sum of the unspent amounts.
+   * changes; spec/DECISIONS.md #35); balance = the sum of the unspent amounts.
    */
   tokenBalancesByOwner(owner: string, order: Order): Sorted<BalanceRow> {
     return this.balancesByOwner.get(owner, order);

@@ -7,8 +7,8 @@
  * calls), `envelope.ts`, `bytes.ts` (a single call's answer holding kept items, written straight
  * to bytes), `memo.ts`, `send.ts`, and `middleware.ts` for pieces in front of it.
  *
- * `§n` in comments refers to a section of photon-behaviour.md ("How the real indexer
- * behaves"); `jsonrpsee:` to paritytech/jsonrpsee v0.16 (server/src/transport/http.rs,
+ * `DECISIONS #n` in comments is row n of spec/DECISIONS.md (each with Photon's or jsonrpsee's
+ * file:line); `jsonrpsee:` refers to paritytech/jsonrpsee v0.16 (server/src/transport/http.rs,
  * core/src/server/helpers.rs, server/src/middleware/proxy_get_request.rs).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";

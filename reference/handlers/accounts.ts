@@ -1,6 +1,6 @@
 /**
  * Compressed accounts: single and multiple lookups, and the owner's list with memcmp filters
- * and data slices (photon-behaviour.md §1.1–§1.3, §5), each in the 0.50.0 shape (Account) and
+ * and data slices (spec/DECISIONS.md #21, #22, #23, #24, #25, #78), each in the 0.50.0 shape (Account) and
  * the V2 shape (AccountV2: `proveByIndex`, `merkleContext`; DECISIONS row 55). A V2 method runs
  * its V1 method's query (get_compressed_account.rs:45-62, get_multiple_compressed_accounts.rs:150-191,
  * get_compressed_accounts_by_owner/v2.rs:28-70) and differs only in the items' shape, and in

@@ -1,6 +1,6 @@
 /**
- * The reference indexer's method handlers: Photon's behaviour (shared/photon-behaviour.md) as
- * settled in spec/DECISIONS.md, over a ReferenceStore, one file per method family. Params
+ * The reference indexer's method handlers: Photon's behaviour as settled in spec/DECISIONS.md
+ * (each row with Photon's file:line), over a ReferenceStore, one file per method family. Params
  * arrive validated by the generated listener, so only semantic rules are checked here. Each
  * handler receives its own method-table entry (`withFacts`), so none looks itself up by name.
  * The methods the spec documents but Photon 0.51.2 does not register (`x-registered: false`:

@@ -1,6 +1,6 @@
 /**
  * Compressed token accounts (by token owner and by delegate, 0.50.0 and V2 shapes), token
- * balances by owner and a mint's holders (photon-behaviour.md §1.4, §1.5, §12). Every list is
+ * balances by owner and a mint's holders (spec/DECISIONS.md #27, #34, #35, #47, #61). Every list is
  * the store's, in the method's documented order (`facts.pagination.order`).
  *
  * Token accounts, by owner or delegate (one query, src/api/method/utils.rs:124-224 and its V2

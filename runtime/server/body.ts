@@ -92,7 +92,7 @@ function onBodyData(this: BodyRequest, chunk: Buffer): void {
   if (state === undefined || state.done) return;
   state.size += chunk.length;
   if (state.size > state.reader.maxRequestBytes) {
-    // §6: 413 as soon as the limit is passed. Stop collecting: with no 'data' listener left the
+    // jsonrpsee: core/src/http_helpers.rs:68-73, 413 as soon as the limit is passed. Stop collecting: with no 'data' listener left the
     // stream keeps flowing and node discards the rest, so the connection stays usable.
     stopCollecting(this, state);
     state.reader.tooLarge(state.res);
@@ -161,7 +161,7 @@ export class BodyReader {
   read(req: IncomingMessage, res: ServerResponse): void {
     const declared = req.headers["content-length"];
     if (declared !== undefined && Number(declared) > this.maxRequestBytes) {
-      // §6: rejected on the declared length, before reading anything (node discards the body).
+      // jsonrpsee: core/src/http_helpers.rs:44-48, rejected on the declared length, before reading anything (node discards the body).
       this.tooLarge(res);
       return;
     }

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC envelopes as jsonrpsee writes them (§0, §6): error envelopes and their fixed
+ * JSON-RPC envelopes as jsonrpsee writes them (DECISIONS #9, #80): error envelopes and their fixed
  * instances, which ids are usable, ids as text, and the RpcError test that also accepts one
  * from another copy of this package.
  */
@@ -30,7 +30,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * A usable id is what jsonrpsee's `Id` accepts: a string, a u64 number, or null (§6;
+ * A usable id is what jsonrpsee's `Id` accepts: a string, a u64 number, or null (DECISIONS #4;
  * jsonrpsee types/src/params.rs). Numbers written as floats cannot be told apart from
  * integers once parsed (`1.0` reads as 1), so those are accepted; `-0` is not (serde reads it as a float).
  */

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC over a parsed body (§6): a single request, a batch (in order, yielding every few
+ * JSON-RPC over a parsed body (DECISIONS #80, #81): a single request, a batch (in order, yielding every few
  * milliseconds, within a time budget and the response limit), notifications (no answer),
  * params checks, handler calls (sync or async) and their envelopes, errors as jsonrpsee
  * writes them, and the result memo's fast path.
@@ -106,7 +106,7 @@ export class RpcCore {
       const v = Object.hasOwn(validators, name) ? validators[name] : undefined;
       this.table.set(name, { name, hasParams: info.hasParams, handler, params: v?.params, result: v?.result });
     }
-    // §7: `liveness` and `readiness` are registered methods of the real server (and back the GET probes).
+    // DECISIONS #75: `liveness` and `readiness` are registered methods of the real server (and back the GET probes).
     if (!this.table.has("liveness")) {
       this.table.set("liveness", { name: "liveness", hasParams: false, handler: () => null, params: undefined, result: undefined });
     }
@@ -124,7 +124,7 @@ export class RpcCore {
     }
   }
 
-  /** A fully read POST body (§6). */
+  /** A fully read POST body (DECISIONS #80). */
   answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     try {
       const parsed = parseBody(body);
@@ -160,7 +160,7 @@ export class RpcCore {
     if (typeof out === "string" || out instanceof Uint8Array) {
       this.sendEnvelope(res, out);
     } else if (out === undefined) {
-      // §6: a notification is answered with HTTP 200 and an empty body.
+      // DECISIONS #80: a notification is answered with HTTP 200 and an empty body.
       sendJson(res, 200, EMPTY);
     } else {
       out.then(
@@ -170,7 +170,7 @@ export class RpcCore {
     }
   }
 
-  /** §6: answers in request order; invalid elements get -32600 in their slot; notifications none. */
+  /** DECISIONS #81: answers in request order; invalid elements get -32600 in their slot; notifications none. */
   private batch(req: IncomingMessage, res: ServerResponse, requests: unknown[]): void {
     const n = requests.length;
     if (n === 0) {
@@ -267,7 +267,7 @@ export class RpcCore {
   }
 
   /**
-   * One request object, as jsonrpsee classifies it (§6): a Request (valid shape and usable id)
+   * One request object, as jsonrpsee classifies it (DECISIONS #80): a Request (valid shape and usable id)
    * is executed; a Notification (valid shape, id absent or unusable) runs with no answer;
    * anything else is -32600 with its id when the id is usable, else -32700 id null (single) or
    * -32600 id null (batch element).
@@ -357,7 +357,7 @@ export class RpcCore {
     return envelope;
   }
 
-  /** The params a call runs with (none for a method without params: Photon's handlers ignore whatever `params` holds, §1.7), or the error refusing them. */
+  /** The params a call runs with (none for a method without params: Photon's handlers ignore whatever `params` holds, DECISIONS #5), or the error refusing them. */
   private paramsOf(entry: Entry, params: unknown): Checked {
     if (!entry.hasParams) return NO_PARAMS;
     try {
@@ -367,7 +367,7 @@ export class RpcCore {
     }
   }
 
-  /** Params must be an object (a list where the method's params schema is one) passing the params validator, with no key written twice; else -32602 (§6). Throws RpcError. */
+  /** Params must be an object (a list where the method's params schema is one) passing the params validator, with no key written twice; else -32602 (DECISIONS #43, #79). Throws RpcError. */
   checkParams(entry: Entry, params: unknown): unknown {
     if (params === undefined) {
       throw refusal("Invalid params: missing params (an object is required)", {
@@ -409,7 +409,7 @@ export class RpcCore {
           );
         }
       }
-      // Key order as jsonrpsee writes it (§0); undefined becomes null.
+      // Key order as jsonrpsee writes it (jsonrpsee: types/src/response.rs:37-45); undefined becomes null.
       const text = stringifyJson(value);
       const envelope = `{"jsonrpc":"2.0","result":${text},"id":${idText}}`;
       if (key !== undefined && this.fits(envelope)) this.memo!.set(key, text);
@@ -431,12 +431,12 @@ export class RpcCore {
         return errorEnvelope(idText, RpcCode.INTERNAL_ERROR, RpcMessage.INTERNAL_ERROR);
       }
     }
-    // §6: unexpected errors are -32000 with a fixed message; the cause is only logged.
+    // DECISIONS #9: unexpected errors are -32000 with a fixed message; the cause is only logged.
     this.report(err, method);
     return errorEnvelope(idText, RpcCode.CALL_EXECUTION_FAILED, RpcMessage.CALL_EXECUTION_FAILED);
   }
 
-  /** §6 / jsonrpsee `MethodResponse::response`: an answer over the limit becomes -32702 for that id. */
+  /** DECISIONS #9 / jsonrpsee `MethodResponse::response`: an answer over the limit becomes -32702 for that id. */
   private capped(envelope: string, idText: string): string {
     if (this.fits(envelope)) return envelope;
     return errorEnvelope(idText, RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
@@ -477,7 +477,7 @@ export class RpcCore {
 
 const NOT_READY = new RpcError(RpcCode.CALL_EXECUTION_FAILED, RpcMessage.CALL_EXECUTION_FAILED);
 
-/** Photon's `readiness` failing is a DatabaseError: -32000 `Internal server error` (§6, §7). */
+/** Photon's `readiness` failing is a DatabaseError: -32000 `Internal server error` (DECISIONS #9, #82). */
 function readyOrThrow(ready: unknown): null {
   if (!ready) throw NOT_READY;
   return null;

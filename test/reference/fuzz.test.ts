@@ -7,7 +7,7 @@
  * odd ids, notifications, and batches mixing all of these) go over real HTTP on 127.0.0.1 to
  * `startReferenceIndexer({ port: 0 })`, 16 at a time on a keep-alive undici Pool.
  *
- * Every answer is checked against an oracle written from photon-behaviour.md §6–§7 (not from
+ * Every answer is checked against an oracle written from spec/DECISIONS.md #4, #79, #80, #81, #82 (not from
  * runtime/server.ts): the body is parsed here with `parseJson` and each request object is
  * classified as the protocol says (call, notification, -32600, -32700, -32601), so beyond
  * "a well-formed envelope with a documented code" the test also checks the HTTP status, which
@@ -43,10 +43,10 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const U64_MAX = 18446744073709551615n;
 
-/** Error codes the real indexer sends (photon-behaviour.md §6). */
+/** Error codes the real indexer sends (spec/DECISIONS.md #9). */
 const DOCUMENTED_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32000, -32701, -32702]);
 const JSON_CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "application/json;charset=utf-8"];
-/** Methods the listener registers: the method table, its aliases (`x-aliases`), `liveness` and `readiness` (§7). */
+/** Methods the listener registers: the method table, its aliases (`x-aliases`), `liveness` and `readiness` (DECISIONS #75). */
 const CALLABLE = new Set<string>([...methodNames, ...Object.keys(methodAliases), "liveness", "readiness"]);
 /** The method an alias stands for (its handler and validators answer it), or the method itself. */
 const methodOf = (method: string): MethodName => ((methodAliases as Record<string, MethodName>)[method] ?? method) as MethodName;
@@ -157,7 +157,7 @@ function req(category: string, body: string | Uint8Array, opts: { contentType?: 
 }
 
 // -------------------------------------------------------------------------------------------
-// The oracle (photon-behaviour.md §6–§7).
+// The oracle (spec/DECISIONS.md #4, #79, #80, #81, #82).
 
 type Id = string | number | bigint | null;
 
@@ -173,7 +173,7 @@ type Expected =
   | { readonly kind: "single"; readonly answer: Answer }
   | { readonly kind: "batch"; readonly answers: readonly Answer[] };
 
-/** §6: a usable id is a string, a u64 number or null (integral floats read as integers). */
+/** DECISIONS #4: a usable id is a string, a u64 number or null (integral floats read as integers). */
 function isUsableId(id: unknown): id is Id {
   if (id === null || typeof id === "string") return true;
   if (typeof id === "number") return Number.isSafeInteger(id) && id >= 0 && !Object.is(id, -0);
@@ -196,14 +196,14 @@ function classify(el: unknown, inBatch: boolean): Answer | undefined {
 const isAsciiWhitespace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c;
 
 function expected(r: Req): Expected {
-  // §7: only the three JSON content types (any case) reach JSON-RPC; header values arrive trimmed.
+  // DECISIONS #82: only the three JSON content types (any case) reach JSON-RPC; header values arrive trimmed.
   const ct = r.contentType?.trim().toLowerCase();
   if (ct === undefined || !JSON_CONTENT_TYPES.includes(ct)) return { kind: "http error", status: 415 };
   if (r.body.length > MAX_REQUEST_BYTES) return { kind: "http error", status: 413 };
   let i = 0;
   while (i < r.body.length && isAsciiWhitespace(r.body[i]!)) i++;
   const first = r.body[i];
-  // §6: empty, or first non-whitespace byte not `{`/`[`: HTTP 400 with a -32700 body.
+  // DECISIONS #80: empty, or first non-whitespace byte not `{`/`[`: HTTP 400 with a -32700 body.
   if (first !== 0x7b && first !== 0x5b) return { kind: "http error", status: 400 };
   const parseError: Expected = { kind: "single", answer: { kind: "error", id: null, code: -32700 } };
   if (!isUtf8(r.body)) return parseError;
@@ -325,7 +325,7 @@ function checkReply(r: Req, reply: Reply, slot: number): string[] {
     return checkEnvelope(body, want.answer, "answer", slot);
   }
   if (!Array.isArray(body)) {
-    // §6: a batch answer over the response limit becomes one -32702 object with id null.
+    // DECISIONS #9: a batch answer over the response limit becomes one -32702 object with id null.
     const oversized = body !== null && typeof body === "object" && (body as { error?: { code?: unknown } }).error?.code === -32702;
     if (oversized) return checkEnvelope(body, { kind: "error", id: null, code: -32702 }, "oversized batch answer", slot);
     return [`expected an array of ${want.answers.length} envelopes, got ${excerpt(reply.text)}`];

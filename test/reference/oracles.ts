@@ -1,6 +1,6 @@
 /**
  * Brute-force oracles over a dataset's records, shared by the reference tests. They follow the
- * rules as Photon states them (photon-behaviour.md), never the store's code, and depend on the
+ * rules as spec/DECISIONS.md settles them from Photon's source, never the store's code, and depend on the
  * records only (no store, no handlers), so tests over hand-built datasets use them too.
  */
 import { decodeBase58 } from "../../runtime/index.js";
@@ -17,7 +17,7 @@ export interface ExpectedBalance {
 const rowsOf = new WeakMap<Dataset, ExpectedBalance[]>();
 
 /**
- * Photon's token balance rows (photon-behaviour.md §12 "Token balances"): one per (token owner, mint)
+ * Photon's token balance rows (spec/DECISIONS.md #35, #47): one per (token owner, mint)
  * that ever had an account created with a non-zero amount, since the ingester skips zero net changes
  * and never deletes a row (photon HEAD:src/ingester/persist/mod.rs:387-403). Its balance is the sum of
  * the pair's unspent amounts: 0 once every account is spent; may exceed u64. In no particular order.
@@ -52,7 +52,7 @@ export function expectedBalances(dataset: Dataset, owner: string): { mint: strin
     .map((r) => ({ mint: r.mint, balance: asU64(r.balance) }));
 }
 
-/** getCompressedMintTokenHolders' rows for `mint`: balance descending, then owner bytes descending (photon-behaviour.md §12 "Holders"). */
+/** getCompressedMintTokenHolders' rows for `mint`: balance descending, then owner bytes descending (spec/DECISIONS.md #61). */
 export function expectedHolders(dataset: Dataset, mint: string): ExpectedBalance[] {
   return expectedBalanceRows(dataset)
     .filter((r) => r.mint === mint)
