@@ -7,9 +7,8 @@
  * Settings also come from a config file and the environment (conformance/config.ts); flags win.
  * A run interrupted by Ctrl-C writes its partial reports and exits 130.
  */
-import { constants } from "node:fs";
-import { access, mkdir, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { secretsFromEnv, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
@@ -20,6 +19,7 @@ import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type S
 import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
 import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
+import { checkOutputFolder, prepareOutputFile } from "./outputs.js";
 import { recordCases, renderChanges } from "./record.js";
 import { fail, runWideResult, type CaseResult, type RunSummary } from "./model.js";
 import { packageRoot, packageVersion } from "./paths.js";
@@ -319,31 +319,9 @@ async function list(flags: RunFlags, spec: SpecBundle, derived = true): Promise<
   return ExitStatus.OK;
 }
 
-/**
- * Every `--output` is made writable before anything runs: missing parent folders are created
- * (as vitest does); a folder, or a place nothing can be written, is a usage error.
- */
+/** Every `--output` is made writable before anything runs (outputs.ts): a place nothing can be written is a usage error. */
 async function prepareOutputs(pairs: Pairs): Promise<void> {
-  for (const { output } of pairs) {
-    if (output === null) continue;
-    const why = (err: unknown) => {
-      const code = (err as NodeJS.ErrnoException).code;
-      // mkdir -p under a file says EEXIST on Linux, ENOTDIR elsewhere.
-      return new UsageError(
-        `cannot write --output ${output}: ${code === "EEXIST" || code === "ENOTDIR" ? "a parent of it is a file, not a folder" : (code ?? (err as Error).message)}`,
-      );
-    };
-    try {
-      await mkdir(dirname(output), { recursive: true });
-    } catch (err) {
-      throw why(err);
-    }
-    const existing = await stat(output).catch(() => null);
-    if (existing?.isDirectory()) throw new UsageError(`cannot write --output ${output}: it is a folder`);
-    await access(existing ? output : dirname(output), constants.W_OK).catch((err: unknown) => {
-      throw why(err);
-    });
-  }
+  for (const { output } of pairs) if (output !== null) await prepareOutputFile(output);
 }
 
 /**
@@ -534,6 +512,7 @@ export async function main(argv: string[]): Promise<number> {
       // Spec-derived cases are not recorded: their expectations are the spec's, they have no file (`cases derive` writes them).
       if (flags.list) return void (code = await list(flags, spec, false));
       if (!flags.url || !flags.out) throw new UsageError("record needs --url (or PHOTON_URL, or `url` in the config file) and --out DIR");
+      await checkOutputFolder(flags.out);
       const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec, false);
       try {
         const { redact, discovered } = session;
@@ -555,6 +534,7 @@ export async function main(argv: string[]): Promise<number> {
       .option("--out <dir>", "where to write them, as <dir>/derived/<method>/<rule>.yaml", "derived-cases"),
   ).action(async (flags: { out: string; spec?: string }) => {
     const spec = await loadSpecBundle(flags.spec);
+    await checkOutputFolder(flags.out);
     const files = await writeDerived(flags.out, spec.methods);
     process.stdout.write(`${files.length} derived cases written under ${forConsole(join(flags.out, DERIVED_PREFIX))}\n`);
     code = ExitStatus.OK;
