@@ -3,7 +3,8 @@ import type { Json } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
 import type { RootLedger } from "./checks/root-ledger.js";
-import { fail, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
+import { ConfErrorCode, ConformanceError } from "./errors.js";
+import { fail, skip, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
 import { packageInfo } from "./paths.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 
@@ -40,7 +41,9 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
         })),
       );
     } catch (err) {
-      findings.push(fail(check.name, `the check could not run: ${(err as Error).message}`));
+      // A live call asked of captured traffic: the check does not apply there (not a failure, not a pass).
+      if (err instanceof ConformanceError && err.code === ConfErrorCode.OFFLINE) findings.push(skip(check.name, `not applicable: ${err.message}`));
+      else findings.push(fail(check.name, `the check could not run: ${(err as Error).message}`));
     }
   }
   return findings;

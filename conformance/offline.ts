@@ -51,8 +51,9 @@ const SKIP = new Set(["http"]); // captured traffic keeps no headers
 
 const offline: Target = {
   display: "(captured traffic)",
+  live: false,
   call: async () => {
-    throw new ConformanceError(ConfErrorCode.OFFLINE, "offline: a check that needs a live call does not apply to captured traffic");
+    throw new ConformanceError(ConfErrorCode.OFFLINE, "a check that needs a live call does not apply to captured traffic");
   },
 };
 

@@ -9,6 +9,11 @@ import type { RootLedger } from "./root-ledger.js";
 export interface Target {
   /** The target URL, redacted, for messages. */
   readonly display: string;
+  /**
+   * False for captured traffic (`check`): there is no target to call, so a check that needs a
+   * live call is not applicable (a skip saying so), never a failure. Absent: a live target.
+   */
+  readonly live?: false;
   /** Sends one JSON-RPC call (fresh id) and returns the exchange; `signal` aborts it. */
   call(method: string, params: unknown, signal?: AbortSignal): Promise<Exchange>;
 }

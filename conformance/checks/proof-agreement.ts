@@ -166,6 +166,13 @@ export async function agreementFindings(
   const objectAddresses = new Set(objects.flatMap((x) => (typeof x.address === "string" ? [x.address] : [])));
   const entries = validity.flatMap(({ path, o }) => entriesOf(path, o, objectAddresses));
   if (entries.length === 0) return { findings, followUps };
+  if (ctx.target.live === false)
+    return {
+      findings: [
+        skip(P, `the validity proof's ${entries.length} entries were not compared with the separate proof calls: captured traffic has no target to ask`),
+      ],
+      followUps,
+    };
   if (entries.length > MAX_ENTRIES)
     return {
       findings: [skip(P, `the validity proof's ${entries.length} entries were not compared with the separate proof calls (at most ${MAX_ENTRIES})`)],
