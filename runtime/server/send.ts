@@ -11,7 +11,7 @@ import type { ServerResponse } from "node:http";
  * answer: `access-control-allow-origin: *` and three `Vary` headers, one per request header a
  * preflight depends on (tower-http cors/mod.rs:580-604 and 706-714; Photon src/api/rpc_server.rs:19-27).
  */
-export const CORS_HEADERS = Object.freeze({
+export const CORS_HEADERS: Readonly<Record<string, string | string[]>> = Object.freeze({
   "access-control-allow-origin": "*",
   vary: ["origin", "access-control-request-method", "access-control-request-headers"],
 });
