@@ -45,9 +45,12 @@ export interface ListenerOptions {
    */
   maxBufferedBytes?: number;
   /**
-   * Handler time a batch may spend, in milliseconds; default 2000. The elements run in order,
-   * yielding to the event loop every few milliseconds so that other connections are served;
-   * elements not started when the budget is spent are answered -32000 without being run.
+   * Time a batch may take, in milliseconds, counted from its start (wall time: handler work, awaited
+   * async calls and the turns it yields alike); default 2000. The elements run in order, yielding
+   * to the event loop every few milliseconds so that other connections are served. Once the budget
+   * is spent, an awaited call still unfinished is answered -32000 `Batch time budget of N ms spent:
+   * call not finished` (its handler is not stopped; its outcome is dropped) and the elements not
+   * started -32000 `…: call not run`, without being run.
    */
   maxBatchMs?: number;
   /** Check handler results with the result validators; a failure becomes -32603 with the issues in `data` (a test aid). Default false. */

@@ -82,6 +82,7 @@ export class RpcCore {
   readonly maxResponseBytes: number;
   private readonly maxBatchMs: number;
   private readonly budgetMessage: string;
+  private readonly unfinishedMessage: string;
   readonly table = new Map<string, Entry>();
   private readonly validateResults: boolean;
   private readonly memo: ResultMemo | null;
@@ -92,6 +93,7 @@ export class RpcCore {
     this.maxResponseBytes = limit(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, "maxResponseBytes");
     this.maxBatchMs = limit(options.maxBatchMs, DEFAULT_MAX_BATCH_MS, "maxBatchMs");
     this.budgetMessage = `Batch time budget of ${this.maxBatchMs} ms spent: call not run`;
+    this.unfinishedMessage = `Batch time budget of ${this.maxBatchMs} ms spent: call not finished`;
     this.validateResults = options.validateResults === true;
     this.memo = options.memoizeResults ? new ResultMemo(options.memoizeResults.maxEntries ?? 4096, options.memoizeResults.maxBytes ?? 64 * 1024 * 1024) : null;
     this.onError = options.onError;
@@ -192,24 +194,27 @@ export class RpcCore {
       return true;
     };
     const tooBig = () => sendJson(res, 200, errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData));
-    // Handler time is bounded: every BATCH_SLICE_MS the batch yields (setImmediate) so that other
-    // connections are served, and past maxBatchMs in all the remaining elements are not run.
-    let spent = 0;
+    // Time is bounded from the batch's start (wall time: handler work, awaited calls and the turns
+    // it yields alike): every BATCH_SLICE_MS the batch yields (setImmediate) so that other
+    // connections are served; past maxBatchMs the remaining elements are not run, and an awaited
+    // call still unfinished then is cut (its handler is not stopped; its outcome is dropped).
+    const deadline = performance.now() + this.maxBatchMs;
+    // Set when a cut call's timer fires (a timer may fire a little before performance.now() passes the deadline).
+    let expired = false;
     const step = (): void => {
       if (res.destroyed) return; // the client went away: stop working for it
       const sliceStart = performance.now();
       for (; i < n; i++) {
         const el = requests[i];
-        const elapsed = performance.now() - sliceStart;
-        if (spent + elapsed > this.maxBatchMs) {
+        const now = performance.now();
+        if (expired || now > deadline) {
           if (!add(this.notRun(req, el))) {
             tooBig();
             return;
           }
           continue;
         }
-        if (elapsed >= BATCH_SLICE_MS) {
-          spent += elapsed;
+        if (now - sliceStart >= BATCH_SLICE_MS) {
           setImmediate(step);
           return;
         }
@@ -217,11 +222,27 @@ export class RpcCore {
           el !== null && typeof el === "object" && !Array.isArray(el) ? this.element(req, el as Record<string, unknown>, true) : INVALID_REQUEST_NULL;
         if (slot !== undefined && typeof slot !== "string") {
           i++;
-          spent += performance.now() - sliceStart;
-          slot.then(
-            (done) => (add(done) ? step() : tooBig()),
-            (err: unknown) => this.internalFailure(res, err, ""),
+          let settled = false;
+          const next = (done: Slot): void => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            if (add(done)) step();
+            else tooBig();
+          };
+          const timer = setTimeout(
+            () => {
+              expired = true;
+              next(this.cut(el as Record<string, unknown>));
+            },
+            Math.max(0, deadline - performance.now()),
           );
+          slot.then(next, (err: unknown) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            this.internalFailure(res, err, "");
+          });
           return;
         }
         if (!add(slot)) {
@@ -232,6 +253,13 @@ export class RpcCore {
       this.finishBatch(res, slots);
     };
     step();
+  }
+
+  /** The slot of an awaited call still unfinished when the batch's time budget is spent: -32000 (a notification: none). */
+  private cut(request: Record<string, unknown>): Slot {
+    const id = request.id;
+    if (id === undefined || !isUsableId(id)) return undefined;
+    return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.unfinishedMessage);
   }
 
   /** The slot of a batch element left unrun once the batch's time budget is spent: calls get -32000, the rest what they always get. */
