@@ -10,6 +10,7 @@ import { escapeRegExp, isObject, stringifyJson, type Json } from "@photon-indexe
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
 import { matcherName, matchesArguments, patternProblem } from "./matchers.js";
+import type { SpecSource } from "./model.js";
 
 export interface HttpRequestSpec {
   /** HTTP verb; default POST. */
@@ -99,7 +100,10 @@ export interface Expectation {
 
 export interface ConformanceCase {
   readonly id: string;
+  /** Where the loader read it (error messages name it): the case file, or `<id>.yaml (derived)`. */
   readonly file: string;
+  /** A derived case's source: the spec and the pointer of its method's path (derive.ts). */
+  readonly derivedFrom?: SpecSource;
   readonly description: string;
   /** The JSON-RPC method; for raw HTTP cases, the method the case is about (for filters). */
   readonly method: string;
@@ -115,6 +119,11 @@ export interface ConformanceCase {
 }
 
 export { CaseError, MissingFixtureError };
+
+/** Where a case's result says it comes from: its case file, or a derived case's spec and pointer. */
+export function resultSource(c: ConformanceCase): { file: string } | { derivedFrom: SpecSource } {
+  return c.derivedFrom !== undefined ? { derivedFrom: c.derivedFrom } : { file: c.file };
+}
 
 export type Fixtures = Readonly<Record<string, Json>>;
 

@@ -29,7 +29,7 @@
  * more required cases than `maxInconclusive` (default 0) stayed inconclusive.
  */
 import { isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
-import type { ConformanceCase, Fixtures } from "./case-format.js";
+import { resultSource, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { show } from "./checks/check.js";
 import { ABSENT, getPath } from "./matchers.js";
 import { identityOf, summarize } from "./judge.js";
@@ -354,7 +354,7 @@ async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget, table: M
     against: { ...last.y, body: undefined },
     status: rollUp(findings, c.required),
     durationMs: performance.now() - started,
-    file: c.file,
+    ...resultSource(c),
   };
   return { result, inconclusive: inconclusive && c.required };
 }

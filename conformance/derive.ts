@@ -33,6 +33,7 @@ import { dirname, join } from "node:path";
 import { stringify as stringifyYaml } from "yaml";
 import { isObject, type Json, type MethodInfo, type ParamFact, type ParamShape } from "@photon-indexer-kit/runtime";
 import { caseOrSkip, narrow, type ConformanceCase, type Filled, type Fixtures } from "./case-format.js";
+import { defaultSpec, shownSpecFile } from "./spec-bundle.js";
 import { specMethods, type MethodTable } from "./spec-facts.js";
 
 /** The folder (id prefix) of every derived case. */
@@ -213,6 +214,11 @@ export function deriveDocuments(table: MethodTable = specMethods): DerivedDocume
   return Object.values(table).flatMap((info) => deriveMethod(info));
 }
 
+/** The JSON pointer of a method's path item (`#/paths/~1getIndexerSlot`). */
+function pathPointer(path: string): string {
+  return `#/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+
 /** The YAML text of one derived document, as `cases derive` writes it. */
 export function derivedYaml(d: DerivedDocument): string {
   return stringifyYaml(d.doc, { lineWidth: 0 });
@@ -221,11 +227,15 @@ export function derivedYaml(d: DerivedDocument): string {
 /**
  * The derived cases, read with the fixtures profile as the case files are (a missing fixture
  * marks a case skipped): each document as its YAML would read back (`asParsed`), without writing
- * and parsing the text (a test holds the two equal).
+ * and parsing the text (a test holds the two equal). Each names its source: `specFile` (as reports
+ * show it) and the pointer of its method's path.
  */
-export function deriveCases(fixtures: Fixtures, table: MethodTable = specMethods): ConformanceCase[] {
+export function deriveCases(fixtures: Fixtures, table: MethodTable = specMethods, specFile: string = shownSpecFile(defaultSpec)): ConformanceCase[] {
   const filled: Filled = new Map();
-  return deriveDocuments(table).map((d) => caseOrSkip(d.id, `${d.id}.yaml (derived)`, asParsed(d.doc), fixtures, filled));
+  return deriveDocuments(table).map((d) => {
+    const c = caseOrSkip(d.id, `${d.id}.yaml (derived)`, asParsed(d.doc), fixtures, filled);
+    return { ...c, derivedFrom: { file: specFile, pointer: pathPointer(table[c.method]!.path) } };
+  });
 }
 
 /** A document's value as YAML writes and reads it: undefined entries dropped, integers within 2^53 as numbers. */

@@ -50,6 +50,15 @@ export interface Exchange {
   readonly attempts: number;
 }
 
+/**
+ * A place in a spec: `file` as the run was given it (relative to the working directory, or the
+ * `--spec` URL) and `pointer`, a JSON pointer fragment into it (`#/paths/~1getIndexerSlot`).
+ */
+export interface SpecSource {
+  readonly file: string;
+  readonly pointer: string;
+}
+
 export interface CaseResult {
   readonly id: string;
   readonly method: string;
@@ -68,6 +77,8 @@ export interface CaseResult {
   readonly durationMs: number;
   /** The case file, relative to the working directory (`conformance/cases/….yaml`), when the case came from one. */
   readonly file?: string;
+  /** A derived case's source instead (it has no case file): the spec it was derived from and where in it. */
+  readonly derivedFrom?: SpecSource;
   /**
    * `run` only: whether the target served the case's own call of its method: false when it was
    * answered -32601 Method not found, true for any other answer; absent when the case made no

@@ -5,7 +5,7 @@
  */
 import picomatch from "picomatch";
 import { isObject, parseJson, PhotonError, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
-import type { ConformanceCase, Fixtures } from "./case-format.js";
+import { resultSource, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { ConfErrorCode, UsageError } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { ABSENT, getPath } from "./matchers.js";
@@ -165,7 +165,7 @@ export function isOptedOut(r: CaseResult): boolean {
 
 /** The result of a case that never sent a request. */
 function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["status"]): CaseResult {
-  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status, durationMs: 0, file: c.file };
+  return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status, durationMs: 0, ...resultSource(c) };
 }
 
 /**
@@ -227,7 +227,7 @@ export function skipped(c: ConformanceCase): CaseResult {
     exchange: null,
     status: "skip",
     durationMs: 0,
-    file: c.file,
+    ...resultSource(c),
   };
 }
 
@@ -304,7 +304,7 @@ async function runCase(
     exchange: retained(exchange, spec.methods),
     status: rollUp(findings, c.required),
     durationMs: performance.now() - started,
-    file: c.file,
+    ...resultSource(c),
     ...withServed(servedBy(c, exchange, spec.methods)),
   };
 }

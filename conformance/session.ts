@@ -30,7 +30,7 @@ import { deriveCases, withDerived } from "./derive.js";
 import { discoverFixtures } from "./discover.js";
 import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from "./errors.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
-import { appliesTo, defaultSpec, methodsCalled, type SpecBundle } from "./spec-bundle.js";
+import { appliesTo, defaultSpec, methodsCalled, shownSpecFile, type SpecBundle } from "./spec-bundle.js";
 import { canonicalMethod, type MethodTable } from "./spec-facts.js";
 import { createTarget, type RawTarget } from "./target.js";
 
@@ -246,7 +246,7 @@ async function select(options: SelectionOptions, fixtures: Fixtures): Promise<Se
   // `--case` globs select by id, which the file's path gives: the other files are not even parsed.
   const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : undefined;
   const handWritten = await loadCases(options.casesDir, fixtures, globs);
-  const all = options.derived ? withDerived(handWritten, deriveCases(fixtures, spec.methods)) : handWritten;
+  const all = options.derived ? withDerived(handWritten, deriveCases(fixtures, spec.methods, shownSpecFile(spec))) : handWritten;
   const matching = selectCases(all, { methods: options.methods, caseGlobs: options.caseGlobs }, spec.methods);
   const applying = matching.filter((c) => appliesTo(c, spec));
   const leftOut = leftOutNote(

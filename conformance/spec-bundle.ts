@@ -12,7 +12,7 @@
  * pointer; an unknown version one listing the bundled versions.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { isObject, PhotonError, type EnvelopeValidators, type MethodValidators } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase } from "./case-format.js";
 import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
@@ -23,6 +23,8 @@ import { canonicalMethod, type MethodTable } from "./spec-facts.js";
 export interface SpecBundle {
   /** The spec's identity, as the certificate names it. */
   readonly spec: { readonly title: string; readonly version: string; readonly sha256: string };
+  /** Where the spec was read: an absolute path (a bundled version, a file), or the `--spec` URL as given. */
+  readonly file: string;
   /** Every method by name (entries as generated/methods.ts has them: aliases, registered, paramShape). */
   readonly methods: MethodTable;
   /** Each method's params and result validator. */
@@ -30,9 +32,10 @@ export interface SpecBundle {
   readonly envelope: EnvelopeValidators;
 }
 
-/** The bundled default: the spec generated/ was generated from. */
+/** The bundled default: the spec generated/ was generated from (DECISIONS row 52). */
 export const defaultSpec: SpecBundle = {
   spec: { title: spec.title, version: spec.version, sha256: spec.sha256 },
+  file: join(packageRoot, "spec", "photon-indexer.yaml"),
   methods,
   validators: methodValidators,
   envelope: envelopeValidators,
@@ -52,6 +55,14 @@ export function bundledVersions(): string[] {
     for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
     return a.localeCompare(b);
   });
+}
+
+const isUrl = (value: string) => /^https?:\/\//i.test(value);
+
+/** How reports name the spec file: relative to the working directory as case files are (a URL as given). */
+export function shownSpecFile(bundle: Pick<SpecBundle, "file">, cwd: string = process.cwd()): string {
+  if (isUrl(bundle.file) || !isAbsolute(bundle.file)) return bundle.file;
+  return relative(cwd, bundle.file) || bundle.file;
 }
 
 /** A `--spec` value naming a version (`0.50.0`), not a file. */
@@ -83,6 +94,7 @@ export async function loadSpecBundle(choice: string | undefined, cwd: string = p
     const compiled = await compileSpec(source, cwd);
     return {
       spec: { title: compiled.spec.title, version: compiled.spec.version, sha256: compiled.spec.sha256 },
+      file: isUrl(source) ? source : resolve(cwd, source),
       methods: compiled.methods,
       validators: compiled.validators,
       envelope: compiled.envelope,

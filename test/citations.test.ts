@@ -31,9 +31,9 @@ const REFERENCE = /DECISIONS(?:\.md)?`?,?\s+(?:rows?\s+|#)(#?\d+(?:\s*[-–]\s*#
 function referencedRows(text: string): number[] {
   const out: number[] = [];
   for (const m of text.matchAll(REFERENCE)) {
-    for (const item of m[1].split(/\s*(?:,|and)\s*/)) {
-      const [from, to] = item.split(/\s*[-–]\s*/).map((n) => Number(n.replace("#", "")));
-      for (let n = from; n <= (to ?? from); n++) out.push(n);
+    for (const item of (m[1] ?? "").split(/\s*(?:,|and)\s*/)) {
+      const [from = Number.NaN, to = from] = item.split(/\s*[-–]\s*/).map((n) => Number(n.replace("#", "")));
+      for (let n = from; n <= to; n++) out.push(n);
     }
   }
   return out;

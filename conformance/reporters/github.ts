@@ -1,7 +1,8 @@
 /**
  * github: workflow-command annotations (chosen automatically when GITHUB_ACTIONS=true), each
  * pointing at its case file (`file=conformance/cases/….yaml`, relative to the working
- * directory) so that GitHub shows it on the file; and, when `$GITHUB_STEP_SUMMARY` names a
+ * directory; a derived case's spec file, its method's JSON pointer in the message) so that
+ * GitHub shows it on the file; and, when `$GITHUB_STEP_SUMMARY` names a
  * file, the markdown certificate appended to it (the job's summary page).
  *
  * Each outside string is shown escaped (`forConsole`: its own newlines as `\n`), then the whole
@@ -29,10 +30,12 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
         forConsole(f.message),
         f.expected !== undefined ? `expected: ${forConsole(f.expected)}` : "",
         f.actual !== undefined ? `actual: ${forConsole(f.actual)}` : "",
+        r.derivedFrom ? `derived from ${forConsole(`${r.derivedFrom.file}${r.derivedFrom.pointer}`)}` : "",
       ]
         .filter(Boolean)
         .join("\n");
-      const file = r.file !== undefined ? `file=${forGithubProperty(r.file)},` : "";
+      const source = r.file ?? r.derivedFrom?.file;
+      const file = source !== undefined ? `file=${forGithubProperty(source)},` : "";
       lines.push(`::${level} ${file}title=${forGithubProperty(`${r.id} (${f.check})`)}::${forGithubData(detail)}`);
     }
   }

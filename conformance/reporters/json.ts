@@ -25,6 +25,7 @@ export function renderJson(summary: RunSummary): string {
       id: r.id,
       method: r.method,
       ...(r.file !== undefined ? { file: r.file } : {}),
+      ...(r.derivedFrom !== undefined ? { derivedFrom: r.derivedFrom } : {}),
       required: r.required,
       status: r.status,
       durationMs: Math.round(r.durationMs),

@@ -1,7 +1,8 @@
 /**
  * junit: one testcase per case for CI dashboards (Jenkins, GitLab), in the shape of Jenkins'
  * JUnit schema (test/fixtures/junit/jenkins-junit.xsd) plus the two attributes GitLab and
- * Surefire write: `file` on a testcase (the case file) and `message` on `<skipped>` (the reason).
+ * Surefire write: `file` on a testcase (the case file; a derived case's spec file, with the
+ * JSON pointer of its method in `<system-out>`) and `message` on `<skipped>` (the reason).
  *
  * A failing case has one `<failure>`, every failed finding in its body; a case that failed or
  * warned has its request, a curl line and the response excerpt in `<system-out>`. Every string
@@ -15,7 +16,8 @@ import { caseExchangeLines, findingLines, identityRows, methodStatusText, skipRe
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function testcase(r: CaseResult): string[] {
-  const file = r.file !== undefined ? ` file="${xml(r.file)}"` : "";
+  const source = r.file ?? r.derivedFrom?.file;
+  const file = source !== undefined ? ` file="${xml(source)}"` : "";
   const out = [`    <testcase name="${xml(r.id)}" classname="${xml(r.method)}" time="${seconds(r.durationMs)}"${file}>`];
   if (r.status === "skip") out.push(`      <skipped message="${xml(skipReason(r))}"/>`);
   const failed = r.required ? r.findings.filter((f) => f.status === "fail") : [];
@@ -28,7 +30,8 @@ function testcase(r: CaseResult): string[] {
   }
   if (r.status === "fail" || r.status === "warn") {
     const warnings = r.findings.filter((f) => f.status === "warn" || (f.status === "fail" && !r.required)).map((f) => `warning: ${findingLines(f).join("; ")}`);
-    const lines = [`${r.description}`, ...warnings, ...caseExchangeLines(r)];
+    const from = r.derivedFrom ? [`derived from ${r.derivedFrom.file}${r.derivedFrom.pointer}`] : [];
+    const lines = [`${r.description}`, ...from, ...warnings, ...caseExchangeLines(r)];
     out.push(`      <system-out>${lines.map(xml).join("\n")}</system-out>`);
   }
   out.push(`    </testcase>`);

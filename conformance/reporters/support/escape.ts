@@ -202,6 +202,7 @@ function redactResult(r: CaseResult, redact: Redact): CaseResult {
     method: redact(r.method),
     description: redact(r.description),
     ...(r.file !== undefined ? { file: redact(r.file) } : {}),
+    ...(r.derivedFrom !== undefined ? { derivedFrom: { file: redact(r.derivedFrom.file), pointer: redact(r.derivedFrom.pointer) } } : {}),
     findings: r.findings.map((f) => redactDeep(f, redact) as CaseResult["findings"][number]),
     exchange: r.exchange && redactExchange(r.exchange, redact),
     ...(r.against ? { against: redactExchange(r.against, redact) } : {}),
