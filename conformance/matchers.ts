@@ -220,3 +220,15 @@ function atLeast(actual: unknown, min: Json): boolean {
   const whole = (x: unknown): x is number | bigint => typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x));
   return whole(actual) && whole(min) ? BigInt(actual) >= BigInt(min) : Number(actual) >= Number(min);
 }
+
+/**
+ * Whether `actual` holds the literal `expected`: every field `expected` names, with a value it
+ * holds in turn (arrays item for item, of the same length; numbers and bigints by value). Fields
+ * it does not name are not compared: a field a newer deployment adds is the schema check's to
+ * judge (a warning), never a case's failure (cases/README.md, "Literals").
+ */
+export function holds(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((x, i) => holds(actual[i], x));
+  if (isObject(expected)) return isObject(actual) && Object.keys(expected).every((k) => Object.hasOwn(actual, k) && holds(actual[k], expected[k]));
+  return deepEqual(actual, expected);
+}

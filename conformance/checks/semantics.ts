@@ -4,8 +4,8 @@
  * of the case and its exchange, some making further calls to the target; and its cross-method
  * expectations (`expect.agrees`, `expect.sum`, `expect.follow`: relations.ts).
  */
-import { isObject } from "@photon-indexer-kit/runtime";
-import { ABSENT, getPath, match } from "../matchers.js";
+import { isObject, type Json } from "@photon-indexer-kit/runtime";
+import { ABSENT, getPath, holds, match, matcherName } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 import { walk } from "./pagination.js";
@@ -112,6 +112,12 @@ export const rules: Readonly<Record<string, Rule>> = {
   "slot-not-ahead": slotNotAhead,
 };
 
+/** `match`, where a literal compares the fields it names (`holds`): what an answer adds is the schema check's to judge. */
+function matchLiteral(actual: unknown, matcher: Json): string | null {
+  const why = match(actual, matcher);
+  return why !== null && actual !== ABSENT && matcherName(matcher) === undefined && holds(actual, matcher) ? null : why;
+}
+
 export const semanticsCheck: Check = {
   name: S,
   applies: (c) => expectsResult(c) && (c.expect.result !== null || c.expect.every !== null || c.expect.semantics.length > 0 || hasRelations(c.expect)),
@@ -121,22 +127,23 @@ export const semanticsCheck: Check = {
     const result = body.result;
     const params = isObject(ctx.testCase.params) ? (ctx.testCase.params as Record<string, unknown>) : {};
     const findings: Finding[] = [];
+    const info = methodInfo(ctx.testCase.method, ctx.methods);
     for (const [path, matcher] of Object.entries(ctx.testCase.expect.result ?? {})) {
       const actual = getPath(result, path);
-      const why = match(actual, matcher);
+      const why = matchLiteral(actual, matcher);
       const where = path === "" || path === "." ? "result" : `result.${path}`;
       findings.push(why === null ? pass(S, `${where} as expected`) : fail(S, `${where} ${why}`, show(matcher), show(actual)));
     }
     if (ctx.testCase.expect.every) {
-      const items = itemsOf(methodInfo(ctx.testCase.method, ctx.methods), result);
+      const items = itemsOf(info, result);
       if (!items) findings.push(fail(S, "no list of items to check"));
       else {
         for (const [path, matcher] of Object.entries(ctx.testCase.expect.every)) {
-          const bad = items.findIndex((item) => match(getPath(item, path), matcher) !== null);
+          const bad = items.findIndex((item) => matchLiteral(getPath(item, path), matcher) !== null);
           findings.push(
             bad < 0
               ? pass(S, `every item's ${path} as expected (${items.length} items)`)
-              : fail(S, `item ${bad}: ${path} ${match(getPath(items[bad], path), matcher)}`, show(matcher), show(getPath(items[bad], path))),
+              : fail(S, `item ${bad}: ${path} ${matchLiteral(getPath(items[bad], path), matcher)}`, show(matcher), show(getPath(items[bad], path))),
           );
         }
       }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "@photon-indexer-kit/runtime";
-import { ABSENT, deepEqual, getPath, match } from "../../conformance/matchers.js";
+import { ABSENT, deepEqual, getPath, holds, match } from "../../conformance/matchers.js";
 
 const KEY = "11111111111111111111111111111111";
 const HASH = "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi";
@@ -82,6 +82,20 @@ describe("match: literals", () => {
     expect(match({ any: true, type: "string" }, { any: true, type: "string" })).toBeNull();
     expect(match("x", { any: true, type: "string" })).toBe("differs");
     expect(match({ owner: KEY }, { owner: KEY })).toBeNull();
+  });
+});
+
+describe("holds: a literal compares the fields it names", () => {
+  it("ignores fields the answer adds, at any depth, and nothing else", () => {
+    expect(holds({ amount: 0n, decimals: 9 }, { amount: 0 })).toBe(true);
+    expect(holds({ value: { items: [{ a: 1, extra: true }] }, more: 1 }, { value: { items: [{ a: 1 }] } })).toBe(true);
+    expect(holds({ amount: 1 }, { amount: 0 })).toBe(false);
+    expect(holds({}, { amount: 0 })).toBe(false);
+    expect(holds({ items: [{ a: 1 }, { a: 2 }] }, { items: [{ a: 1 }] })).toBe(false); // arrays keep their length
+    expect(holds({ items: [{ a: 2 }] }, { items: [{ a: 1 }] })).toBe(false);
+    expect(holds(null, {})).toBe(false);
+    expect(holds([], {})).toBe(false);
+    expect(holds({ a: null }, { a: null })).toBe(true);
   });
 });
 

@@ -191,6 +191,37 @@ describe("a correct server is not failed", () => {
     expect([...failedChecks(strict)]).toEqual(["schema"]);
   }, 60_000);
 
+  it("with a field a newer deployment adds to every object of every result: the whole suite passes, warning of it", async () => {
+    // Iterative: every object under `result`, arrays included, gains one field the spec does not know.
+    const addEverywhere = (result: unknown) => {
+      const stack = [result];
+      while (stack.length > 0) {
+        const node = stack.pop();
+        if (Array.isArray(node)) stack.push(...node);
+        else if (node && typeof node === "object") {
+          stack.push(...Object.values(node));
+          (node as Record<string, unknown>).newerPhotonField = 7;
+        }
+      }
+    };
+    const newer: Defect = {
+      wire: (b: any) => {
+        for (const one of Array.isArray(b) ? b : [b]) if (one && typeof one === "object" && "result" in one) addEverywhere(one.result);
+        return b;
+      },
+    };
+    // The rewrite costs the server a parse and a walk of every answer: generous deadlines for a busy machine.
+    const summary = await runAgainst(newer, { timeoutMs: 60_000, retryBudgetMs: 120_000, caseTimeMs: 240_000 });
+    expect(failedCases(summary)).toEqual([]);
+    // The hand-written cases that compare whole objects among them (issue 29 item 2).
+    for (const id of ["balances/token-unknown-hash", "validity-proofs/v2-nothing"]) {
+      const r = summary.results.find((x) => x.id === id)!;
+      expect(r.status).toBe("warn");
+      expect(r.findings.some((f) => f.check === "semantics" && f.status === "pass")).toBe(true);
+      expect(r.findings.some((f) => f.check === "schema" && f.status === "warn" && /newerPhotonField/.test(f.message))).toBe(true);
+    }
+  }, 300_000);
+
   it("with reordered keys", async () => {
     const reorder = (x: unknown): unknown =>
       Array.isArray(x)
