@@ -158,8 +158,13 @@ export function resolvePointer(doc: Json, ref: string): Json | undefined {
   return node;
 }
 
-/** Every `$ref` must be local and resolve; a chain of refs must reach a non-ref node. */
+/**
+ * Every `$ref` must be local and resolve; a chain of refs must reach a non-ref node. A ref once
+ * found to end well is remembered, so each is followed once however many chains pass through it
+ * (a chain of n refs costs n steps, not n²/2).
+ */
 export function checkRefs(file: string, doc: JsonObject): void {
+  const ends = new Set<string>();
   const walk = (node: Json, path: (string | number)[]): void => {
     if (Array.isArray(node)) {
       node.forEach((child, i) => walk(child, [...path, i]));
@@ -175,14 +180,16 @@ export function checkRefs(file: string, doc: JsonObject): void {
       }
       const seen = new Set<string>();
       let current: string = ref;
-      for (;;) {
+      while (!ends.has(current)) {
         if (seen.has(current)) throw new GenError(GenErrorCode.REF_CYCLE, `$ref ${JSON.stringify(ref)} is a cycle of references`, { file, pointer });
         seen.add(current);
         const target = resolvePointer(doc, current);
         if (target === undefined) throw new GenError(GenErrorCode.REF_UNKNOWN, `$ref ${JSON.stringify(current)} does not resolve`, { file, pointer });
-        if (isObject(target) && typeof target.$ref === "string" && target.$ref.startsWith("#")) current = target.$ref;
+        const next = isObject(target) ? target.$ref : undefined;
+        if (typeof next === "string" && next.startsWith("#")) current = next;
         else break;
       }
+      for (const followed of seen) ends.add(followed);
     }
     for (const [key, child] of Object.entries(node)) if (key !== "$ref") walk(child, [...path, key]);
   };
