@@ -144,6 +144,8 @@ interface Attempt {
   readonly sy: bigint | null;
   /** Differing paths at fields that move with the tree's root where the two answers state different root sequences (left out of `paths`). */
   readonly rootMoved: readonly string[];
+  /** Fields only the side under test has (left out of `paths`): a newer deployment's additions, warned of. */
+  readonly added: readonly string[];
 }
 
 /**
@@ -162,19 +164,32 @@ function movedWithRoot(c: ConformanceCase, x: unknown, y: unknown, path: string,
   return fields.some((f) => f.seq !== null && f.path.startsWith(reply) && seqDiffers(f.seq));
 }
 
+/**
+ * Whether a differing path is a field of an object that only the side under test has: the trusted
+ * side's answer is what is expected, and a field it lacks (one a newer deployment adds) is a
+ * warning, never a difference; a field only the trusted side has, or an extra array item, is one.
+ */
+function addedField(x: unknown, y: unknown, path: string): boolean {
+  const dot = path.lastIndexOf(".");
+  if (dot < 0 || valueAt(y, path) !== undefined || valueAt(x, path) === undefined) return false;
+  const parent = valueAt(x, path.slice(0, dot));
+  return isObject(parent) && !Array.isArray(parent);
+}
+
 async function attempt(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<Attempt> {
   const { body } = requestOf(c, a);
   const [x, y] = await Promise.all([a.send(c.http, body), b.send(c.http, body)]);
   const paths: string[] = [];
   const rootMoved: string[] = [];
+  const added: string[] = [];
   if (x.status !== y.status) paths.push("(status)");
   if (x.parseError || y.parseError) {
     if (x.text !== y.text) paths.push("(body)");
   } else {
     for (const p of differences(x.body, y.body, ignoredPaths(c, x.body, y.body, table)))
-      (movedWithRoot(c, x.body, y.body, p, table) ? rootMoved : paths).push(p);
+      (addedField(x.body, y.body, p) ? added : movedWithRoot(c, x.body, y.body, p, table) ? rootMoved : paths).push(p);
   }
-  return { x, y, paths, sx: slotOf(c, x.body, table), sy: slotOf(c, y.body, table), rootMoved };
+  return { x, y, paths, sx: slotOf(c, x.body, table), sy: slotOf(c, y.body, table), rootMoved, added };
 }
 
 const slotsDiffer = (t: Attempt) => t.sx !== null && t.sy !== null && t.sx !== t.sy;
@@ -284,8 +299,10 @@ function noAnswer(t: Attempt): Judged {
  * beside the verdict on the rest.
  */
 async function judgeDiff(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<Judged> {
-  const judged = await judgeSlots(c, a, b, table);
-  const t = judged.last;
+  const slots = await judgeSlots(c, a, b, table);
+  const t = slots.last;
+  const judged =
+    t.added.length === 0 ? slots : { ...slots, findings: [...slots.findings, ...listed(t, t.added, "warn", " (a field only the side under test has)")] };
   if (t.rootMoved.length === 0 || t.x.error || t.y.error) return judged;
   const notes = listed(t, t.rootMoved, "warn", " (moves with the tree's root, and the answers state different root sequences)");
   if (t.paths.length === 0)

@@ -45,6 +45,39 @@ describe("diff --url A --against B", () => {
     expect(summary.results.filter((r) => r.exchange?.body !== undefined || r.against?.body !== undefined)).toEqual([]);
   }, 60_000);
 
+  it("finds no difference where the side under test adds fields the spec does not know (a newer deployment)", async () => {
+    const addEverywhere = (node: unknown): void => {
+      const stack = [node];
+      while (stack.length > 0) {
+        const n = stack.pop();
+        if (Array.isArray(n)) stack.push(...n);
+        else if (n && typeof n === "object") {
+          stack.push(...Object.values(n));
+          (n as Record<string, unknown>).newerPhotonField = 7;
+        }
+      }
+    };
+    const newer = await startBroken(generateDataset(), { wire: (b: any) => (b && typeof b === "object" && "result" in b && addEverywhere(b.result), b) });
+    try {
+      const summary = await diffTargets({
+        url: newer.url,
+        against: seed1().url,
+        casesDir,
+        fixtures: fixtures(),
+        caseGlobs: ["account/*", "balances/*", "token-accounts/*", "validity-proofs/v2-nothing"],
+      });
+      const differing = summary.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.findings.map((f) => f.message).join("; ")}`);
+      expect(differing).toEqual([]);
+      expect(summary.passed).toBe(true);
+      expect(summary.results.length).toBeGreaterThan(20);
+      const slot = summary.results.find((r) => r.id === "validity-proofs/v2-nothing")!;
+      expect(slot.status).toBe("warn");
+      expect(slot.findings.map((f) => f.message)).toContain("answers differ at result.context.newerPhotonField (a field only the side under test has)");
+    } finally {
+      await newer.close();
+    }
+  }, 120_000);
+
   it("marks a case inconclusive (a warning), after one retry, when both the answers and the slots differ", async () => {
     let tick = 0;
     const moving = await startBroken(generateDataset(), {
