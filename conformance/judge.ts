@@ -4,7 +4,19 @@ import type { ConformanceCase } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
 import type { RootLedger } from "./checks/root-ledger.js";
 import { ConfErrorCode, ConformanceError } from "./errors.js";
-import { fail, skip, type CaseResult, type Exchange, type Finding, type RunIdentity, type RunSummary, type Status, type Tally } from "./model.js";
+import {
+  fail,
+  noCases,
+  skip,
+  type CaseCounts,
+  type CaseResult,
+  type Exchange,
+  type Finding,
+  type RunIdentity,
+  type RunSummary,
+  type Status,
+  type Tally,
+} from "./model.js";
 import { packageInfo } from "./paths.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 
@@ -106,7 +118,7 @@ export function summarize(
   totals?: { readonly counts: Record<Status, number>; readonly tally: Tally },
   extras: SummaryExtras = {},
 ): RunSummary {
-  const counts: Record<Status, number> = totals ? { ...totals.counts } : { pass: 0, fail: 0, warn: 0, skip: 0 };
+  const counts: CaseCounts = totals ? { ...noCases(), ...totals.counts } : noCases();
   if (!totals) for (const r of results) counts[r.status]++;
   const notes = [...(extras.notes ?? []), ...findingNotes(results)];
   return {
@@ -119,7 +131,8 @@ export function summarize(
     durationMs,
     results,
     counts,
-    passed: counts.fail === 0,
+    // A case not run leaves the run unproven: it passes only complete.
+    passed: counts.fail === 0 && counts.notRun === 0,
     options,
   };
 }

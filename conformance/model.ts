@@ -4,6 +4,17 @@ import type { ConformanceCase } from "./case-format.js";
 
 export type Status = "pass" | "fail" | "warn" | "skip";
 
+/**
+ * A case's outcome: a finding's status, or `notRun`: the run stopped before the case started or
+ * finished (Ctrl-C, --max-time, --max-failures). Not run is neither a failure nor a skip.
+ */
+export type CaseStatus = Status | "notRun";
+
+/** Cases per outcome. */
+export type CaseCounts = Record<CaseStatus, number>;
+
+export const noCases = (): CaseCounts => ({ pass: 0, fail: 0, warn: 0, skip: 0, notRun: 0 });
+
 export interface Finding {
   /** The check's name: http, envelope, schema, errors, pagination, semantics. */
   readonly check: string;
@@ -72,8 +83,10 @@ export interface CaseResult {
   readonly exchange: Exchange | null;
   /** `diff` only: the trusted side's (`--against`) exchange for the same request. */
   readonly against?: Exchange;
-  /** Status rolled up: fail if any required finding failed, warn if any warned. */
-  readonly status: Status;
+  /** Status rolled up: fail if any required finding failed, warn if any warned; `notRun` with `notRun` set. */
+  readonly status: CaseStatus;
+  /** Why the case was not run (status `notRun`): the stop that left it unstarted or gave it up. */
+  readonly notRun?: string;
   readonly durationMs: number;
   /** The case file, relative to the working directory (`conformance/cases/….yaml`), when the case came from one. */
   readonly file?: string;
@@ -92,16 +105,17 @@ export interface CaseResult {
  * - `not served`: at least one call of it was made and every one was answered -32601 Method not found;
  * - `not conformant`: one of its cases failed;
  * - `skipped`: none of its cases ran (opted out with --skip-method, or no fixture for any);
+ * - `not run`: none of its cases ran, the run having stopped before them (Ctrl-C, --max-time, --max-failures);
  * - `conformant`: otherwise.
  */
-export type MethodStatus = "conformant" | "not conformant" | "not served" | "skipped";
+export type MethodStatus = "conformant" | "not conformant" | "not served" | "skipped" | "not run";
 
 export interface MethodVerdict {
   /** The spec's name of the method (cases sent under an alias count here). */
   readonly method: string;
   readonly status: MethodStatus;
   /** Its cases in the run, by status. */
-  readonly counts: Readonly<Record<Status, number>>;
+  readonly counts: Readonly<CaseCounts>;
   /** Calls of the method the cases made, and how many of them were answered -32601. */
   readonly calls: number;
   readonly notFound: number;
@@ -120,8 +134,11 @@ export interface RunSummary {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly results: readonly CaseResult[];
-  readonly counts: Readonly<Record<Status, number>>;
+  readonly counts: Readonly<CaseCounts>;
+  /** True only for a complete run with no failure: every case run or skipped, none failed (see `verdictOf`). */
   readonly passed: boolean;
+  /** `run` only: Ctrl-C stopped it (its verdict is INTERRUPTED, whatever ran). */
+  readonly interrupted?: true;
   readonly options: Readonly<Record<string, Json>>;
   /** The fixtures profile derived from the target with --discover, written into reports. */
   readonly discovered?: Json;
@@ -133,6 +150,20 @@ export interface RunSummary {
   readonly notes?: readonly string[];
   /** `run` only: each spec method the selected cases call, with its standing (conformant, not conformant, not served, skipped), in spec order. */
   readonly methods?: readonly MethodVerdict[];
+}
+
+/**
+ * A run's verdict, never wrong: CONFORMANT (complete, nothing failed), NOT CONFORMANT (something
+ * failed), INTERRUPTED (Ctrl-C: neither a pass nor a fail, whatever ran), INCOMPLETE (nothing
+ * failed, but the run stopped before every case ran: --max-time).
+ */
+export type Verdict = "CONFORMANT" | "NOT CONFORMANT" | "INTERRUPTED" | "INCOMPLETE";
+
+export function verdictOf(summary: Pick<RunSummary, "passed" | "interrupted" | "counts" | "methods">): Verdict {
+  if (summary.interrupted) return "INTERRUPTED";
+  if (summary.passed) return "CONFORMANT";
+  const failed = summary.counts.fail > 0 || (summary.methods ?? []).some((m) => m.fails);
+  return !failed && (summary.counts.notRun ?? 0) > 0 ? "INCOMPLETE" : "NOT CONFORMANT";
 }
 
 /** What a run was: enough for a reader of any report to reproduce the selection. */

@@ -19,7 +19,7 @@ import { ConfErrorCode, ConformanceError } from "./errors.js";
 import type { Target } from "./checks/check.js";
 import { RootLedger } from "./checks/root-ledger.js";
 import { identityOf, judge, summarize } from "./judge.js";
-import { fail, rollUp, type CaseResult, type Exchange, type RunSummary, type Status, type Tally } from "./model.js";
+import { fail, noCases, rollUp, type CaseCounts, type CaseResult, type Exchange, type RunSummary, type Tally } from "./model.js";
 import { deriveExpectation } from "./offline-rules.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import type { MethodTable } from "./spec-facts.js";
@@ -229,10 +229,10 @@ const formatBytes = (n: number) => (n % MiB === 0 ? `${n / MiB} MiB` : `${n} byt
 
 /** Counts per method and check over every case; methods outside the spec are counted together, so the keys stay few. */
 function tallier(methods: MethodTable) {
-  const blank = (): Record<Status, number> => ({ pass: 0, fail: 0, warn: 0, skip: 0 });
+  const blank = noCases;
   const counts = blank();
-  const byMethod: Record<string, Record<Status, number>> = {};
-  const byCheck: Record<string, Record<Status, number>> = {};
+  const byMethod: Record<string, CaseCounts> = {};
+  const byCheck: Record<string, CaseCounts> = {};
   let cases = 0;
   return {
     counts,

@@ -12,6 +12,7 @@ import { ABSENT, getPath } from "./matchers.js";
 import { canonicalMethod, contextSlotPaths, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
 import {
   fail,
+  noCases,
   pass,
   rollUp,
   runWideResult,
@@ -22,7 +23,6 @@ import {
   type MethodStatus,
   type MethodVerdict,
   type RunSummary,
-  type Status,
 } from "./model.js";
 import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
@@ -163,7 +163,7 @@ export function isOptedOut(r: CaseResult): boolean {
   return r.status === "skip" && r.findings.length === 1 && r.findings[0]!.check === OPTED_OUT;
 }
 
-/** The result of a case that never sent a request. */
+/** The result of a case that never sent a request (or whose requests were given up). */
 function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["status"]): CaseResult {
   return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status, durationMs: 0, ...resultSource(c) };
 }
@@ -173,6 +173,19 @@ function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["
  * case, or a raw body that is one call of the case's method or an alias of it) and an answer
  * came; false when the answer is -32601 Method not found. Undefined when the case made no such call.
  */
+/**
+ * The one notion of a case the run did not run: left unstarted by a stop (Ctrl-C, --max-time,
+ * --max-failures) or given up by Ctrl-C. Neither failed nor skipped: its own status, `why` kept.
+ */
+export function notRun(c: ConformanceCase, why: string): CaseResult {
+  return { ...unstarted(c, [], "notRun"), notRun: why };
+}
+
+/** Whether `signal` fired because the user stopped the run (Ctrl-C, or a caller's own uncoded reason), not a deadline. */
+function stoppedByUser(signal: AbortSignal): boolean {
+  return signal.aborted && (!(signal.reason instanceof PhotonError) || signal.reason.code === ConfErrorCode.INTERRUPTED);
+}
+
 export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTable = defaultSpec.methods): boolean | undefined {
   if (c.http) {
     // A raw body counts when it is a plain JSON-RPC POST of one call of the case's method (not a batch, another path or content type).
@@ -189,7 +202,8 @@ export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTa
 /**
  * Each spec method the results call, in table order, with its standing: not served when every
  * call of it (at least one) was answered -32601; else not conformant when one of its cases
- * failed; skipped when none ran; conformant otherwise. A method not served fails the verdict
+ * failed; when none ran, not run if the run stopped before some of them, else skipped;
+ * conformant otherwise. A method not served fails the verdict
  * unless `optedOut` names it.
  */
 export function methodVerdicts(
@@ -205,15 +219,16 @@ export function methodVerdicts(
   return Object.keys(table).flatMap((method): MethodVerdict[] => {
     const rs = byMethod.get(method);
     if (!rs) return [];
-    const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+    const counts = noCases();
     for (const r of rs) counts[r.status]++;
     const calls = rs.filter((r) => r.served !== undefined).length;
     const notFound = rs.filter((r) => r.served === false).length;
     const status: MethodStatus =
-      calls > 0 && notFound === calls ? "not served" : counts.fail > 0 ? "not conformant" : counts.skip === rs.length ? "skipped" : "conformant";
+      calls > 0 && notFound === calls ? "not served" : counts.fail > 0 ? "not conformant" : ran > 0 ? "conformant" : counts.notRun > 0 ? "not run" : "skipped";
     const why = optedOut.get(method) ?? null;
     return [{ method, status, counts, calls, notFound, optedOut: why, fails: status === "not served" && why === null }];
   });
+    const ran = counts.pass + counts.fail + counts.warn;
 }
 
 /** A case that cannot run against this target (a fixture it needs is missing). */
@@ -300,6 +315,8 @@ async function runCase(
     method: c.method,
     description: c.description,
     required: c.required,
+  // Given up by Ctrl-C while it ran: what it found may be the stop's doing, so it counts as not run.
+  if (stoppedByUser(signal)) return notRun(c, `given up: ${(signal.reason as Error).message}`);
     findings,
     exchange: retained(exchange, spec.methods),
     status: rollUp(findings, c.required),
@@ -310,12 +327,6 @@ async function runCase(
 }
 
 const withServed = (served: boolean | undefined): { served?: boolean } => (served === undefined ? {} : { served });
-
-/** A case the run's deadline (or its stop: --max-failures, Ctrl-C) left unstarted. */
-function notRun(c: ConformanceCase, why: string, check = "deadline"): CaseResult {
-  const findings = [fail(check, `not run: ${why}`)];
-  return unstarted(c, findings, rollUp(findings, c.required));
-}
 
 /**
  * The context slot an answer states (where the method table's `x-slot` puts it), or null. A slot of
@@ -391,7 +402,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       maxFailures: options.maxFailures,
       failed: (r) => r.status === "fail",
       signal: options.signal,
-      notRun,
+      notRun: (c, why) => notRun(c, why),
       onResult: (r, n) => options.onResult?.(r, (done = n), total),
     });
     if (runWide) {
@@ -424,7 +435,13 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     );
     // A method the spec declares and the target does not serve fails the verdict unless opted out.
     const methods = methodVerdicts(results, optedOut, spec.methods);
-    return { ...summary, methods, passed: summary.passed && !methods.some((m) => m.fails) };
+    const interrupted = options.signal?.aborted === true;
+    return {
+      ...summary,
+      methods,
+      passed: summary.passed && !interrupted && !methods.some((m) => m.fails),
+      ...(interrupted ? { interrupted: true as const } : {}),
+    };
   } finally {
     if (!given) await session.close();
   }

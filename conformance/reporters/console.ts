@@ -4,11 +4,11 @@
  * the skipped cases with their reasons, where a failing run failed (per check, per method),
  * the run's notes and what was run (tool, spec, selection, fixtures, --strict).
  */
-import type { CaseResult, RunIdentity, RunSummary } from "../model.js";
+import { verdictOf, type CaseResult, type RunIdentity, type RunSummary } from "../model.js";
 import { curlLine } from "./support/curl.js";
 import { casesJudged, failureGroups } from "./support/stats.js";
 import { forConsole, type Redact } from "./support/escape.js";
-import { methodCountsText, methodStatusText, notableMethods } from "./support/parts.js";
+import { countsText, methodCountsText, methodStatusText, notableMethods, notRunText, verdictOutcome } from "./support/parts.js";
 
 export interface ConsoleStyle {
   readonly color: boolean;
@@ -22,7 +22,8 @@ export function consoleStyle(stream: NodeJS.WriteStream): ConsoleStyle {
 
 const paint = (style: ConsoleStyle, code: number, text: string) => (style.color ? `\x1b[${code}m${text}\x1b[0m` : text);
 
-const MARK = { pass: ["✓", 32], fail: ["✗", 31], warn: ["!", 33], skip: ["-", 90] } as const;
+const MARK = { pass: ["✓", 32], fail: ["✗", 31], warn: ["!", 33], skip: ["-", 90], notRun: ["·", 90] } as const;
+const VERDICT_COLOUR = { pass: 32, fail: 31, warn: 33 } as const;
 
 /**
  * One progress update: a bar redrawn in place on a TTY (a counter when the total is unknown),
@@ -39,6 +40,7 @@ export function progressLine(style: ConsoleStyle, result: CaseResult, done: numb
     const filled = Math.round((done / all) * width);
     return `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${all} ${short}${done === all ? "\n" : ""}`;
   }
+  if (result.status === "notRun") return ""; // counted in the summary, never listed one by one
   return `${paint(style, code, mark)} ${forConsole(id)} (${Math.round(result.durationMs)} ms)\n`;
 }
 
@@ -63,15 +65,22 @@ export function renderConsole(summary: RunSummary, style: ConsoleStyle): string 
   }
   lines.push(...skippedLines(summary), ...failureLines(summary), ...methodLines(summary));
   if (summary.notes?.length) lines.push("", ...summary.notes.map((note) => `note: ${forConsole(note)}`));
-  const c = summary.counts;
+  const notRun = notRunText(summary);
+  if (notRun) lines.push("", forConsole(notRun));
   lines.push(
     "",
     `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} (sha256 ${forConsole(summary.spec.sha256.slice(0, 12))}) against ${forConsole(summary.target)}`,
     ...(summary.identity ? [identityLine(summary.identity)] : []),
-    `${casesJudged(summary)}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped in ${(summary.durationMs / 1000).toFixed(1)} s`,
-    summary.passed ? paint(style, 32, "VERDICT: CONFORMANT") : paint(style, 31, "VERDICT: NOT CONFORMANT"),
+    `${casesJudged(summary)}: ${countsText(summary)} in ${(summary.durationMs / 1000).toFixed(1)} s`,
+    verdictLine(summary, style),
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** `VERDICT: …`, coloured by outcome: the last line of the console report. */
+export function verdictLine(summary: RunSummary, style: ConsoleStyle): string {
+  const verdict = verdictOf(summary);
+  return paint(style, VERDICT_COLOUR[verdictOutcome(verdict)], `VERDICT: ${verdict}`);
 }
 
 /** Cases listed by name per reason; past this, "and N more". */

@@ -11,10 +11,10 @@
  * The run's notes follow the verdict in its notice.
  */
 import { appendFileSync } from "node:fs";
-import type { RunSummary } from "../model.js";
+import { verdictOf, type RunSummary } from "../model.js";
 import { forConsole, forGithubData, forGithubProperty, type Redact } from "./support/escape.js";
 import { renderMarkdown } from "./markdown.js";
-import { isProblem, methodCountsText, methodStatusText, notableMethods } from "./support/parts.js";
+import { countsText, isProblem, methodCountsText, methodStatusText, notableMethods, notRunText } from "./support/parts.js";
 
 /**
  * The annotations; with `stepSummary` (a file path, `$GITHUB_STEP_SUMMARY` by default) the
@@ -53,17 +53,17 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
       );
     }
   }
-  const c = summary.counts;
-  const verdict = summary.passed ? "VERDICT: CONFORMANT" : "VERDICT: NOT CONFORMANT";
+  const verdict = `VERDICT: ${verdictOf(summary)}`;
+  const notRun = notRunText(summary);
   const methods = summary.methods?.length
     ? [
         `methods: ${methodCountsText(summary.methods)}`,
         ...notableMethods(summary.methods).map((m) => `${forConsole(m.method)}: ${forConsole(methodStatusText(m))}`),
       ]
     : [];
-  const notes = [...methods, ...(summary.notes ?? []).map((n) => `note: ${forConsole(n)}`)];
+  const notes = [...(notRun ? [forConsole(notRun)] : []), ...methods, ...(summary.notes ?? []).map((n) => `note: ${forConsole(n)}`)];
   lines.push(
-    `::notice title=photon-conformance::${forGithubData([`${verdict} (${c.pass} passed, ${c.fail} failed, ${c.warn} warned) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`,
+    `::notice title=photon-conformance::${forGithubData([`${verdict} (${countsText(summary)}) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`,
   );
   return `${lines.join("\n")}\n`;
 }

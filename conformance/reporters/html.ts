@@ -8,7 +8,7 @@
  * a target sent becomes markup. The Content-Security-Policy allows no script, no request and
  * no image but `data:`, so even a missed escape could neither run code nor call out.
  */
-import type { CaseResult, Exchange, MethodVerdict, RunSummary, Status } from "../model.js";
+import { verdictOf, type CaseResult, type Exchange, type MethodVerdict, type RunSummary, type Status } from "../model.js";
 import { curlLine } from "./support/curl.js";
 import { clip, forHtml as h } from "./support/escape.js";
 import {
@@ -18,7 +18,9 @@ import {
   methodCountsText,
   methodOutcome,
   methodStatusText,
+  notRunText,
   problemCases,
+  verdictOutcome,
   shownFindings,
   skippedCases,
 } from "./support/parts.js";
@@ -45,7 +47,7 @@ table{border-collapse:collapse;background:#fff}
 th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
 .verdict{padding:18px 24px;border-radius:8px;color:#fff;margin:8px 0 12px}
-.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}.verdict.warn{background:var(--warn)}
 .verdict p{margin:6px 0 0;font-size:15px}
 .identity td:first-child{font-weight:600;white-space:nowrap}
 .matrix td{text-align:center;min-width:92px;font-variant-numeric:tabular-nums}
@@ -190,7 +192,8 @@ function caseDetails(r: CaseResult): string {
 }
 
 export function renderHtml(summary: RunSummary): string {
-  const verdict = summary.passed ? "CONFORMANT" : "NOT CONFORMANT";
+  const verdict = verdictOf(summary);
+  const notRun = notRunText(summary);
   const stats = methodStats(summary);
   const problems = problemCases(summary);
   const skipped = skippedCases(summary);
@@ -206,7 +209,8 @@ export function renderHtml(summary: RunSummary): string {
   const notes = summary.notes ?? [];
   const shownProblems = problems.slice(0, MAX_DETAILS);
   const body = [
-    `<header class="verdict ${summary.passed ? "pass" : "fail"}" id="verdict"><h1>VERDICT: ${verdict}</h1><p>${h(`${summary.spec.title} ${summary.spec.version}`)} against <code>${h(summary.target)}</code> — ${h(casesJudged(summary))}: ${h(countsText(summary))}</p></header>`,
+    ...(notRun ? ([["Not run", notRun]] as [string, string][]) : []),
+    `<header class="verdict ${verdictOutcome(verdict)}" id="verdict"><h1>VERDICT: ${verdict}</h1><p>${h(`${summary.spec.title} ${summary.spec.version}`)} against <code>${h(summary.target)}</code> — ${h(casesJudged(summary))}: ${h(countsText(summary))}</p></header>`,
     `<section id="identity"><h2>Run</h2><table class="identity">${rows.map(([k, v]) => `<tr><td>${h(k)}</td><td><code>${h(v)}</code></td></tr>`).join("")}</table></section>`,
     notes.length > 0 ? `<section id="notes"><h2>Notes</h2><ul>${notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul></section>` : "",
     `<section id="matrix"><h2>Methods × checks</h2><p class="legend"><span class="badge fail">failed</span><span class="badge warn">warned</span><span class="badge pass">passed</span><span class="badge skip">skipped</span> findings per cell; a cell takes the colour of its worst outcome.</p>${summary.methods?.length ? `<p id="method-status">Methods: ${h(methodCountsText(summary.methods))}</p>` : ""}${matrixTable(matrixOf(summary), summary.methods)}</section>`,

@@ -3,7 +3,7 @@
  * `forJson`: valid JSON whatever the strings hold (lone surrogates as `\ud800`, and the
  * invisible characters JSON.stringify leaves raw as `\u…`), each value kept exactly.
  */
-import type { RunSummary } from "../model.js";
+import { verdictOf, type RunSummary } from "../model.js";
 import { forJson } from "./support/escape.js";
 import { methodStatusText } from "./support/parts.js";
 
@@ -14,6 +14,8 @@ export function renderJson(summary: RunSummary): string {
     startedAt: summary.startedAt,
     durationMs: Math.round(summary.durationMs),
     passed: summary.passed,
+    // CONFORMANT, NOT CONFORMANT, INTERRUPTED (Ctrl-C) or INCOMPLETE (stopped by --max-time, nothing failed).
+    verdict: verdictOf(summary),
     counts: summary.counts,
     options: summary.options,
     ...(summary.identity !== undefined ? { identity: summary.identity } : {}),
@@ -28,6 +30,7 @@ export function renderJson(summary: RunSummary): string {
       ...(r.derivedFrom !== undefined ? { derivedFrom: r.derivedFrom } : {}),
       required: r.required,
       status: r.status,
+      ...(r.notRun !== undefined ? { notRun: r.notRun } : {}),
       durationMs: Math.round(r.durationMs),
       checks: r.findings,
       request: r.exchange?.request ?? null,

@@ -9,9 +9,9 @@
  * goes through `forXml` (attributes and text alike): the report is well-formed XML 1.0 whatever
  * a target sent; only the newlines between lines are the reporter's own.
  */
-import type { CaseResult, RunSummary } from "../model.js";
+import { verdictOf, type CaseResult, type RunSummary } from "../model.js";
 import { forXml as xml } from "./support/escape.js";
-import { caseExchangeLines, findingLines, identityRows, methodStatusText, skipReason } from "./support/parts.js";
+import { caseExchangeLines, findingLines, identityRows, methodStatusText, notRunText, skipReason } from "./support/parts.js";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -42,7 +42,10 @@ export function renderJunit(summary: RunSummary): string {
   const suite = `${summary.spec.title} ${summary.spec.version}`;
   const failures = summary.results.filter((r) => r.status === "fail").length;
   const skipped = summary.results.filter((r) => r.status === "skip").length;
-  const total = summary.results.length;
+  // Cases not run are neither failures nor skips: no testcase, one property says how many and why.
+  const listed = summary.results.filter((r) => r.status !== "notRun");
+  const notRun = notRunText(summary);
+  const total = listed.length;
   const property = (name: string, value: string) => `<property name="${xml(name)}" value="${xml(value)}"/>`;
   const properties = [
     property("target", summary.target),
@@ -51,7 +54,8 @@ export function renderJunit(summary: RunSummary): string {
     ...(summary.notes ?? []).map((note) => property("note", note)),
     // Each method's standing (conformant, not conformant, not served, skipped; opted out and why).
     ...(summary.methods ?? []).map((m) => property(`method.${m.method}`, methodStatusText(m))),
-    `<property name="verdict" value="${summary.passed ? "CONFORMANT" : "NOT CONFORMANT"}"/>`,
+    ...(notRun ? [property("not run", notRun)] : []),
+    property("verdict", verdictOf(summary)),
   ];
   const out = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
@@ -59,7 +63,7 @@ export function renderJunit(summary: RunSummary): string {
     `  <testsuite name="${xml(suite)}" tests="${total}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${xml(summary.startedAt)}" time="${seconds(summary.durationMs)}">`,
     `    <properties>${properties.join("")}</properties>`,
   ];
-  for (const r of summary.results) out.push(...testcase(r));
+  for (const r of listed) out.push(...testcase(r));
   if (summary.notes?.length) out.push(`    <system-out>${summary.notes.map((n) => xml(`note: ${n}`)).join("\n")}</system-out>`);
   out.push(`  </testsuite>`, `</testsuites>`);
   return `${out.join("\n")}\n`;

@@ -10,9 +10,9 @@
  * emphasis, or breaks a table row. The only HTML is ours: `<details>`, `<summary>` (our own
  * counts) and the `<code>` of `forMarkdownCode`.
  */
-import type { RunSummary } from "../model.js";
+import { verdictOf, type RunSummary } from "../model.js";
 import { clip, forMarkdown, forMarkdownCode, forMarkdownJson } from "./support/escape.js";
-import { identityRows, methodCountsText, methodStatusText, problemCases, shownFindings, skippedCases } from "./support/parts.js";
+import { countsText, identityRows, methodCountsText, methodStatusText, notRunText, problemCases, shownFindings, skippedCases } from "./support/parts.js";
 import { casesJudged, methodStats } from "./support/stats.js";
 
 /** GitHub's limit on a comment's body. */
@@ -65,8 +65,8 @@ const folded = (summary: string, head: readonly string[], rows: readonly string[
 ];
 
 export function renderMarkdown(summary: RunSummary): string {
-  const c = summary.counts;
   const budget = new Budget();
+  const notRun = notRunText(summary);
   const lines: string[] = [];
   const add = (...more: string[]) => {
     for (const line of more) if (budget.take(line)) lines.push(line);
@@ -75,7 +75,7 @@ export function renderMarkdown(summary: RunSummary): string {
   add(
     `# Conformance certificate`,
     "",
-    `**Verdict: ${summary.passed ? "CONFORMANT" : "NOT CONFORMANT"}**`,
+    `**Verdict: ${verdictOf(summary)}**`,
     "",
     `| | |`,
     `|---|---|`,
@@ -83,7 +83,8 @@ export function renderMarkdown(summary: RunSummary): string {
     `| Spec sha256 | ${code(summary.spec.sha256)} |`,
     `| Target | ${code(summary.target)} |`,
     `| Date | ${text(summary.startedAt)} |`,
-    `| Cases | ${casesJudged(summary)}: ${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped |`,
+    `| Cases | ${casesJudged(summary)}: ${countsText(summary)} |`,
+    ...(notRun ? [`| Not run | ${text(notRun)} |`] : []),
     `| Duration | ${(summary.durationMs / 1000).toFixed(1)} s |`,
     ...(summary.methods?.length ? [`| Methods | ${text(methodCountsText(summary.methods))} |`] : []),
     ...identityRows(summary).map(([label, value]) => `| ${label} | ${code(value)} |`),

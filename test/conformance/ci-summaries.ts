@@ -4,7 +4,7 @@
  * large one (thousands of failing cases with long messages). `extra` text goes into every
  * outside string, e.g. the injections of reporters-safety.ts.
  */
-import type { CaseResult, Exchange, RunIdentity, RunSummary, Status } from "../../conformance/model.js";
+import { noCases, type CaseResult, type Exchange, type RunIdentity, type RunSummary, type Status } from "../../conformance/model.js";
 
 export const IDENTITY: RunIdentity = {
   command: "run",
@@ -62,7 +62,7 @@ export function caseResult(id: string, status: Status, extra = "", over: Partial
 }
 
 export function summaryOf(results: CaseResult[], extra = "", over: Partial<RunSummary> = {}): RunSummary {
-  const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+  const counts = noCases();
   for (const r of results) counts[r.status]++;
   return {
     target: `http://127.0.0.1:8784/?api-key=***${extra}`,

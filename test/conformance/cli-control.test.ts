@@ -105,10 +105,18 @@ describe("verdicts a run can be held to", () => {
       const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/`;
       const r = await run("run", "--url", url, "--case", "account/*", "--concurrency", "1", "--max-failures", "2", "--reporter", "json", "--output", report);
       expect(r.code).toBe(1);
-      const json = parseJson(readFileSync(report, "utf8")) as { cases: { id: string; status: string; checks: { message: string }[] }[] };
-      const notRun = json.cases.filter((c) => c.checks.some((f) => f.message.includes("not run: 2 cases had failed (--max-failures 2)")));
+      const json = parseJson(readFileSync(report, "utf8")) as {
+        verdict: string;
+        counts: Record<string, number>;
+        cases: { id: string; status: string; notRun?: string }[];
+      };
+      // One notion of "not run": its own status and reason, neither a failure nor a skip.
+      const notRun = json.cases.filter((c) => c.status === "notRun");
+      expect(notRun.every((c) => c.notRun === "2 cases had failed (--max-failures 2)")).toBe(true);
       expect(json.cases.length - notRun.length).toBe(2);
       expect(notRun.length).toBeGreaterThan(3);
+      expect(json.counts).toMatchObject({ fail: 2, notRun: notRun.length });
+      expect(json.verdict).toBe("NOT CONFORMANT");
     } finally {
       broken.closeAllConnections();
       await new Promise((resolve) => broken.close(resolve));
@@ -142,7 +150,7 @@ describe("verdicts a run can be held to", () => {
     expect(only.stderr).toContain("the methods of every selected case are opted out (--skip-method), so nothing was run");
   }, 30_000);
 
-  it("Ctrl-C stops the run, writes the partial reports and exits 130", async () => {
+  it("Ctrl-C stops the run, writes the partial reports and exits 130: verdict INTERRUPTED, unstarted cases not run, not failed", async () => {
     const slow = await startReferenceIndexer({ port: 0, latencyMs: 150 });
     const report = join(dir, "interrupted.json");
     const proc = child(["run", "--url", slow.url, "--concurrency", "1", "--reporter", "console", "--reporter", "json", "--output", report]);
@@ -161,9 +169,29 @@ describe("verdicts a run can be held to", () => {
       const [code] = (await once(proc, "exit")) as [number | null];
       expect(stderr).toContain("interrupted: writing the partial reports");
       expect(code).toBe(130);
-      expect(stdout).toContain("VERDICT: NOT CONFORMANT");
-      const json = parseJson(readFileSync(report, "utf8")) as { cases: { checks: { message: string }[] }[] };
-      expect(json.cases.some((c) => c.checks.some((f) => f.message === "not run: interrupted (SIGINT)"))).toBe(true);
+      // Neither a pass nor a fail: the counts of what ran, the rest counted (not listed) as not run.
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe("VERDICT: INTERRUPTED");
+      expect(stdout).not.toContain("NOT CONFORMANT");
+      expect(stdout).not.toContain("not conformant");
+      expect(stdout).toMatch(/^\d+ cases not run \(interrupted \(SIGINT\)/m);
+      expect(stdout.split("\n").length).toBeLessThan(60);
+      const json = parseJson(readFileSync(report, "utf8")) as {
+        verdict: string;
+        passed: boolean;
+        counts: Record<string, number>;
+        methods: { status: string }[];
+        cases: { status: string; notRun?: string }[];
+      };
+      expect(json.verdict).toBe("INTERRUPTED");
+      expect(json.passed).toBe(false);
+      expect(json.counts.fail).toBe(0);
+      expect(json.counts.pass).toBeGreaterThan(0);
+      const notRun = json.cases.filter((c) => c.status === "notRun");
+      expect(json.counts.notRun).toBe(notRun.length);
+      expect(notRun.length).toBeGreaterThan(json.cases.length / 2);
+      expect(notRun.every((c) => /^(given up: )?interrupted \(SIGINT\)$/.test(c.notRun ?? ""))).toBe(true);
+      expect(json.methods.some((m) => m.status === "not conformant")).toBe(false);
+      expect(json.methods.some((m) => m.status === "not run")).toBe(true);
       expect(stderr).not.toMatch(/\n\s+at /);
     } finally {
       proc.kill("SIGKILL");

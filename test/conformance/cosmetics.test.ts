@@ -93,7 +93,7 @@ describe("the per-method table", () => {
     const summary = { results, counts: { pass: 5, fail: 1, warn: 0, skip: 0 } } as unknown as RunSummary;
     const rows = methodStats(summary);
     expect(rows.map((r) => r.method)).toEqual(["getIndexerSlot", "(protocol)", "(run-wide)"]);
-    expect(rows[1]!.counts).toEqual({ pass: 3, fail: 1, warn: 0, skip: 0 });
+    expect(rows[1]!.counts).toEqual({ pass: 3, fail: 1, warn: 0, skip: 0, notRun: 0 });
     expect(rows.every((r) => r.method in methods || r.method.startsWith("("))).toBe(true);
   });
 

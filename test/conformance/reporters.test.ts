@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CaseResult, Finding, RunSummary, Status } from "../../conformance/model.js";
+import { noCases, type CaseResult, type Finding, type RunSummary, type Status } from "../../conformance/model.js";
 import { progressLine } from "../../conformance/reporters/console.js";
 import { curlLine } from "../../conformance/reporters/support/curl.js";
 import { forShell } from "../../conformance/reporters/support/escape.js";
@@ -78,7 +78,7 @@ function hostileSummary(passed: boolean): RunSummary {
       ];
   results.push(result("slot/indexer-slot", "pass", [{ check: "http", status: "pass", message: HOSTILE }], { exchange: null }));
   results.push(result(`skipped/${HOSTILE}`, "skip", [{ check: "fixtures", status: "skip", message: HOSTILE }], { exchange: null }));
-  const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+  const counts = noCases();
   for (const r of results) counts[r.status]++;
   return {
     target: `http://127.0.0.1:1/${HOSTILE}`,

@@ -11,7 +11,9 @@ import { checkFile } from "../../conformance/offline.js";
 import { main } from "../../conformance/cli.js";
 import { diffTargets } from "../../conformance/compare.js";
 import { REORDERED_NOTE } from "../../conformance/checks/envelope.js";
-import type { CaseResult, Finding, RunSummary, Status } from "../../conformance/model.js";
+import { noCases, verdictOf, type CaseResult, type CaseStatus, type Finding, type RunSummary } from "../../conformance/model.js";
+import { renderGithub } from "../../conformance/reporters/github.js";
+import { render } from "../../conformance/reporters/index.js";
 import { renderConsole } from "../../conformance/reporters/console.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { generateDataset } from "../../reference/index.js";
@@ -32,12 +34,12 @@ const lines = (text: string) => text.split("\n");
 const indexer = useReferenceIndexer();
 const dir = useScratch("verdicts");
 
-function result(id: string, method: string, status: Status, findings: Finding[]): CaseResult {
+function result(id: string, method: string, status: CaseStatus, findings: Finding[]): CaseResult {
   return { id, method, description: `case ${id}`, required: true, findings, exchange: null, status, durationMs: 0 };
 }
 
 function summaryOf(results: CaseResult[], extra: Partial<RunSummary> = {}): RunSummary {
-  const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+  const counts = noCases();
   for (const r of results) counts[r.status]++;
   return {
     target: "http://127.0.0.1:1/",
@@ -46,7 +48,7 @@ function summaryOf(results: CaseResult[], extra: Partial<RunSummary> = {}): RunS
     durationMs: 10,
     results,
     counts,
-    passed: counts.fail === 0,
+    passed: counts.fail === 0 && counts.notRun === 0,
     options: {},
     ...extra,
   };
@@ -243,4 +245,87 @@ describe("batch answers in another order", () => {
     expect(summary.passed).toBe(true);
     expect(summary.notes).toBeUndefined();
   }, 60_000);
+});
+
+describe("a run that stopped early (issue 29 item 6)", () => {
+  const stopped = (id: string, method: string, why: string): CaseResult => ({ ...result(id, method, "notRun", []), notRun: why });
+  const interrupted = () => {
+    const results = [
+      result("slot/indexer-slot", "getIndexerSlot", "pass", []),
+      ...Array.from({ length: 40 }, (_, i) => stopped(`account/case-${i}`, "getCompressedAccount", "interrupted (SIGINT)")),
+    ];
+    const base = summaryOf(results);
+    return { ...base, passed: false, interrupted: true as const };
+  };
+
+  it("Ctrl-C: INTERRUPTED with the counts of what ran; in-flight and unstarted cases are not run, no method is not conformant", async () => {
+    const slow = await startReferenceIndexer({ port: 0, latencyMs: 200 });
+    const stop = new AbortController();
+    let seen = 0;
+    try {
+      const summary = await runSuite({
+        url: slow.url,
+        casesDir,
+        fixtures: referenceProfile(),
+        caseGlobs: ["account/*", "slot/*"],
+        concurrency: 2,
+        signal: stop.signal,
+        onResult: () => {
+          if (++seen === 2) stop.abort(new Error("interrupted (SIGINT)"));
+        },
+      });
+      expect(verdictOf(summary)).toBe("INTERRUPTED");
+      expect(summary.interrupted).toBe(true);
+      expect(summary.passed).toBe(false);
+      expect(summary.counts.fail).toBe(0);
+      expect(summary.counts.notRun).toBeGreaterThan(10);
+      const notRun = summary.results.filter((r) => r.status === "notRun");
+      expect(notRun.length).toBe(summary.counts.notRun);
+      // the case in flight at the stop was given up, not failed
+      expect(notRun.some((r) => r.notRun === "given up: interrupted (SIGINT)")).toBe(true);
+      expect(notRun.every((r) => r.findings.length === 0)).toBe(true);
+      expect(summary.methods!.filter((m) => m.status === "not conformant")).toEqual([]);
+      expect(summary.methods!.map((m) => m.status)).toContain("not run");
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+
+  it("every reporter says INTERRUPTED and counts the cases not run without listing them", () => {
+    const summary = interrupted();
+    const text = lines(renderConsole(summary, plain));
+    expect(text.at(-2)).toBe("VERDICT: INTERRUPTED");
+    expect(text).toContain("40 cases not run (interrupted (SIGINT))");
+    expect(text).toContain("41 cases: 1 passed, 0 failed, 0 warned, 0 skipped, 40 not run in 0.0 s");
+    expect(text.filter((l) => l.includes("account/case-"))).toEqual([]);
+    const json = parseJson(render("json", summary, null)) as { verdict: string; counts: Record<string, number>; cases: { status: string; notRun?: string }[] };
+    expect(json.verdict).toBe("INTERRUPTED");
+    expect(json.counts).toEqual({ pass: 1, fail: 0, warn: 0, skip: 0, notRun: 40 });
+    expect(json.cases.filter((c) => c.status === "notRun" && c.notRun === "interrupted (SIGINT)").length).toBe(40);
+    const junit = render("junit", summary, null);
+    expect(junit).toContain('tests="1" failures="0"');
+    expect(junit).not.toContain("account/case-");
+    expect(junit).toContain('<property name="not run" value="40 cases not run (interrupted (SIGINT))"/>');
+    expect(junit).toContain('<property name="verdict" value="INTERRUPTED"/>');
+    expect(render("markdown", summary, null)).toContain("**Verdict: INTERRUPTED**");
+    expect(render("markdown", summary, null)).toContain("| Not run | 40 cases not run (interrupted (SIGINT)) |");
+    expect(render("html", summary, null)).toContain(`<header class="verdict warn" id="verdict"><h1>VERDICT: INTERRUPTED</h1>`);
+    expect(renderGithub(summary, undefined)).toMatch(
+      /::notice title=photon-conformance::VERDICT: INTERRUPTED \(1 passed, 0 failed, 0 warned, 0 skipped, 40 not run\)/,
+    );
+  });
+
+  it("stopped by --max-time with nothing failed: INCOMPLETE, never CONFORMANT; with a failure: NOT CONFORMANT", () => {
+    const deadline = "the run's deadline of 3 s (--max-time) was reached";
+    const ran = result("slot/indexer-slot", "getIndexerSlot", "pass", []);
+    const incomplete = summaryOf([ran, stopped("account/a", "getCompressedAccount", deadline)]);
+    expect(incomplete.passed).toBe(false);
+    expect(verdictOf(incomplete)).toBe("INCOMPLETE");
+    const failed = summaryOf([
+      result("a/1", "getCompressedAccount", "fail", [{ check: "http", status: "fail", message: "boom" }]),
+      stopped("account/a", "getCompressedAccount", deadline),
+    ]);
+    expect(verdictOf(failed)).toBe("NOT CONFORMANT");
+    expect(verdictOf(summaryOf([ran]))).toBe("CONFORMANT");
+  });
 });

@@ -23,6 +23,8 @@ export interface ReportedCheck {
 export interface ReportedCase {
   id: string;
   status: string;
+  /** Why the run did not run the case (status `notRun`). */
+  notRun?: string;
   checks: ReportedCheck[];
 }
 

@@ -3,7 +3,7 @@
  * exchange), as plain text: redacted already (index.ts) and not yet escaped. Each reporter
  * passes every string from here through its own sink's function in escape.ts.
  */
-import type { CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary } from "../../model.js";
+import type { CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary, Verdict } from "../../model.js";
 import { curlLine } from "./curl.js";
 import { clip } from "./escape.js";
 
@@ -68,10 +68,32 @@ export function identityRows(summary: RunSummary): [label: string, value: string
   ];
 }
 
-/** "3 passed, 1 failed, 0 warned, 2 skipped". */
+/** "3 passed, 1 failed, 0 warned, 2 skipped", and ", 40 not run" when the run stopped early. */
 export function countsText(summary: RunSummary): string {
   const c = summary.counts;
-  return `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped`;
+  const notRun = c.notRun ?? 0;
+  return `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped${notRun > 0 ? `, ${notRun} not run` : ""}`;
+}
+
+/** The outcome colour of a verdict: pass, fail, or warn (interrupted, incomplete: neither). */
+export function verdictOutcome(verdict: Verdict): "pass" | "fail" | "warn" {
+  return verdict === "CONFORMANT" ? "pass" : verdict === "NOT CONFORMANT" ? "fail" : "warn";
+}
+
+/** Cases not run, counted per reason (`interrupted (SIGINT)`, the deadline, --max-failures): never listed one by one. */
+export function notRunReasons(summary: RunSummary): [reason: string, count: number][] {
+  const byReason = new Map<string, number>();
+  for (const r of summary.results) if (r.status === "notRun") byReason.set(r.notRun ?? "not run", (byReason.get(r.notRun ?? "not run") ?? 0) + 1);
+  return [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/** "40 cases not run (interrupted (SIGINT): 38; given up: interrupted (SIGINT): 2)", or null when every case ran or was skipped. */
+export function notRunText(summary: RunSummary): string | null {
+  const reasons = notRunReasons(summary);
+  if (reasons.length === 0) return null;
+  const n = reasons.reduce((sum, [, count]) => sum + count, 0);
+  const why = reasons.length === 1 ? reasons[0]![0] : reasons.map(([reason, count]) => `${reason}: ${count}`).join("; ");
+  return `${n} case${n === 1 ? "" : "s"} not run (${why})`;
 }
 
 /** One side of an exchange as text: the request, a curl line to reproduce it, the response excerpt. */
@@ -104,7 +126,7 @@ export function methodStatusText(v: MethodVerdict): string {
   return v.fails ? `${status}: fails the verdict (--skip-method ${v.method} opts it out)` : status;
 }
 
-const STATUS_ORDER: readonly MethodStatus[] = ["not served", "not conformant", "skipped", "conformant"];
+const STATUS_ORDER: readonly MethodStatus[] = ["not served", "not conformant", "not run", "skipped", "conformant"];
 
 /** "36 conformant, 2 not served (2 opted out)": the methods of a run by standing. */
 export function methodCountsText(methods: readonly MethodVerdict[]): string {
@@ -116,10 +138,13 @@ export function methodCountsText(methods: readonly MethodVerdict[]): string {
   }).join(", ");
 }
 
-/** The methods a reader must see named: any not conformant, not served, skipped or opted out, worst first. */
+/**
+ * The methods a reader must see named: any not conformant, not served, skipped or opted out, worst
+ * first (those not run because the run stopped are only counted: the stop says why).
+ */
 export function notableMethods(methods: readonly MethodVerdict[] = []): MethodVerdict[] {
   return methods
-    .filter((m) => m.status !== "conformant" || m.optedOut !== null)
+    .filter((m) => (m.status !== "conformant" && m.status !== "not run") || m.optedOut !== null)
     .sort((a, b) => Number(b.fails) - Number(a.fails) || STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status));
 }
 

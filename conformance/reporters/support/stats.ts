@@ -1,10 +1,10 @@
 /** Per-method figures shared by reporters: counts and latency percentiles, and where a failing run failed. */
 import { canonicalMethod } from "../../spec-facts.js";
-import { RUN_WIDE_METHOD, type CaseResult, type RunSummary, type Status } from "../../model.js";
+import { noCases, RUN_WIDE_METHOD, type CaseCounts, type CaseResult, type RunSummary, type Status } from "../../model.js";
 
 export interface MethodStats {
   readonly method: string;
-  readonly counts: Record<Status, number>;
+  readonly counts: CaseCounts;
   readonly p50: number;
   readonly p95: number;
 }
@@ -35,11 +35,11 @@ export function methodRow(method: string): string {
 export function methodStats(summary: RunSummary): MethodStats[] {
   const groups = new Map<string, CaseResult[]>();
   for (const r of summary.results) groups.set(methodRow(r.method), [...(groups.get(methodRow(r.method)) ?? []), r]);
-  const tallied = new Map<string, Record<Status, number>>();
+  const tallied = new Map<string, CaseCounts>();
   for (const [method, counts] of Object.entries(summary.tally?.byMethod ?? {})) {
     const row = methodRow(method);
-    const sum = tallied.get(row) ?? { pass: 0, fail: 0, warn: 0, skip: 0 };
-    for (const status of Object.keys(sum) as Status[]) sum[status] += counts[status] ?? 0;
+    const sum = tallied.get(row) ?? noCases();
+    for (const status of Object.keys(counts) as Status[]) sum[status] += counts[status] ?? 0;
     tallied.set(row, sum);
     if (!groups.has(row)) groups.set(row, []);
   }
@@ -47,7 +47,7 @@ export function methodStats(summary: RunSummary): MethodStats[] {
   return [...groups.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
     .map(([method, results]) => {
-      const counts: Record<Status, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
+      const counts = noCases();
       const sum = tallied.get(method);
       if (sum) Object.assign(counts, sum);
       else for (const r of results) counts[r.status]++;
