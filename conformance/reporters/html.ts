@@ -1,8 +1,8 @@
 /**
  * html: one self-contained page (inline CSS, no script, no network, system fonts): the verdict
- * first, the run's identity and notes, a method × check matrix coloured by outcome, per-method
- * latency (p50/p95, an inline SVG bar chart), each failing or warning case expandable
- * (`<details>`) with its findings, request, response and a curl line, and the skipped cases.
+ * first, right after it each failing or warning case expandable (`<details>`) with its findings,
+ * request, response and a curl line, then the run's identity and notes, a method × check matrix
+ * coloured by outcome, per-method latency (p50/p95, an inline SVG bar chart) and the skipped cases.
  *
  * Every outside string goes through `forHtml` (text and quoted attribute values alike): nothing
  * a target sent becomes markup. The Content-Security-Policy allows no script, no request and
@@ -187,7 +187,12 @@ function caseDetails(r: CaseResult): string {
       ? exchangeBlocks(r.exchange, " (--url, under test)") + exchangeBlocks(r.against, " (--against, trusted)")
       : exchangeBlocks(r.exchange, "")
     : `<p class="muted">No request was sent for this case.</p>`;
-  const file = r.file !== undefined ? `<p class="muted">case file <code>${h(r.file)}</code></p>` : "";
+  const file =
+    r.file !== undefined
+      ? `<p class="muted">case file <code>${h(r.file)}</code></p>`
+      : r.derivedFrom !== undefined
+        ? `<p class="muted">derived from <code>${h(`${r.derivedFrom.file}${r.derivedFrom.pointer}`)}</code></p>`
+        : "";
   return `<details class="case ${status}"><summary><span class="badge ${status}">${status.toUpperCase()}</span><code>${h(r.id)}</code> <span class="muted">${h(r.description)}</span></summary>${file}<ul class="findings">${findings.join("")}</ul>${exchanges}</details>`;
 }
 
@@ -211,11 +216,11 @@ export function renderHtml(summary: RunSummary): string {
   const body = [
     ...(notRun ? ([["Not run", notRun]] as [string, string][]) : []),
     `<header class="verdict ${verdictOutcome(verdict)}" id="verdict"><h1>VERDICT: ${verdict}</h1><p>${h(`${summary.spec.title} ${summary.spec.version}`)} against <code>${h(summary.target)}</code> — ${h(casesJudged(summary))}: ${h(countsText(summary))}</p></header>`,
+    `<section id="failures"><h2>Failures and warnings (${problems.length})</h2>${problems.length === 0 ? `<p class="muted">None.</p>` : ""}${shownProblems.map(caseDetails).join("\n")}${problems.length > shownProblems.length ? `<p class="muted">…and ${problems.length - shownProblems.length} more: every one is in the JUnit and JSON reports.</p>` : ""}</section>`,
     `<section id="identity"><h2>Run</h2><table class="identity">${rows.map(([k, v]) => `<tr><td>${h(k)}</td><td><code>${h(v)}</code></td></tr>`).join("")}</table></section>`,
     notes.length > 0 ? `<section id="notes"><h2>Notes</h2><ul>${notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul></section>` : "",
     `<section id="matrix"><h2>Methods × checks</h2><p class="legend"><span class="badge fail">failed</span><span class="badge warn">warned</span><span class="badge pass">passed</span><span class="badge skip">skipped</span> findings per cell; a cell takes the colour of its worst outcome.</p>${summary.methods?.length ? `<p id="method-status">Methods: ${h(methodCountsText(summary.methods))}</p>` : ""}${matrixTable(matrixOf(summary), summary.methods)}</section>`,
     `<section id="latency"><h2>Latency per method</h2>${latencyChart(stats)}${latencyTable(stats)}</section>`,
-    `<section id="failures"><h2>Failures and warnings (${problems.length})</h2>${problems.length === 0 ? `<p class="muted">None.</p>` : ""}${shownProblems.map(caseDetails).join("\n")}${problems.length > shownProblems.length ? `<p class="muted">…and ${problems.length - shownProblems.length} more: every one is in the JUnit and JSON reports.</p>` : ""}</section>`,
     skipped.length > 0
       ? `<section id="skipped"><h2>Skipped cases (${skipped.length})</h2><table><thead><tr><th>case</th><th>reason</th></tr></thead><tbody>${skipped.map((s) => `<tr><td><code>${h(s.id)}</code></td><td>${h(s.reason)}</td></tr>`).join("")}</tbody></table></section>`
       : "",

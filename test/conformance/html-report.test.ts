@@ -1,6 +1,7 @@
 /**
- * The HTML report (issue 13): one self-contained page, verdict first, a method × check matrix,
- * expandable failures, latency, identity, notes and skipped cases; nothing from outside
+ * The HTML report (issue 13): one self-contained page, verdict first and the expandable failures
+ * right after it (issue 29), then identity, notes, a method × check matrix, latency and skipped
+ * cases; nothing from outside
  * becomes markup. Checked as text, then rendered in headless Chromium (skipped, saying so,
  * when /usr/bin/chromium is absent): the DOM holds the verdict and the matrix, and the test
  * takes a screenshot of a run against a broken reference (the README's docs/html-report.png when
@@ -104,10 +105,10 @@ describe("the HTML report as text", () => {
     expect(reporterNames).toContain("html");
   });
 
-  it("puts the verdict first, then identity, notes, matrix, latency, failures with their exchange, skipped cases", () => {
+  it("puts the verdict first, the failures with their exchange right after it, then identity, notes, matrix, latency, skipped cases", () => {
     const html = render("html", smallSummary(), null);
     expectSafeHtml(html);
-    const order = ['id="verdict"', 'id="identity"', 'id="notes"', 'id="matrix"', 'id="latency"', 'id="failures"', 'id="skipped"'].map((s) => html.indexOf(s));
+    const order = ['id="verdict"', 'id="failures"', 'id="identity"', 'id="notes"', 'id="matrix"', 'id="latency"', 'id="skipped"'].map((s) => html.indexOf(s));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(html).toContain("<h1>VERDICT: NOT CONFORMANT</h1>");
@@ -168,7 +169,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
       }),
     });
     try {
-      const result = await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, concurrency: 4 });
+      // Every case the CLI runs by default: the corpus's and the spec-derived ones.
+      const result = await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, concurrency: 4, derived: true });
       summary = {
         ...result,
         identity: result.identity ?? {
@@ -197,6 +199,12 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
     expect(dom).toMatch(/<td class="fail" data-method="getCompressedTokenBalancesByOwner" data-check="semantics"/);
     expect(dom).toMatch(/<td class="pass" data-method="getIndexerSlot" data-check="http"/);
     expect(dom).toMatch(/<details class="case fail">/);
+    // The first failure is the first thing after the verdict, before the matrix and the chart.
+    const firstFailure = dom.indexOf('<details class="case fail">');
+    expect(firstFailure).toBeGreaterThan(dom.indexOf("<h1>VERDICT:"));
+    expect(firstFailure).toBeLessThan(dom.indexOf('id="identity"'));
+    expect(firstFailure).toBeLessThan(dom.indexOf('<table class="matrix"'));
+    expect(firstFailure).toBeLessThan(dom.indexOf("<svg"));
 
     // The README's picture is rewritten only when asked (it changes with the date and port every run):
     // PHOTON_UPDATE_DOCS=1 npx vitest run test/conformance/html-report.test.ts
