@@ -169,11 +169,6 @@ function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["
 }
 
 /**
- * Whether the case's own call of its method was served: the case sends the call (a JSON-RPC
- * case, or a raw body that is one call of the case's method or an alias of it) and an answer
- * came; false when the answer is -32601 Method not found. Undefined when the case made no such call.
- */
-/**
  * The one notion of a case the run did not run: left unstarted by a stop (Ctrl-C, --max-time,
  * --max-failures) or given up by Ctrl-C. Neither failed nor skipped: its own status, `why` kept.
  */
@@ -186,6 +181,11 @@ function stoppedByUser(signal: AbortSignal): boolean {
   return signal.aborted && (!(signal.reason instanceof PhotonError) || signal.reason.code === ConfErrorCode.INTERRUPTED);
 }
 
+/**
+ * Whether the case's own call of its method was served: the case sends the call (a JSON-RPC
+ * case, or a raw body that is one call of the case's method or an alias of it) and an answer
+ * came; false when the answer is -32601 Method not found. Undefined when the case made no such call.
+ */
 export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTable = defaultSpec.methods): boolean | undefined {
   if (c.http) {
     // A raw body counts when it is a plain JSON-RPC POST of one call of the case's method (not a batch, another path or content type).
@@ -223,12 +223,12 @@ export function methodVerdicts(
     for (const r of rs) counts[r.status]++;
     const calls = rs.filter((r) => r.served !== undefined).length;
     const notFound = rs.filter((r) => r.served === false).length;
+    const ran = counts.pass + counts.fail + counts.warn;
     const status: MethodStatus =
       calls > 0 && notFound === calls ? "not served" : counts.fail > 0 ? "not conformant" : ran > 0 ? "conformant" : counts.notRun > 0 ? "not run" : "skipped";
     const why = optedOut.get(method) ?? null;
     return [{ method, status, counts, calls, notFound, optedOut: why, fails: status === "not served" && why === null }];
   });
-    const ran = counts.pass + counts.fail + counts.warn;
 }
 
 /** A case that cannot run against this target (a fixture it needs is missing). */
@@ -310,13 +310,13 @@ async function runCase(
   const exchange = await bounded.send(c.http, body);
   observe?.(c, exchange);
   const findings = await judge(c, exchange, bounded, { strict, requestId: id, spec, ...(roots ? { roots } : {}) });
+  // Given up by Ctrl-C while it ran: what it found may be the stop's doing, so it counts as not run.
+  if (stoppedByUser(signal)) return notRun(c, `given up: ${(signal.reason as Error).message}`);
   return {
     id: c.id,
     method: c.method,
     description: c.description,
     required: c.required,
-  // Given up by Ctrl-C while it ran: what it found may be the stop's doing, so it counts as not run.
-  if (stoppedByUser(signal)) return notRun(c, `given up: ${(signal.reason as Error).message}`);
     findings,
     exchange: retained(exchange, spec.methods),
     status: rollUp(findings, c.required),
