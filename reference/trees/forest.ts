@@ -20,7 +20,8 @@
  *   Poseidon(hash, leafIndex, txHash) once a batch nullifies it (persisted_batch_event/nullify.rs,
  *   helpers.rs:43-82); txHash is that of the transaction whose `closed` lists it.
  * - AddressV1 / AddressV2: indexed Merkle trees of the dataset's addresses of that tree, in
- *   insertion order, without the `queued` ones (see indexed-tree.ts).
+ *   insertion order, without the `queued` ones (see indexed-tree.ts). Their leaves are stored
+ *   leaves too: the V1 lookups by leaf hash (account proofs, validity proofs) find them.
  * Root sequence numbers are `TreeRecord.seq` (Photon: the root node's seq, the highest of its
  * leaves', leaf_node_proof.rs:266-281 and persisted_batch_event/sequence.rs:40-47).
  */
@@ -471,6 +472,25 @@ export class Forest {
         const list = rows.get(leaf);
         if (list) list.push(row);
         else rows.set(leaf, [row]);
+      }
+    }
+    return rows;
+  });
+
+  /**
+   * Stored leaves of address trees, by leaf value: Photon writes each indexed element's leaf hash to
+   * `state_trees` as well (persisted_indexed_merkle_tree.rs:233-256, 418-431), from the first
+   * address appended on (a tree that holds none has no rows; the initial elements come with it).
+   */
+  private readonly addressRows = new Lazy(() => {
+    const rows = new Map<bigint, Row>();
+    const inserted = this.addresses.get().inserted;
+    for (const record of this.dataset.trees) {
+      if (version(record.type) === null || !inserted.has(record.tree)) continue;
+      const merkle = this.addressTree(record).indexed.merkleTree();
+      for (let leafIndex = 0; leafIndex < merkle.size; leafIndex++) {
+        const leaf = merkle.leaf(leafIndex);
+        rows.set(leaf, { record, leafIndex, leaf });
       }
     }
     return rows;
@@ -936,7 +956,8 @@ export class Forest {
 
   /**
    * Stored leaves equal to any of `values` (Photon: `state_trees` rows at level 0 whose hash is
-   * in the list), each row once. Rows of address trees are not searched.
+   * in the list, of any tree: leaf_node_proof.rs:100-107), each row once. Address trees' leaves
+   * are among them.
    */
   private rows(values: readonly bigint[]): Row[] {
     const out: Row[] = [];
@@ -959,7 +980,11 @@ export class Forest {
       // every nullified account) are looked up only for values that are no account's hash.
       if (account) {
         if (this.holdsOwnHash(account)) add({ record: this.stateRecord(account.tree), leafIndex: account.leafIndex, leaf: value });
-      } else for (const row of this.nullifierRows.get().get(value) ?? []) add(row);
+      } else {
+        for (const row of this.nullifierRows.get().get(value) ?? []) add(row);
+        const row = this.addressRows.get().get(value);
+        if (row) add(row);
+      }
     }
     return out;
   }
@@ -1017,9 +1042,9 @@ export class Forest {
     return out;
   }
 
-  /** The proof of whatever leaf `leafIndex` of a state tree holds (zero where nothing is stored). */
+  /** The proof of whatever leaf `leafIndex` of a tree holds (zero where nothing is stored); an address tree's leaves are its elements' hashes. */
   private indexProof(record: TreeRecord, leafIndex: number): LeafProof {
-    const { merkle } = this.stateTree(record);
+    const merkle = version(record.type) === null ? this.stateTree(record).merkle : this.addressTree(record).indexed.merkleTree();
     return { record, leafIndex, merkle, rootSeq: record.seq };
   }
 
