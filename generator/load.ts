@@ -8,7 +8,7 @@ import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
-import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
+import { ClientErrorCode, isObject, PhotonError, postJson, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, unescapePointer } from "./errors.js";
 
 export interface SpecDocument {
@@ -45,35 +45,40 @@ function displayUrl(url: string): string {
   }
 }
 
+/**
+ * The whole fetch of a spec URL (connect, headers and body together) ends by this deadline,
+ * so a server dripping a byte a second cannot hold a command forever: PHOTON_SPEC_TIMEOUT
+ * (milliseconds, or a number with ms, s or m), else 60 s.
+ */
+export const SPEC_FETCH_TIMEOUT_MS = 60_000;
+
+function fetchDeadline(file: string, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PHOTON_SPEC_TIMEOUT?.trim();
+  if (!raw) return SPEC_FETCH_TIMEOUT_MS;
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(raw);
+  const ms = m ? Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[(m[2] ?? "ms") as "ms"]) : Number.NaN;
+  if (!(ms >= 1)) throw new GenError(GenErrorCode.READ, "PHOTON_SPEC_TIMEOUT is a duration: milliseconds, or a number with ms, s or m (e.g. 90s)", { file });
+  return ms;
+}
+
+/** GETs a spec URL with the runtime's transport: one overall deadline, the size cap, no retries, messages without credentials. */
 async function readUrl(url: string): Promise<{ file: string; text: string }> {
   const file = displayUrl(url);
+  const timeoutMs = fetchDeadline(file);
   try {
-    // undici is loaded only for a spec read over http(s): a local spec (the usual case) never pays for it.
-    const { request } = await import("undici");
-    const res = await request(url, { method: "GET", headersTimeout: 30_000, bodyTimeout: 30_000 });
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new GenError(GenErrorCode.READ, `HTTP ${res.statusCode} fetching the spec`, { file });
-    }
-    const declared = Number(res.headers["content-length"]);
-    if (declared > MAX_SPEC_BYTES) {
-      res.body.destroy();
-      throw new GenError(GenErrorCode.READ, TOO_LARGE, { file });
-    }
-    // Streamed against the cap: a body that never ends, or lies about its length, is cut off.
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_SPEC_BYTES) {
-        res.body.destroy();
-        throw new GenError(GenErrorCode.READ, TOO_LARGE, { file });
-      }
-      chunks.push(chunk);
-    }
-    return { file, text: Buffer.concat(chunks).toString("utf8") };
+    const res = await postJson(url, "", {
+      method: "GET",
+      contentType: null,
+      headers: { accept: "application/yaml, application/json;q=0.9, */*;q=0.5" },
+      timeoutMs,
+      maxBodyBytes: MAX_SPEC_BYTES,
+      retry: false,
+    });
+    if (res.status !== 200) throw new GenError(GenErrorCode.READ, `HTTP ${res.status} fetching the spec`, { file });
+    return { file, text: res.body };
   } catch (err) {
     if (err instanceof GenError) throw err;
+    if (err instanceof PhotonError && err.code === ClientErrorCode.BODY_TOO_LARGE) throw new GenError(GenErrorCode.READ, TOO_LARGE, { file });
     throw new GenError(GenErrorCode.READ, `cannot fetch the spec: ${(err as Error).message}`, { file });
   }
 }
