@@ -6,7 +6,7 @@
  * `{some: {path: matcher, …}}` (an array with at least one element matching every path) and
  * `{has: {path: matcher, …}}` (an object whose paths all match), `{min: n}` (an integer at least n).
  */
-import { formats, isObject, isUint64, type Json } from "@photon-indexer-kit/runtime";
+import { formats, isObject, isUint64, linearRegExp, PatternError, type Json, type LinearRegExp } from "@photon-indexer-kit/runtime";
 
 const MATCHER_KEYS = new Set(["any", "absent", "type", "minItems", "maxItems", "length", "oneOf", "matches", "not", "some", "has", "min"]);
 
@@ -75,9 +75,10 @@ export function matcherName(m: unknown): string | undefined {
 }
 
 /**
- * Why `arg` cannot be a `matches` pattern, or null: a pattern is text written in the case (not
- * `{item: path}`/`{result: path}`, which would take it from the target's answer: a target could
- * then send a pattern that backtracks for minutes) and a valid regular expression.
+ * Why `arg` cannot be a case's pattern (`matches`, `messageMatches`), or null: a pattern is text
+ * written in the case (not `{item: path}`/`{result: path}`, which would take it from the target's
+ * answer) that the linear-time engine runs (runtime/regex.ts: RE2, so no lookaround or
+ * backreference), so no answer can hold a check on a backtracking pattern.
  */
 export function patternProblem(arg: unknown): string | null {
   if (typeof arg !== "string") return "must be a regular expression written as text (a pattern is never taken from an answer)";
@@ -85,7 +86,8 @@ export function patternProblem(arg: unknown): string | null {
     pattern(arg);
     return null;
   } catch (err) {
-    return `is not a valid regular expression: ${(err as Error).message}`;
+    if (err instanceof PatternError) return `cannot be used: ${err.message}`;
+    throw err;
   }
 }
 
@@ -127,17 +129,22 @@ export function matchesArguments(value: unknown): { at: string; arg: unknown }[]
  * is a case's own text, `patternProblem`): at most MAX_PATTERNS kept, each at most
  * MAX_PATTERN_TEXT characters (a longer one is compiled for each use, not kept).
  */
-const patterns = new Map<string, RegExp>();
+const patterns = new Map<string, LinearRegExp>();
 const MAX_PATTERNS = 1000;
 const MAX_PATTERN_TEXT = 1024;
 
-function pattern(source: string): RegExp {
+function pattern(source: string): LinearRegExp {
   let re = patterns.get(source);
   if (re === undefined) {
-    re = new RegExp(source);
+    re = linearRegExp(source);
     if (patterns.size < MAX_PATTERNS && source.length <= MAX_PATTERN_TEXT) patterns.set(source, re);
   }
   return re;
+}
+
+/** Whether a case's pattern (checked at load by `patternProblem`) matches `text`, in time linear in its length. */
+export function matchesPattern(source: string, text: string): boolean {
+  return pattern(source).test(text);
 }
 
 function typeOf(actual: unknown, type: string): boolean {
@@ -189,7 +196,7 @@ export function match(actual: unknown, expected: Json): string | null {
     case "matches":
       // A pattern is text the case wrote (checked when it loads): never a value from an answer, which could hold the check on a runaway regex.
       if (typeof arg !== "string") return "cannot be matched: the pattern is not text";
-      return typeof actual === "string" && pattern(arg).test(actual) ? null : `does not match /${arg}/`;
+      return typeof actual === "string" && matchesPattern(arg, actual) ? null : `does not match /${arg}/`;
     case "not":
       return match(actual, arg as Json) === null ? "matches what it must not" : null;
     case "some":

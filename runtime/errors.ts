@@ -163,6 +163,8 @@ export const ClientErrorCode = {
   INVALID_OPTIONS: "PHOTON_ERR_INVALID_OPTIONS",
   /** Listener options that cannot work together (`createRequestListener`). */
   LISTENER_OPTIONS: "PHOTON_ERR_LISTENER_OPTIONS",
+  /** A regular expression the linear-time engine cannot run (a lookaround, a backreference) or cannot read (`linearRegExp`). */
+  UNSUPPORTED_PATTERN: "PHOTON_ERR_UNSUPPORTED_PATTERN",
   /** A broken invariant of the runtime itself (see `internalError`). */
   INTERNAL: "PHOTON_ERR_INTERNAL",
 } as const;

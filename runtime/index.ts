@@ -4,6 +4,7 @@ export * from "./formats.js";
 export * from "./json.js";
 export * from "./client.js";
 export * from "./redact.js";
+export * from "./regex.js";
 export * from "./server.js";
 export * from "./transport.js";
 export * from "./visible.js";

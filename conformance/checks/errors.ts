@@ -4,6 +4,7 @@
  * JSON-RPC errors with HTTP 200; gateways answer 429 with an error body).
  */
 import { isObject } from "@photon-indexer-kit/runtime";
+import { matchesPattern } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
 import { show, type Check } from "./check.js";
 
@@ -24,7 +25,7 @@ export const errorsCheck: Check = {
     else findings.push(pass("errors", `error ${code}`));
     if (typeof message !== "string") findings.push(fail("errors", "error.message is not a string", "string", show(message)));
     else if (want.message !== null && message !== want.message) findings.push(fail("errors", "wrong error message", want.message, message));
-    else if (want.messageMatches !== null && !new RegExp(want.messageMatches).test(message)) {
+    else if (want.messageMatches !== null && !matchesPattern(want.messageMatches, message)) {
       findings.push(fail("errors", "error message does not match", `/${want.messageMatches}/`, message));
     }
     return findings;

@@ -63,7 +63,7 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
 
   const { code, layout } = emitValidators(model);
   // Only what the code reads: a spec without formats or integer fields must not leave an unused import.
-  const runtimeValues = ["formats", "nonIntegerLiteral"].filter((name) => new RegExp(`\\b${name}\\b`).test(code));
+  const runtimeValues = ["formats", "linearRegExp", "nonIntegerLiteral"].filter((name) => new RegExp(`\\b${name}\\b`).test(code));
   const runtimeTypes = ["AjvErrorObject", "EnvelopeValidators", "MethodValidators", "StandaloneValidate"];
   const validatorsTs = [
     runtimeValues.length === 0

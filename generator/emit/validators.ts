@@ -16,7 +16,7 @@ import { _Code } from "ajv/dist/compile/codegen/code.js";
 import { UsedValueState, type UsedScopeValues, type ValueScopeName } from "ajv/dist/compile/codegen/scope.js";
 import type { SchemaEnv } from "ajv/dist/compile/index.js";
 import type { SourceCode } from "ajv/dist/types/index.js";
-import { formats, internalError, nonIntegerLiteral, UINT64_MAX, type Json } from "@photon-indexer-kit/runtime";
+import { formats, internalError, linearRegExp, nonIntegerLiteral, UINT64_MAX, type Json } from "@photon-indexer-kit/runtime";
 import { errorObjectSchema, requestEnvelopeSchema, responseEnvelopeSchema } from "../envelope.js";
 import { GenError, GenErrorCode } from "../errors.js";
 import { resolvePointer } from "../load.js";
@@ -85,7 +85,8 @@ export function createAjv(): Ajv {
     allowUnionTypes: true,
     allErrors: false,
     inlineRefs: true,
-    code: { source: true, esm: true, lines: true, formats: _`formats` },
+    // `pattern`/`patternProperties` run on RE2 (linear time): generated code imports `linearRegExp` from the runtime.
+    code: { source: true, esm: true, lines: true, formats: _`formats`, regExp: linearRegExp },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   addIntegerKeyword(ajv, "uint64", 0n, UINT64_MAX);

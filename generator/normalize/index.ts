@@ -3,7 +3,7 @@
  * Like ajv's vocabularies, each concern is a small keyword module applied to every node,
  * children first; the pipeline order matters (structure before nullable).
  */
-import { isObject, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
+import { isObject, linearRegExp, PatternError, type Json, type JsonObject } from "@photon-indexer-kit/runtime";
 import { OBJECT_MEMBERS } from "../emit/names.js";
 import { GenError, GenErrorCode, pointerOf } from "../errors.js";
 import { annotations } from "./annotations.js";
@@ -54,16 +54,25 @@ function canonical(value: Json): string {
   return `v${JSON.stringify(value)}`;
 }
 
-/** `pattern` and `patternProperties` keys must compile as ajv compiles them (`u` flag). */
+/**
+ * `pattern` and `patternProperties` keys must be ECMA-262 (`u` flag), as the spec's dialect says,
+ * and run on the linear-time engine the validators use (runtime/regex.ts: no lookaround or backreference).
+ */
 function checkPatterns(ctx: NormalizeContext, node: JsonObject): void {
   const patterns: [string, (string | number)[]][] = [];
   if (typeof node.pattern === "string") patterns.push([node.pattern, [...ctx.path, "pattern"]]);
   if (isObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) patterns.push([key, [...ctx.path, "patternProperties", key]]);
   for (const [pattern, path] of patterns) {
     try {
-      new RegExp(pattern, "u");
+      new RegExp(pattern, "u"); // compiled only, never run: JavaScript's engine backtracks
     } catch {
       throw new GenError(GenErrorCode.SCHEMA, "not a valid regular expression (ECMA-262, unicode)", { file: ctx.file, pointer: pointerOf(path) });
+    }
+    try {
+      linearRegExp(pattern, "u");
+    } catch (err) {
+      if (!(err instanceof PatternError)) throw err;
+      throw new GenError(GenErrorCode.SCHEMA, err.message, { file: ctx.file, pointer: pointerOf(path) });
     }
   }
 }

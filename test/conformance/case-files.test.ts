@@ -12,7 +12,9 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
 import { CaseError } from "../../conformance/errors.js";
+import { errorsCheck } from "../../conformance/checks/errors.js";
 import { match } from "../../conformance/matchers.js";
+import type { Exchange } from "../../conformance/model.js";
 import type { Json } from "../../runtime/index.js";
 import { root as repoRoot } from "../helpers/paths.js";
 
@@ -134,14 +136,14 @@ describe("placeholders filled once per load", () => {
 });
 
 describe("placeholders inside text", () => {
-  const TEMPLATE = (inner: string) => `method: getCompressedAccount\ndescription: d\nexpect:\n  result:\n    value: {matches: "^(?!${inner}$)x"}\n`;
+  const TEMPLATE = (inner: string) => `method: getCompressedAccount\ndescription: d\nexpect:\n  result:\n    value: {matches: "^${inner}x$"}\n`;
 
   it("fill from the profile, Handlebars index segments included", async () => {
     const root = casesDir();
     writeFileSync(join(root, "a.yaml"), TEMPLATE("{{owner.nullified.[0]}}"));
     const [c] = await loadCases(root, { owner: { nullified: ["N0"] } } as never);
     expect(c!.skip).toBeNull();
-    expect(c!.expect.result).toEqual({ value: { matches: "^(?!N0$)x" } });
+    expect(c!.expect.result).toEqual({ value: { matches: "^N0x$" } });
   });
 
   it("skip the case, naming the fixture, where the profile lacks it (it was a load error)", async () => {
@@ -170,10 +172,10 @@ try { readCaseFile(${JSON.stringify(pipe)}, true); console.log("read"); } catch 
 describe("placeholders inside a `matches` pattern", () => {
   it("fill as literal text: a profile's value (a discovered one comes from the target) cannot write regex syntax", async () => {
     const root = casesDir();
-    writeFileSync(join(root, "a.yaml"), `method: getCompressedAccount\ndescription: d\nexpect:\n  result:\n    value: {matches: "^(?!{{weird}}$)x"}\n`);
+    writeFileSync(join(root, "a.yaml"), `method: getCompressedAccount\ndescription: d\nexpect:\n  result:\n    value: {not: {matches: "^{{weird}}$"}}\n`);
     const [c] = await loadCases(root, { weird: "(a+)+$|.*" } as never);
     const matcher = (c!.expect.result as Record<string, Json>).value!;
-    expect(matcher).toEqual({ matches: "^(?!\\(a\\+\\)\\+\\$\\|\\.\\*$)x" });
+    expect(matcher).toEqual({ not: { matches: "^\\(a\\+\\)\\+\\$\\|\\.\\*$" } });
     expect(match("x", matcher)).toBeNull();
     expect(match("(a+)+$|.*", matcher)).not.toBeNull();
   });
@@ -204,5 +206,44 @@ describe("placeholders inside a `matches` pattern", () => {
     expect(pattern.test("Requested: [a-z|.*]")).toBe(true);
     expect(pattern.test("Requested: [b]")).toBe(false);
     expect(pattern.test("anything")).toBe(false);
+  });
+});
+
+describe("a case's patterns run on a linear-time engine", () => {
+  const HOSTILE = `${"a".repeat(40)}!`;
+
+  it("`matches` and `messageMatches` check ^([a-z]+)*$ against a hostile answer without backtracking", async () => {
+    const root = casesDir();
+    writeFileSync(join(root, "a.yaml"), `method: getCompressedAccount\ndescription: d\nexpect:\n  error: {code: -32000, messageMatches: "^([a-z]+)*$"}\n`);
+    const [c] = await loadCases(root, {});
+    expect(match(HOSTILE, { matches: "^([a-z]+)*$" })).toBe("does not match /^([a-z]+)*$/");
+    expect(match("abc", { matches: "^([a-z]+)*$" })).toBeNull();
+    const exchange = { body: { jsonrpc: "2.0", id: 1, error: { code: -32000, message: HOSTILE } } } as unknown as Exchange;
+    const findings = await errorsCheck.run({ testCase: c!, exchange } as Parameters<typeof errorsCheck.run>[0]);
+    expect(findings.map((f) => [f.status, f.message])).toContainEqual(["fail", "error message does not match"]);
+  });
+
+  it.each<[string, string, string]>([
+    [
+      "a lookahead in `matches`",
+      `result:\n    value: {matches: "^(?!1{32}$)x"}`,
+      "`expect.result.value`: a `matches` pattern cannot be used: a lookaround cannot run in linear time",
+    ],
+    [
+      "a lookbehind inside `not`",
+      `result:\n    value: {not: {matches: "(?<=a)b"}}`,
+      "`expect.result.value.not`: a `matches` pattern cannot be used: a lookaround",
+    ],
+    [
+      "a backreference in `messageMatches`",
+      `error: {code: -32000, messageMatches: "^(a)\\\\1$"}`,
+      "`expect.error.messageMatches`: a pattern cannot be used: a backreference",
+    ],
+  ])("%s is refused at load, naming the file and the field", async (_name, expectation, message) => {
+    const root = casesDir();
+    writeFileSync(join(root, "bad.yaml"), `method: getCompressedAccount\ndescription: d\nexpect:\n  ${expectation}\n`);
+    const err = await refusal(root);
+    expect(err.message).toContain(join(root, "bad.yaml"));
+    expect(err.message).toContain(message);
   });
 });

@@ -79,7 +79,7 @@ describe("runtime/package.json: the runtime as its own package", () => {
       ),
     );
     expect(Object.keys(runtime.dependencies).sort()).toEqual([...imported].sort());
-    expect(Object.keys(runtime.dependencies).sort()).toEqual(["bs58", "lossless-json", "undici"]);
+    expect(Object.keys(runtime.dependencies).sort()).toEqual(["bs58", "lossless-json", "re2js", "undici"]);
     for (const name of readdirSync(join(root, "generated")).filter((f) => f.endsWith(".ts"))) {
       const text = readFileSync(join(root, "generated", name), "utf8");
       expect(text, name).not.toMatch(/\brequire\(|from "ajv/);
