@@ -26,7 +26,7 @@ import { packageRoot, packageVersion } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
 import { checkSkipMethods, isOptedOut, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
-import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
+import { deadline, formatDuration, loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
 import { bundledVersions, defaultSpec, loadSpecBundle, type SpecBundle } from "./spec-bundle.js";
@@ -172,7 +172,7 @@ let messageRedactor: Redactor = (text) => text;
  * (--discover asks the first side only), the selected cases (none matching is a usage error)
  * and the settings every side shares.
  */
-function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], spec: SpecBundle, derived = true): Promise<Session> {
+function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], spec: SpecBundle, derived = true, signal?: AbortSignal): Promise<Session> {
   return openSession({
     targets,
     derived,
@@ -190,6 +190,7 @@ function sessionFor(flags: RunFlags, targets: readonly TargetSpec[], spec: SpecB
     maxRps: flags.maxRps,
     concurrency: flags.concurrency,
     secrets: extraSecrets(flags),
+    signal,
   });
 }
 
@@ -241,11 +242,20 @@ const selection = (flags: RunFlags, session: Session) => ({
 /** Exit code of a run Ctrl-C stopped (128 + SIGINT), as shells report it. */
 export const INTERRUPTED_EXIT = ExitStatus.INTERRUPTED;
 
-async function run(flags: RunFlags, argv: readonly string[], configured: readonly ConfigReporter[] | undefined, spec: SpecBundle): Promise<ExitStatusValue> {
+/** `started`: when the command began (`performance.now()`); --max-time counts from it, so it bounds --discover too. */
+async function run(
+  flags: RunFlags,
+  argv: readonly string[],
+  configured: readonly ConfigReporter[] | undefined,
+  spec: SpecBundle,
+  started: number,
+): Promise<ExitStatusValue> {
   const pairs = reporters(argv, configured);
   await prepareOutputs(pairs);
   // No --url: the session serves the embedded reference indexer, once the cases are selected.
-  const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec);
+  const maxTime = flags.maxTime ?? DEFAULT_MAX_TIME_MS;
+  const cut = deadline(Math.max(0, maxTime - (performance.now() - started)), `the run's deadline of ${formatDuration(maxTime)} (--max-time) was reached`);
+  const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec, true, cut.signal).finally(() => cut.clear());
   const { redact, discovered } = session;
   // Ctrl-C: no case starts after it, the ones in flight are given up, the partial reports are written.
   // A second Ctrl-C finds no handler and ends the process at once.
@@ -265,6 +275,7 @@ async function run(flags: RunFlags, argv: readonly string[], configured: readonl
         maxRps: flags.maxRps ?? null,
         shard: flags.shard ?? null,
         maxTimeMs: flags.maxTime,
+        since: started,
         caseTimeMs: flags.caseTime,
         maxFailures: flags.maxFailures,
         skipMethods: flags.skipMethod ?? [],
@@ -445,11 +456,12 @@ export async function main(argv: string[]): Promise<number> {
       collect,
     )
     .action(async (flags: RunFlags, command: Command) => {
+      const started = performance.now();
       messageRedactor = outputRedactor(flags);
       const configured = await settle(command, flags, settingNames(program));
       const spec = await loadSpecBundle(flags.spec); // a bad spec or an unknown version is a usage error (exit 2) before anything runs
       checkSkipMethods(flags.skipMethod ?? [], spec.methods, spec.spec); // so is an unknown name
-      code = flags.list ? await list(flags, spec) : await run(flags, argv, configured, spec);
+      code = flags.list ? await list(flags, spec) : await run(flags, argv, configured, spec, started);
     });
 
   reporterOptions(corpusOptions(program.command("diff")))

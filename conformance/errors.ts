@@ -16,6 +16,8 @@ export const ConfErrorCode = {
   MISSING_FIXTURE: "PHOTON_CONF_ERR_MISSING_FIXTURE",
   /** Nothing takes a connection at the target, or a request to it cannot be sent at all. */
   UNREACHABLE: "PHOTON_CONF_ERR_UNREACHABLE",
+  /** A target whose first answers were all one refusal (HTTP 401/403, or an HTML page): nothing of it can be judged. */
+  REFUSED: "PHOTON_CONF_ERR_REFUSED",
   /** A captured-traffic file (`check FILE`) that cannot be read (a `CaseError` naming the file). */
   INPUT: "PHOTON_CONF_ERR_INPUT",
   /** A check asked for a live call while judging captured traffic (`check` has no target). */

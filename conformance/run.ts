@@ -24,7 +24,7 @@ import {
   type MethodVerdict,
   type RunSummary,
 } from "./model.js";
-import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
+import { deadline, formatDuration, openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import { RootLedger } from "./checks/root-ledger.js";
 import type { RawTarget } from "./target.js";
@@ -53,6 +53,11 @@ export interface RunOptions {
   readonly maxTimeMs?: number;
   /** One case's deadline, all its requests (walks included) together (default DEFAULT_CASE_TIME_MS). */
   readonly caseTimeMs?: number;
+  /**
+   * When `maxTimeMs` started counting (`performance.now()`): the CLI's command start, so the
+   * deadline covers what came before the run (`--discover`). Default: when runSuite starts.
+   */
+  readonly since?: number;
   readonly onResult?: (result: CaseResult, done: number, total: number) => void;
   /** Fail fast: after this many failed cases no case starts; the rest are reported as not run. */
   readonly maxFailures?: number;
@@ -388,7 +393,18 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     const optedOut = optOuts(options.skipMethods, spec.methods, spec.spec.version, spec.spec.title);
     const skipMethods = new Set([...optedOut].flatMap(([m, why]) => (why === SKIP_METHOD_REASON ? [m] : [])));
 
-    await session.ensureReachable();
+    // The probe is bounded by the run's deadline too: past it, it is not sent and every case is reported not run.
+    const since = options.since ?? t0;
+    const reach = deadline(
+      Math.max(0, maxTimeMs - (performance.now() - since)),
+      `the run's deadline of ${formatDuration(maxTimeMs)} (--max-time) was reached`,
+      options.signal,
+    );
+    try {
+      await session.ensureReachable(reach.signal);
+    } finally {
+      reach.clear();
+    }
 
     // One count everywhere: the progress total, `options.cases` and the summary all include the run-wide case.
     const runWide = selectsRunWide(options);
@@ -397,7 +413,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
     let done = 0;
     const results = await session.pool((c, signal) => runCase(c, target, options.strict ?? false, signal, profile.observe, skipMethods, { spec, roots }), {
       maxTimeMs,
-      since: t0,
+      since,
       caseTimeMs,
       maxFailures: options.maxFailures,
       failed: (r) => r.status === "fail",

@@ -11,7 +11,9 @@
  *     spec       the interface judged against (--spec; spec-bundle.ts): its table, validators, identity
  *     cases      loaded and selected (--method, --case, --shard), only those of the spec's methods;
  *                none matching is a usage error when `requireMatch` (the CLI)
- *     ensureReachable()  every target, in order (UnreachableError)
+ *     ensureReachable()  every target, in order (UnreachableError); a target whose first answers
+ *                are all one refusal (HTTP 401/403, an HTML page) stops the command with one
+ *                coded error before any case is sent (refusals.ts)
  *     pool()     bounded concurrency, the run's and each case's deadline, --max-failures, an
  *                abort signal (Ctrl-C)
  *     close()    stops the embedded reference indexer if the session started one
@@ -30,6 +32,7 @@ import { deriveCases, withDerived } from "./derive.js";
 import { discoverFixtures } from "./discover.js";
 import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from "./errors.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
+import { refusalWatch, settleRefusal, type RefusalWatch } from "./refusals.js";
 import { appliesTo, defaultSpec, methodsCalled, shownSpecFile, type SpecBundle } from "./spec-bundle.js";
 import { canonicalMethod, type MethodTable } from "./spec-facts.js";
 import { createTarget, type RawTarget } from "./target.js";
@@ -100,6 +103,11 @@ export interface SessionOptions extends SelectionOptions {
   readonly concurrency?: number | undefined;
   /** Values to mask besides the targets' credentials and header values (--secret, PHOTON_SECRETS). */
   readonly secrets?: readonly string[] | undefined;
+  /**
+   * The command's deadline (`run --max-time`): once it fires, discovery sends nothing more and
+   * keeps what it found (the session's notes say so).
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The settings a session runs with: SESSION_DEFAULTS under the caller's values. */
@@ -145,8 +153,8 @@ export interface Session {
   readonly cases: readonly ConformanceCase[];
   /** What every report of the session should say about its targets (the embedded reference's limits). */
   readonly notes: readonly string[];
-  /** Throws UnreachableError for the first target nothing answers at. */
-  ensureReachable(): Promise<void>;
+  /** Throws UnreachableError for the first target nothing answers at; once `signal` fires (a deadline), asks nothing more. */
+  ensureReachable(signal?: AbortSignal): Promise<void>;
   /** Runs `work` over the cases (or `items`) within the pool's bounds; results in case order. */
   pool<T>(work: (c: ConformanceCase, signal: AbortSignal) => Promise<T>, options?: PoolOptions<T>, items?: readonly ConformanceCase[]): Promise<T[]>;
   close(): Promise<void>;
@@ -271,17 +279,37 @@ export async function loadSelection(options: SelectionOptions, fixtures: Fixture
   return (await select(options, fixtures)).cases;
 }
 
-/** The fixtures profile: given, discovered from the first target (--discover), or read from a file (the reference one by default). */
-async function fixturesOf(options: SessionOptions, settings: SessionSettings): Promise<{ fixtures: Fixtures; discovered?: Fixtures }> {
+/** The note of a discovery the command's deadline cut short. */
+const DISCOVERY_CUT = "--discover was stopped by the command's deadline (--max-time): the fixtures profile holds what it had found by then";
+
+/** A target whose calls stop when `signal` fires (an exchange with no answer, at once). */
+function stoppedBy(target: RawTarget, signal: AbortSignal | undefined): RawTarget {
+  if (!signal) return target;
+  return { ...target, call: (method, params, own) => target.call(method, params, own ? AbortSignal.any([own, signal]) : signal) };
+}
+
+/**
+ * The fixtures profile: given, discovered from the first target (--discover), or read from a file
+ * (the reference one by default). Discovery stops at the command's deadline, or when the
+ * target's first answers are all one refusal (that error is thrown).
+ */
+async function fixturesOf(
+  options: SessionOptions,
+  settings: SessionSettings,
+  watch: RefusalWatch,
+): Promise<{ fixtures: Fixtures; discovered?: Fixtures; cut?: boolean }> {
   if (options.fixtures) return { fixtures: options.fixtures };
   if (!options.discover) return { fixtures: await readFixtures(options.fixturesFile ?? referenceFixturesFile) };
   if (!options.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
   const url = options.targets[0]?.url;
   if (!url) throw new UsageError("--discover needs --url");
   try {
-    const target = targetOf({ url, headers: options.targets[0]?.headers }, settings);
-    const discovered = (await discoverFixtures(target, options.seedOwner, (options.spec ?? defaultSpec).methods)) as Fixtures;
-    return { fixtures: discovered, discovered };
+    const raw = targetOf({ url, headers: options.targets[0]?.headers }, settings);
+    const stop = options.signal ? AbortSignal.any([options.signal, watch.signal]) : watch.signal;
+    const discovered = (await discoverFixtures(stoppedBy(watch.watch(raw), stop), options.seedOwner, (options.spec ?? defaultSpec).methods)) as Fixtures;
+    const refused = watch.refused();
+    if (refused) throw refused;
+    return { fixtures: discovered, discovered, ...(options.signal?.aborted ? { cut: true } : {}) };
   } catch (err) {
     throw err instanceof PhotonError ? err : new UsageError((err as Error).message, { cause: err });
   }
@@ -312,14 +340,27 @@ export function acceptsConnections(url: string, timeoutMs: number): Promise<bool
   });
 }
 
+/** The calls a probe sends, with no params: the table's methods that take none (else its first). */
+const probeMethods = (methods: MethodTable): string[] => {
+  const none = Object.values(methods).filter((m) => !m.hasParams);
+  return none.length > 0 ? none.map((m) => m.name) : [Object.keys(methods)[0]!];
+};
+
 /**
  * Throws UnreachableError when nothing takes a connection at the target, or a request cannot be
  * sent at all (the exchange's `errorCode` says so). A server that connects and then stalls,
  * resets or sends too much is reachable: its cases fail, naming why.
  */
-export async function ensureReachable(target: RawTarget, url: string, timeoutMs: number, methods: MethodTable = defaultSpec.methods): Promise<void> {
-  const probe = await target.call(Object.values(methods).find((m) => !m.hasParams)?.name ?? Object.keys(methods)[0]!, undefined);
-  if (!probe.error || probe.status !== 0) return;
+export async function ensureReachable(
+  target: RawTarget,
+  url: string,
+  timeoutMs: number,
+  methods: MethodTable = defaultSpec.methods,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (signal?.aborted) return;
+  const probe = await target.call(probeMethods(methods)[0]!, undefined, signal);
+  if (!probe.error || probe.status !== 0 || signal?.aborted) return;
   const unsendable = probe.errorCode === ClientErrorCode.INVALID_OPTIONS;
   if (unsendable || !(await acceptsConnections(url, timeoutMs))) throw new UnreachableError(`cannot reach ${target.display}: ${probe.error}`);
 }
@@ -417,7 +458,9 @@ export const EMBEDDED_REFERENCE_NOTE =
 export async function openSession(options: SessionOptions): Promise<Session> {
   const settings = sessionSettings(options);
   if (options.targets.length === 0) throw internalError(ConfErrorCode.INTERNAL, "a session needs at least one target");
-  const { fixtures, discovered } = await fixturesOf(options, settings);
+  // Each side's first answers are watched (discovery's, then the probe's): all one refusal (401/403, HTML) stops the session.
+  const watches = options.targets.map(() => refusalWatch());
+  const { fixtures, discovered, cut } = await fixturesOf(options, settings, watches[0]!);
   const spec = options.spec ?? defaultSpec;
   const { cases, leftOut } = await select(options, fixtures);
   let reference: ReferenceIndexer | null = null;
@@ -429,7 +472,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     if (side.url === undefined) reference ??= await startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: false });
     urls.push(side.url ?? reference!.url);
   }
-  const targets = options.targets.map((side, i) => targetOf({ url: urls[i]!, headers: side.headers }, settings));
+  const targets = options.targets.map((side, i) => watches[i]!.watch(targetOf({ url: urls[i]!, headers: side.headers }, settings)));
   return {
     settings,
     spec,
@@ -440,9 +483,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     discovered,
     fixturesName: options.fixturesName ?? (options.discover ? "discovered" : (options.fixturesFile ?? "reference")),
     cases,
-    notes: [...(reference === null ? [] : [EMBEDDED_REFERENCE_NOTE]), ...(leftOut === null ? [] : [leftOut])],
-    async ensureReachable() {
-      for (const [i, target] of targets.entries()) await ensureReachable(target, urls[i]!, settings.timeoutMs, spec.methods);
+    notes: [...(reference === null ? [] : [EMBEDDED_REFERENCE_NOTE]), ...(leftOut === null ? [] : [leftOut]), ...(cut ? [DISCOVERY_CUT] : [])],
+    async ensureReachable(signal) {
+      for (const [i, target] of targets.entries()) {
+        await ensureReachable(target, urls[i]!, settings.timeoutMs, spec.methods, signal);
+        await settleRefusal(watches[i]!, target, probeMethods(spec.methods), signal);
+      }
     },
     pool(work, poolOptions = {}, items = cases) {
       return runPool(items, work, { ...poolOptions, concurrency: poolOptions.concurrency ?? settings.concurrency });

@@ -11,6 +11,7 @@ import type { Target } from "../../conformance/checks/check.js";
 import { specMethods } from "../../conformance/spec-facts.js";
 import { createTarget } from "../../conformance/target.js";
 import { datasetProfile, generateDataset, TOKEN_PROGRAM } from "../../reference/index.js";
+import { startReferenceIndexer } from "../../reference/serve.js";
 import { captured } from "../helpers/capture.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
 import { useScratch } from "../helpers/scratch.js";
@@ -249,6 +250,25 @@ describe("run --discover", () => {
     expect(json.discoveredFixtures.discoveredFrom).toBe(TOKEN_PROGRAM);
     expect(readFileSync(md, "utf8")).toContain("## Fixtures discovered from the target");
   }, 60_000);
+
+  it("--max-time covers --discover: against a slow target the whole command ends by the deadline, its cases not run", async () => {
+    const slow = await startReferenceIndexer({ port: 0, seed: 5, latencyMs: 300 }); // discovery alone: over 20 s
+    try {
+      const report = join(dir, "cut.json");
+      const t0 = performance.now();
+      const r = await run("run", "--url", slow.url, "--discover", "--seed-owner", TOKEN_PROGRAM, "--max-time", "2s", "--reporter", "json", "--output", report);
+      const elapsed = performance.now() - t0;
+      expect(r.code).toBe(1);
+      // The deadline, then at most one answer in flight (300 ms) and the reports; ample slack for a busy machine.
+      expect(elapsed).toBeLessThan(2000 + 4000);
+      const json = JSON.parse(readFileSync(report, "utf8")) as { notes?: string[]; cases: { id: string; status: string }[] };
+      expect(json.notes).toContain("--discover was stopped by the command's deadline (--max-time): the fixtures profile holds what it had found by then");
+      // No case ran (the run-wide slot-order case judges the others' answers: none).
+      expect(json.cases.filter((c) => c.status === "pass" && !c.id.startsWith("run/"))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
 
   it("needs --seed-owner (usage error)", async () => {
     const r = await run("run", "--url", indexer().url, "--discover");
