@@ -23,8 +23,14 @@ import { CaseError } from "./errors.js";
 /** The most values (scalars, lists, mappings) one case may hold once its aliases are expanded. */
 export const MAX_VALUES = 200_000;
 
-/** The deepest one case may nest once its aliases are expanded (js-yaml refuses more than 100 levels written out; aliases can stack more). */
+/** The deepest one case may nest, written out or once its aliases are expanded (aliases can stack levels). */
 export const MAX_DEPTH = 256;
+
+/**
+ * js-yaml's own nesting guard (its default, 100, refused recordings the bounds above allow): past
+ * MAX_DEPTH, so the copy below is what refuses, naming MAX_DEPTH; it only keeps js-yaml's recursion short.
+ */
+const PARSER_DEPTH = 2 * MAX_DEPTH;
 
 /** YAML 1.2 core integers (decimal, `0o` octal, `0x` hex); a `bigint` beyond ±(2^53 - 1). */
 const integer = new jsyaml.Type("tag:yaml.org,2002:int", {
@@ -97,7 +103,7 @@ const CORE = jsyaml.FAILSAFE_SCHEMA.extend({ implicit: [nothing, boolean, intege
 export function parseCaseYaml(file: string, text: string): Json | undefined {
   let value: unknown;
   try {
-    value = jsyaml.load(text, { schema: CORE, filename: file });
+    value = jsyaml.load(text, { schema: CORE, filename: file, maxDepth: PARSER_DEPTH } as jsyaml.LoadOptions);
   } catch (err) {
     const e = err as { reason?: string; mark?: { line: number; column: number } };
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : "";
@@ -124,4 +130,27 @@ export function parseCaseYaml(file: string, text: string): Json | undefined {
     return v as Json;
   };
   return value === undefined ? undefined : copy(value, 0);
+}
+
+/**
+ * Why `value` could not be part of a case file, placed `depth` levels down in it, or null: more
+ * than MAX_VALUES values or nested past MAX_DEPTH (`record` asks before writing an answer). Walked
+ * with a stack, stopping at the first breach: the value may be a target's answer of any size.
+ */
+export function beyondCaseBounds(value: unknown, depth = 0): string | null {
+  const tooMany = `holds more than ${MAX_VALUES} values`;
+  let seen = 1; // values met so far, walked or waiting on the stack
+  const stack: [unknown, number][] = [[value, depth]];
+  const add = (x: unknown, d: number): boolean => ++seen <= MAX_VALUES && stack.push([x, d]) > 0;
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (d > MAX_DEPTH) return `nests more than ${MAX_DEPTH} levels`;
+    if (Array.isArray(v)) {
+      if (seen + v.length > MAX_VALUES) return tooMany;
+      for (const x of v) add(x, d + 1);
+    } else if (v !== null && typeof v === "object") {
+      for (const k in v) if (Object.hasOwn(v, k) && !add((v as Record<string, unknown>)[k], d + 1)) return tooMany;
+    }
+  }
+  return seen > MAX_VALUES ? tooMany : null;
 }

@@ -7,14 +7,17 @@
  * queue's contents) are written as a type matcher (`{type: hash}`, `{any: true}`), not the
  * value, so a recording does not go stale as the tree grows. Returns, per case, what changed
  * since the last recording. Secrets never reach the files: every string of the answer passes
- * the run's redactor.
+ * the run's redactor. An answer the corpus's own loader would refuse (case-yaml.ts bounds) is
+ * not written: the file stays as it was, so a target cannot make the corpus unloadable.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseDocument } from "yaml";
 import { isObject, type Json, type Redactor } from "@photon-indexer-kit/runtime";
 import { narrow, type ConformanceCase, type Fixtures } from "./case-format.js";
+import { beyondCaseBounds, parseCaseYaml } from "./case-yaml.js";
 import { show } from "./checks/check.js";
+import { CaseError } from "./errors.js";
 import { differences, valueAt } from "./compare.js";
 import { requestOf } from "./run.js";
 import { openSession, type Session } from "./session.js";
@@ -37,7 +40,7 @@ export interface RecordOptions {
 
 export interface RecordChange {
   readonly id: string;
-  /** `new`: no earlier recording; `changed`: differs at `paths`; `same`; `failed`: no answer. */
+  /** `new`: no earlier recording; `changed`: differs at `paths`; `same`; `failed`: no answer, or one no case file could hold (`message`). */
   readonly kind: "new" | "changed" | "same" | "failed" | "skipped";
   readonly paths: readonly { path: string; before: string; after: string }[];
   readonly message?: string;
@@ -80,6 +83,13 @@ async function startingPoint(c: ConformanceCase, casesDir: string, out: string):
   return inOut ?? (await readFile(join(casesDir, `${c.id}.yaml`), "utf8").catch(() => readFile(c.file, "utf8")));
 }
 
+/** Where a recording's body sits in its case file: the root mapping, `recorded`, `body`. */
+const BODY_DEPTH = 2;
+
+function notRecorded(id: string, why: string): RecordChange {
+  return { id, kind: "failed", paths: [], message: `not recorded: ${why} (its loader would refuse the file); the case file is left as it was` };
+}
+
 async function recordCase(c: ConformanceCase, text: string, body: unknown, status: number, out: string, table: MethodTable): Promise<RecordChange> {
   const doc = parseDocument(text, { intAsBigInt: true });
   const last = narrow((doc.toJS() as Record<string, unknown> | null)?.recorded);
@@ -87,8 +97,15 @@ async function recordCase(c: ConformanceCase, text: string, body: unknown, statu
   const ignore = previous && Array.isArray(previous.ignore) ? (previous.ignore as string[]) : defaultIgnore(body, c.method, table);
   doc.set("recorded", doc.createNode({ status, ignore, body }));
   const target = join(out, `${c.id}.yaml`);
+  const written = doc.toString({ lineWidth: 0 });
+  try {
+    parseCaseYaml(target, written); // the file must load as the corpus loads it: the answer together with the rest
+  } catch (err) {
+    if (!(err instanceof CaseError)) throw err;
+    return notRecorded(c.id, `the case file with this answer would not load: ${err.message.slice(target.length + 2)}`);
+  }
   await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, doc.toString({ lineWidth: 0 }));
+  await writeFile(target, written);
   if (!previous) return { id: c.id, kind: "new", paths: [] };
   const paths = differences(previous.body, body, new Set(ignore));
   if (previous.status !== status) paths.unshift("(status)");
@@ -121,7 +138,10 @@ export async function recordCases(options: RecordOptions, given?: Session): Prom
         if (c.skip) return { id: c.id, kind: "skipped", paths: [], message: c.skip };
         const { body } = requestOf(c, target);
         const exchange = await target.send(c.http, body);
-        if (exchange.error) return { id: c.id, kind: "failed", paths: [], message: redact(exchange.error) };
+        if (exchange.error) return { id: c.id, kind: "failed", paths: [], message: `no answer: ${redact(exchange.error)}` };
+        // Counted before anything walks or writes it: a case file holds at most the loader's values and depth.
+        const beyond = exchange.parseError ? null : beyondCaseBounds(exchange.body, BODY_DEPTH);
+        if (beyond !== null) return notRecorded(c.id, `the answer ${beyond}, more than a case file may`);
         // Fields that move with the tree's root or the slot (`moving`, DECISIONS row 76) are written as type matchers.
         const answer = exchange.parseError ? redact(exchange.text) : (maskMoving(c.method, scrub(exchange.body, redact), session.spec.methods) as Json);
         const text = await startingPoint(c, options.casesDir, options.out);
@@ -145,12 +165,12 @@ export function renderChanges(changes: readonly RecordChange[], redact: (text: s
       for (const p of c.paths.slice(0, 10)) lines.push(`    ${o(p.path)}: ${o(p.before)} → ${o(p.after)}`);
       if (c.paths.length > 10) lines.push(`    …and ${c.paths.length - 10} more`);
     } else if (c.kind === "new") lines.push(`+ ${o(c.id)} (first recording)`);
-    else if (c.kind === "failed") lines.push(`! ${o(c.id)}: no answer: ${o(c.message)}`);
+    else if (c.kind === "failed") lines.push(`! ${o(c.id)}: ${o(c.message)}`);
     else if (c.kind === "skipped") lines.push(`- ${o(c.id)}: ${o(c.message)}`);
   }
   const count = (k: RecordChange["kind"]) => changes.filter((c) => c.kind === k).length;
   lines.push(
-    `${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} without an answer, ${count("skipped")} skipped`,
+    `${changes.length} cases recorded: ${count("new")} new, ${count("changed")} changed, ${count("same")} unchanged, ${count("failed")} not recorded, ${count("skipped")} skipped`,
   );
   return `${lines.join("\n")}\n`;
 }

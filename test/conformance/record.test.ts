@@ -1,7 +1,7 @@
 /** `photon-conformance record`: answers written into case files, hand-written parts kept, changes reported, no secrets. */
-import { cpSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { main } from "../../conformance/cli.js";
 import { loadCases } from "../../conformance/case-format.js";
@@ -9,6 +9,7 @@ import { recordCases, renderChanges } from "../../conformance/record.js";
 import { runSuite } from "../../conformance/run.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
+import { closeListeners, listen } from "../helpers/listener.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
 import { useScratch } from "../helpers/scratch.js";
@@ -66,4 +67,60 @@ describe("record", () => {
     expect((await captured(main, ["record", "--url", "http://127.0.0.1:1/", "--out", corpus, "--cases", corpus])).code).toBe(2);
     expect(readFileSync(join(corpus, "token-balances", "many-mints.yaml"), "utf8")).toBe(before);
   });
+});
+
+describe("record against a target whose answer no case file could hold", () => {
+  const hostile = join(dir, "hostile");
+  const CASE = "method: getIndexerSlot\ndescription: the slot\nexpect:\n  result: {type: uint64}\n";
+  afterAll(closeListeners);
+
+  /** A target answering every call with `result` (its JSON text), echoing the id. */
+  const answering = (result: string) =>
+    listen((req, res) => {
+      let text = "";
+      req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      req.on("end", () => {
+        const id = (JSON.parse(text || "{}") as { id?: unknown }).id ?? null;
+        res.writeHead(200, { "content-type": "application/json" }).end(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`);
+      });
+    });
+
+  async function recordOne(name: string, result: string) {
+    const corpus = join(hostile, name);
+    mkdirSync(corpus, { recursive: true });
+    writeFileSync(join(corpus, "slot.yaml"), CASE);
+    const [change] = await recordCases({ url: await answering(result), out: corpus, casesDir: corpus, fixtures: {} });
+    return { change: change!, corpus };
+  }
+
+  it.each<[string, string, RegExp]>([
+    ["300,000 values", `[${"0,".repeat(299_999)}0]`, /holds more than 200000 values/],
+    ["nesting 300 deep", `${"[".repeat(300)}0${"]".repeat(300)}`, /nests more than 256 levels/],
+  ])(
+    "an answer of %s is not recorded, with a clear message; the case file stays as it was",
+    async (name, result, message) => {
+      const { change, corpus } = await recordOne(name.replace(/\W+/g, "-"), result);
+      expect(change.kind).toBe("failed");
+      expect(change.message).toMatch(/^not recorded: the answer/);
+      expect(change.message).toMatch(message);
+      expect(readFileSync(join(corpus, "slot.yaml"), "utf8")).toBe(CASE);
+      expect(renderChanges([change])).toContain(`! slot: ${change.message}`);
+      expect((await loadCases(corpus, {}))[0]!.recorded).toBeNull();
+    },
+    60_000,
+  );
+
+  it("an answer just within the bounds that the rest of the case file takes past them is not recorded either", async () => {
+    const { change, corpus } = await recordOne("file-past", `[${"0,".repeat(199_989)}0]`);
+    expect(change.kind).toBe("failed");
+    expect(change.message).toMatch(/^not recorded: the case file with this answer would not load: more than 200000 values/);
+    expect(readFileSync(join(corpus, "slot.yaml"), "utf8")).toBe(CASE);
+  }, 60_000);
+
+  it("an answer nested 120 deep, within the loader's bounds, is recorded and loads (YAML's own default stopped at 100)", async () => {
+    const { change, corpus } = await recordOne("deep-120", `${'{"a":'.repeat(120)}0${"}".repeat(120)}`);
+    expect(change.kind, change.message).toBe("new");
+    const [loaded] = await loadCases(corpus, {});
+    expect(JSON.stringify(loaded!.recorded)).toContain('{"a":{"a":');
+  }, 60_000);
 });
