@@ -106,9 +106,10 @@ export interface CaseResult {
  * - `not conformant`: one of its cases failed;
  * - `skipped`: none of its cases ran (opted out with --skip-method, or no fixture for any);
  * - `not run`: none of its cases ran, the run having stopped before them (Ctrl-C, --max-time, --max-failures);
+ * - `partly certified`: none failed, but fewer than half of its cases ran (the rest skipped or not run);
  * - `conformant`: otherwise.
  */
-export type MethodStatus = "conformant" | "not conformant" | "not served" | "skipped" | "not run";
+export type MethodStatus = "conformant" | "partly certified" | "not conformant" | "not served" | "skipped" | "not run";
 
 export interface MethodVerdict {
   /** The spec's name of the method (cases sent under an alias count here). */

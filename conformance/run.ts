@@ -207,8 +207,8 @@ export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTa
 /**
  * Each spec method the results call, in table order, with its standing: not served when every
  * call of it (at least one) was answered -32601; else not conformant when one of its cases
- * failed; when none ran, not run if the run stopped before some of them, else skipped;
- * conformant otherwise. A method not served fails the verdict
+ * failed; when none ran, not run if the run stopped before some of them, else skipped; partly
+ * certified when fewer than half of them ran (the rest skipped or not run); conformant otherwise. A method not served fails the verdict
  * unless `optedOut` names it.
  */
 export function methodVerdicts(
@@ -230,7 +230,17 @@ export function methodVerdicts(
     const notFound = rs.filter((r) => r.served === false).length;
     const ran = counts.pass + counts.fail + counts.warn;
     const status: MethodStatus =
-      calls > 0 && notFound === calls ? "not served" : counts.fail > 0 ? "not conformant" : ran > 0 ? "conformant" : counts.notRun > 0 ? "not run" : "skipped";
+      calls > 0 && notFound === calls
+        ? "not served"
+        : counts.fail > 0
+          ? "not conformant"
+          : ran === 0
+            ? counts.notRun > 0
+              ? "not run"
+              : "skipped"
+            : ran * 2 < rs.length
+              ? "partly certified"
+              : "conformant";
     const why = optedOut.get(method) ?? null;
     return [{ method, status, counts, calls, notFound, optedOut: why, fails: status === "not served" && why === null }];
   });

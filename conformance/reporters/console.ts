@@ -4,11 +4,11 @@
  * the skipped cases with their reasons, where a failing run failed (per check, per method),
  * the run's notes and what was run (tool, spec, selection, fixtures, --strict).
  */
-import { verdictOf, type CaseResult, type RunIdentity, type RunSummary } from "../model.js";
+import { RUN_WIDE_METHOD, verdictOf, type CaseResult, type RunIdentity, type RunSummary } from "../model.js";
 import { curlLine } from "./support/curl.js";
 import { casesJudged, failureGroups } from "./support/stats.js";
 import { forConsole, type Redact } from "./support/escape.js";
-import { countsText, methodCountsText, methodStatusText, notableMethods, notRunText, verdictOutcome } from "./support/parts.js";
+import { countsText, coverageLine, methodCountsText, methodStatusText, notableMethods, notRunText, verdictOutcome } from "./support/parts.js";
 
 export interface ConsoleStyle {
   readonly color: boolean;
@@ -67,20 +67,41 @@ export function renderConsole(summary: RunSummary, style: ConsoleStyle): string 
   if (summary.notes?.length) lines.push("", ...summary.notes.map((note) => `note: ${forConsole(note)}`));
   const notRun = notRunText(summary);
   if (notRun) lines.push("", forConsole(notRun));
+  const coverage = coverageLine(summary);
   lines.push(
     "",
     `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} (sha256 ${forConsole(summary.spec.sha256.slice(0, 12))}) against ${forConsole(summary.target)}`,
     ...(summary.identity ? [identityLine(summary.identity)] : []),
     `${casesJudged(summary)}: ${countsText(summary)} in ${(summary.durationMs / 1000).toFixed(1)} s`,
+    ...(coverage ? [forConsole(coverage)] : []),
     verdictLine(summary, style),
   );
   return `${lines.join("\n")}\n`;
 }
 
-/** `VERDICT: …`, coloured by outcome: the last line of the console report. */
+/** `VERDICT: …`, coloured by outcome: the last line of the console report (diff's says what it compared). */
 export function verdictLine(summary: RunSummary, style: ConsoleStyle): string {
   const verdict = verdictOf(summary);
-  return paint(style, VERDICT_COLOUR[verdictOutcome(verdict)], `VERDICT: ${verdict}`);
+  return paint(style, VERDICT_COLOUR[verdictOutcome(verdict)], diffVerdict(summary) ?? `VERDICT: ${verdict}`);
+}
+
+/**
+ * diff's closing line: the two targets compared and whether they agree, over the cases compared
+ * (its run-wide results, such as the inconclusive tally, are not cases); null for other commands.
+ */
+export function diffVerdict(summary: RunSummary): string | null {
+  const { url, against } = summary.options;
+  if (summary.identity?.command !== "diff" || typeof url !== "string" || typeof against !== "string") return null;
+  const sides = `${forConsole(url)} (under test, --url) and ${forConsole(against)} (trusted, --against)`;
+  const cases = summary.results.filter((r) => r.method !== RUN_WIDE_METHOD);
+  const compared = cases.filter((r) => r.status === "pass" || r.status === "warn" || r.status === "fail").length;
+  const differ = cases.filter((r) => r.status === "fail").length;
+  const skipped = cases.length - compared;
+  const counted = `${compared} case${compared === 1 ? "" : "s"} compared${skipped > 0 ? `, ${skipped} not` : ""}`;
+  if (summary.passed) return `VERDICT: AGREE: ${sides} answer alike (${counted})`;
+  if (differ > 0) return `VERDICT: DIFFER: ${sides} differ in ${differ} of ${counted}`;
+  const why = summary.results.filter((r) => r.method === RUN_WIDE_METHOD && r.status === "fail").map((r) => forConsole(r.id));
+  return `VERDICT: NOT SHOWN TO AGREE: ${sides} (${counted}; failed: ${why.join(", ") || "see above"})`;
 }
 
 /** Cases listed by name per reason; past this, "and N more". */

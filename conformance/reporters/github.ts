@@ -14,7 +14,7 @@ import { appendFileSync } from "node:fs";
 import { verdictOf, type RunSummary } from "../model.js";
 import { forConsole, forGithubData, forGithubProperty, type Redact } from "./support/escape.js";
 import { renderMarkdown } from "./markdown.js";
-import { countsText, isProblem, methodCountsText, methodStatusText, notableMethods, notRunText } from "./support/parts.js";
+import { countsText, coverageLine, isProblem, methodCountsText, methodStatusText, notableMethods, notRunText } from "./support/parts.js";
 
 /**
  * The annotations; with `stepSummary` (a file path, `$GITHUB_STEP_SUMMARY` by default) the
@@ -55,13 +55,19 @@ export function renderGithub(summary: RunSummary, stepSummary: string | undefine
   }
   const verdict = `VERDICT: ${verdictOf(summary)}`;
   const notRun = notRunText(summary);
+  const coverage = coverageLine(summary);
   const methods = summary.methods?.length
     ? [
         `methods: ${methodCountsText(summary.methods)}`,
         ...notableMethods(summary.methods).map((m) => `${forConsole(m.method)}: ${forConsole(methodStatusText(m))}`),
       ]
     : [];
-  const notes = [...(notRun ? [forConsole(notRun)] : []), ...methods, ...(summary.notes ?? []).map((n) => `note: ${forConsole(n)}`)];
+  const notes = [
+    ...(notRun ? [forConsole(notRun)] : []),
+    ...(coverage ? [forConsole(coverage)] : []),
+    ...methods,
+    ...(summary.notes ?? []).map((n) => `note: ${forConsole(n)}`),
+  ];
   lines.push(
     `::notice title=photon-conformance::${forGithubData([`${verdict} (${countsText(summary)}) against ${forConsole(summary.target)}`, ...notes].join("\n"))}`,
   );

@@ -14,6 +14,7 @@ import { clip, forHtml as h } from "./support/escape.js";
 import {
   BODY_EXCERPT,
   countsText,
+  coverageText,
   identityRows,
   methodCountsText,
   methodOutcome,
@@ -209,13 +210,14 @@ export function renderHtml(summary: RunSummary): string {
     ["Date", summary.startedAt],
     ["Duration", `${(summary.durationMs / 1000).toFixed(1)} s`],
     ["Cases", `${casesJudged(summary)}: ${countsText(summary)}`],
+    ["Coverage", coverageText(summary)],
     ...(notRun ? ([["Not run", notRun]] as [string, string][]) : []),
     ...identityRows(summary),
   ];
   const notes = summary.notes ?? [];
   const shownProblems = problems.slice(0, MAX_DETAILS);
   const body = [
-    `<header class="verdict ${verdictOutcome(verdict)}" id="verdict"><h1>VERDICT: ${verdict}</h1><p>${h(`${summary.spec.title} ${summary.spec.version}`)} against <code>${h(summary.target)}</code> — ${h(casesJudged(summary))}: ${h(countsText(summary))}</p></header>`,
+    `<header class="verdict ${verdictOutcome(verdict)}" id="verdict"><h1>VERDICT: ${verdict}</h1><p>${h(`${summary.spec.title} ${summary.spec.version}`)} against <code>${h(summary.target)}</code> — ${h(casesJudged(summary))}: ${h(countsText(summary))}; ${h(coverageText(summary))}</p></header>`,
     `<section id="failures"><h2>Failures and warnings (${problems.length})</h2>${problems.length === 0 ? `<p class="muted">None.</p>` : ""}${shownProblems.map(caseDetails).join("\n")}${problems.length > shownProblems.length ? `<p class="muted">…and ${problems.length - shownProblems.length} more: every one is in the JUnit and JSON reports.</p>` : ""}</section>`,
     `<section id="identity"><h2>Run</h2><table class="identity">${rows.map(([k, v]) => `<tr><td>${h(k)}</td><td><code>${h(v)}</code></td></tr>`).join("")}</table></section>`,
     notes.length > 0 ? `<section id="notes"><h2>Notes</h2><ul>${notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul></section>` : "",

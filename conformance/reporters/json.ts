@@ -5,7 +5,7 @@
  */
 import { verdictOf, type RunSummary } from "../model.js";
 import { forJson } from "./support/escape.js";
-import { methodStatusText } from "./support/parts.js";
+import { coverageOf, methodStatusText } from "./support/parts.js";
 
 export function renderJson(summary: RunSummary): string {
   return `${forJson({
@@ -17,11 +17,15 @@ export function renderJson(summary: RunSummary): string {
     // CONFORMANT, NOT CONFORMANT, INTERRUPTED (Ctrl-C) or INCOMPLETE (stopped by --max-time, nothing failed).
     verdict: verdictOf(summary),
     counts: summary.counts,
+    // Cases run (passed, failed or warned) of the cases selected; per method below too.
+    coverage: coverageOf(summary.counts),
     options: summary.options,
     ...(summary.identity !== undefined ? { identity: summary.identity } : {}),
     ...(summary.notes !== undefined ? { notes: summary.notes } : {}),
     // Each method's standing: conformant, not conformant, not served (-32601 to every call) or skipped, and why it is opted out.
-    ...(summary.methods !== undefined ? { methods: summary.methods.map((m) => ({ ...m, standing: methodStatusText(m) })) } : {}),
+    ...(summary.methods !== undefined
+      ? { methods: summary.methods.map((m) => ({ ...m, coverage: coverageOf(m.counts), standing: methodStatusText(m) })) }
+      : {}),
     ...(summary.discovered !== undefined ? { discoveredFixtures: summary.discovered } : {}),
     cases: summary.results.map((r) => ({
       id: r.id,

@@ -11,7 +11,7 @@
  */
 import { verdictOf, type CaseResult, type RunSummary } from "../model.js";
 import { forXml as xml } from "./support/escape.js";
-import { caseExchangeLines, findingLines, identityRows, methodStatusText, notRunText, skipReason } from "./support/parts.js";
+import { caseExchangeLines, coverageText, findingLines, identityRows, methodStatusText, notRunText, skipReason } from "./support/parts.js";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -54,6 +54,7 @@ export function renderJunit(summary: RunSummary): string {
     ...(summary.notes ?? []).map((note) => property("note", note)),
     // Each method's standing (conformant, not conformant, not served, skipped; opted out and why).
     ...(summary.methods ?? []).map((m) => property(`method.${m.method}`, methodStatusText(m))),
+    property("coverage", coverageText(summary)),
     ...(notRun ? [property("not run", notRun)] : []),
     property("verdict", verdictOf(summary)),
   ];

@@ -12,7 +12,17 @@
  */
 import { verdictOf, type RunSummary } from "../model.js";
 import { clip, forMarkdown, forMarkdownCode, forMarkdownJson } from "./support/escape.js";
-import { countsText, identityRows, methodCountsText, methodStatusText, notRunText, problemCases, shownFindings, skippedCases } from "./support/parts.js";
+import {
+  countsText,
+  coverageText,
+  identityRows,
+  methodCountsText,
+  methodStatusText,
+  notRunText,
+  problemCases,
+  shownFindings,
+  skippedCases,
+} from "./support/parts.js";
 import { casesJudged, methodStats } from "./support/stats.js";
 
 /** GitHub's limit on a comment's body. */
@@ -84,6 +94,7 @@ export function renderMarkdown(summary: RunSummary): string {
     `| Target | ${code(summary.target)} |`,
     `| Date | ${text(summary.startedAt)} |`,
     `| Cases | ${casesJudged(summary)}: ${countsText(summary)} |`,
+    `| Coverage | ${coverageText(summary)} |`,
     ...(notRun ? [`| Not run | ${text(notRun)} |`] : []),
     `| Duration | ${(summary.durationMs / 1000).toFixed(1)} s |`,
     ...(summary.methods?.length ? [`| Methods | ${text(methodCountsText(summary.methods))} |`] : []),

@@ -57,7 +57,7 @@ export function expectSafeConsole(out: string, passed: boolean, ourColours = fal
 export function expectConsoleStructure(out: string): void {
   for (const line of lines(out)) {
     expect(line, JSON.stringify(line)).toMatch(
-      /^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S|^skipped: \d+$|^failing (?:cases|findings) by (?:check|method): |^methods: \d+ |^note: |^Run: /,
+      /^$|^ {4}|^[✗!] |^Spec |^\d+ cases(?: \(\d+ listed\))?: |^VERDICT: |^[✓✗!-] \S|^skipped: \d+$|^failing (?:cases|findings) by (?:check|method): |^methods: \d+ |^note: |^Run: |^coverage: \d+ of \d+ selected cases run |^\d+ cases? not run \(/,
     );
   }
 }

@@ -15,10 +15,11 @@ import { noCases, verdictOf, type CaseResult, type CaseStatus, type Finding, typ
 import { renderGithub } from "../../conformance/reporters/github.js";
 import { render } from "../../conformance/reporters/index.js";
 import { renderConsole } from "../../conformance/reporters/console.js";
-import { runSuite, type RunOptions } from "../../conformance/run.js";
+import { methodVerdicts, runSuite, type RunOptions } from "../../conformance/run.js";
+import { coverageText, methodStatusText } from "../../conformance/reporters/support/parts.js";
 import { generateDataset } from "../../reference/index.js";
 import { startReferenceIndexer } from "../../reference/serve.js";
-import { parseJson } from "../../runtime/index.js";
+import { parseJson, stringifyJson, type Json } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
@@ -328,4 +329,77 @@ describe("a run that stopped early (issue 29 item 6)", () => {
     expect(verdictOf(failed)).toBe("NOT CONFORMANT");
     expect(verdictOf(summaryOf([ran]))).toBe("CONFORMANT");
   });
+});
+
+describe("coverage (issue 29 item 7)", () => {
+  const skippedCase = (id: string, method: string) =>
+    result(id, method, "skip", [{ check: "fixtures", status: "skip", message: "needs fixture `tokenOwner`" }]);
+  const partial = () => {
+    const results = [
+      ...Array.from({ length: 28 }, (_, i) => result(`account/p-${i}`, "getCompressedAccount", "pass", [])),
+      ...Array.from({ length: 37 }, (_, i) => skippedCase(`account/s-${i}`, "getCompressedAccount")),
+      ...Array.from({ length: 40 }, (_, i) => result(`balance/p-${i}`, "getCompressedAccountBalance", "pass", [])),
+      skippedCase("balance/s-0", "getCompressedAccountBalance"),
+      result("slot/indexer-slot", "getIndexerSlot", "pass", []),
+    ];
+    return { ...summaryOf(results), methods: methodVerdicts(results, new Map()) };
+  };
+
+  it("a method most of whose cases were skipped is partly certified, not conformant; each standing states its coverage", () => {
+    const byMethod = new Map(partial().methods.map((m) => [m.method, m]));
+    expect(byMethod.get("getCompressedAccount")!.status).toBe("partly certified");
+    expect(methodStatusText(byMethod.get("getCompressedAccount")!)).toBe("partly certified (28 of 65 cases run)");
+    expect(byMethod.get("getCompressedAccountBalance")!.status).toBe("conformant");
+    expect(methodStatusText(byMethod.get("getCompressedAccountBalance")!)).toBe("conformant (40 of 41 cases run)");
+    expect(methodStatusText(byMethod.get("getIndexerSlot")!)).toBe("conformant");
+  });
+
+  it("every reporter states coverage overall and per method, and the console's closing lines whenever cases were skipped", () => {
+    const summary = partial();
+    const overall = "69 of 107 selected cases run (64.4%)";
+    const text = lines(renderConsole(summary, plain));
+    expect(text.at(-3)).toBe(`coverage: ${overall}: 38 skipped; 1 method partly certified`);
+    expect(text.at(-2)).toBe("VERDICT: CONFORMANT");
+    expect(text).toContain("    getCompressedAccount: partly certified (28 of 65 cases run)");
+    expect(text).toContain("    getCompressedAccountBalance: conformant (40 of 41 cases run)");
+    expect(text.find((l) => l.startsWith("methods: "))).toBe("methods: 1 partly certified, 2 conformant");
+    const json = parseJson(render("json", summary, null)) as { coverage: unknown; methods: { method: string; coverage: unknown; standing: string }[] };
+    expect(json.coverage).toEqual({ run: 69, selected: 107 });
+    expect(json.methods.find((m) => m.method === "getCompressedAccount")).toMatchObject({
+      coverage: { run: 28, selected: 65 },
+      standing: "partly certified (28 of 65 cases run)",
+    });
+    const junit = render("junit", summary, null);
+    expect(junit).toContain(`<property name="coverage" value="${overall}"/>`);
+    expect(junit).toContain('<property name="method.getCompressedAccount" value="partly certified (28 of 65 cases run)"/>');
+    const markdown = render("markdown", summary, null);
+    expect(markdown).toContain(`| Coverage | ${overall} |`);
+    expect(markdown).toContain("partly certified (28 of 65 cases run)");
+    const html = render("html", summary, null);
+    expect(html).toContain(`<tr><td>Coverage</td><td><code>${overall}</code></td></tr>`);
+    expect(html).toContain("partly certified (28 of 65 cases run)");
+    const github = renderGithub(summary, undefined);
+    // workflow-command data encodes % as %25
+    expect(github).toContain(`coverage: ${overall}: 38 skipped; 1 method partly certified`.replace("%", "%25"));
+    expect(github).toContain("getCompressedAccount: partly certified (28 of 65 cases run)");
+  });
+
+  it("a run with every case run has no coverage line; coverage is never rounded up to 100%", () => {
+    const full = summaryOf([result("slot/indexer-slot", "getIndexerSlot", "pass", [])]);
+    expect(renderConsole(full, plain)).not.toContain("coverage:");
+    expect(coverageText(full)).toBe("1 of 1 selected cases run (100.0%)");
+    const almost = summaryOf([...Array.from({ length: 1999 }, (_, i) => result(`p/${i}`, "getIndexerSlot", "pass", [])), skippedCase("s/0", "getIndexerSlot")]);
+    expect(coverageText(almost)).toBe("1999 of 2000 selected cases run (99.9%)");
+  });
+
+  it("run: a profile that fills only some cases ends with the coverage line before the verdict", async () => {
+    const { ownerWithManyAccounts: _dropped, ...fixtures } = referenceProfile() as Record<string, unknown>;
+    const profile = join(dir, "partial-coverage.json");
+    writeFileSync(profile, stringifyJson(fixtures as Json));
+    const r = await captured(main, ["run", "--url", indexer().url, "--fixtures", profile, "--case", "accounts-by-owner/*"]);
+    expect(r.code).toBe(0);
+    const out = lines(r.out.trimEnd());
+    expect(out.at(-1)).toBe("VERDICT: CONFORMANT");
+    expect(out.at(-2)).toMatch(/^coverage: \d+ of \d+ selected cases run \(\d+\.\d%\): \d+ skipped/);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
  * exchange), as plain text: redacted already (index.ts) and not yet escaped. Each reporter
  * passes every string from here through its own sink's function in escape.ts.
  */
-import type { CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary, Verdict } from "../../model.js";
+import type { CaseCounts, CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary, Verdict } from "../../model.js";
 import { curlLine } from "./curl.js";
 import { clip } from "./escape.js";
 
@@ -75,6 +75,38 @@ export function countsText(summary: RunSummary): string {
   return `${c.pass} passed, ${c.fail} failed, ${c.warn} warned, ${c.skip} skipped${notRun > 0 ? `, ${notRun} not run` : ""}`;
 }
 
+/** Cases run (passed, failed or warned) of the cases selected (those and the skipped and not run). */
+export interface Coverage {
+  readonly run: number;
+  readonly selected: number;
+}
+
+export function coverageOf(counts: Readonly<Partial<CaseCounts>>): Coverage {
+  const run = (counts.pass ?? 0) + (counts.fail ?? 0) + (counts.warn ?? 0);
+  return { run, selected: run + (counts.skip ?? 0) + (counts.notRun ?? 0) };
+}
+
+/** A share rounded down to a tenth of a percent: never 100.0% unless every case ran. */
+const percent = (c: Coverage): string => `${c.selected === 0 ? "100" : (Math.floor((c.run * 1000) / c.selected) / 10).toFixed(1)}%`;
+
+/** "660 of 882 selected cases run (74.8%)". */
+export function coverageText(summary: Pick<RunSummary, "counts">): string {
+  const c = coverageOf(summary.counts);
+  return `${c.run} of ${c.selected} selected cases run (${percent(c)})`;
+}
+
+/**
+ * The closing line whenever some selected case did not run: `coverage: 660 of 882 selected cases run
+ * (74.8%): 222 skipped; 2 methods partly certified`; null when every case ran.
+ */
+export function coverageLine(summary: RunSummary): string | null {
+  const c = summary.counts;
+  if ((c.skip ?? 0) + (c.notRun ?? 0) === 0) return null;
+  const left = [...((c.skip ?? 0) > 0 ? [`${c.skip} skipped`] : []), ...((c.notRun ?? 0) > 0 ? [`${c.notRun} not run`] : [])].join(", ");
+  const partly = (summary.methods ?? []).filter((m) => m.status === "partly certified").length;
+  return `coverage: ${coverageText(summary)}: ${left}${partly > 0 ? `; ${partly} method${partly === 1 ? "" : "s"} partly certified` : ""}`;
+}
+
 /** The outcome colour of a verdict: pass, fail, or warn (interrupted, incomplete: neither). */
 export function verdictOutcome(verdict: Verdict): "pass" | "fail" | "warn" {
   return verdict === "CONFORMANT" ? "pass" : verdict === "NOT CONFORMANT" ? "fail" : "warn";
@@ -121,12 +153,19 @@ export function caseExchangeLines(r: CaseResult): string[] {
  * out, or that not serving it fails the verdict.
  */
 export function methodStatusText(v: MethodVerdict): string {
-  const status = v.status === "not served" ? `not served (${v.notFound} of ${v.calls} calls answered -32601 Method not found)` : v.status;
+  const c = coverageOf(v.counts);
+  // A standing from some of the method's cases states how many: `partly certified (28 of 65 cases run)`.
+  const status =
+    v.status === "not served"
+      ? `not served (${v.notFound} of ${v.calls} calls answered -32601 Method not found)`
+      : c.run > 0 && c.run < c.selected
+        ? `${v.status} (${c.run} of ${c.selected} cases run)`
+        : v.status;
   if (v.optedOut !== null) return `${status}, opted out: ${v.optedOut}`;
   return v.fails ? `${status}: fails the verdict (--skip-method ${v.method} opts it out)` : status;
 }
 
-const STATUS_ORDER: readonly MethodStatus[] = ["not served", "not conformant", "not run", "skipped", "conformant"];
+const STATUS_ORDER: readonly MethodStatus[] = ["not served", "not conformant", "partly certified", "not run", "skipped", "conformant"];
 
 /** "36 conformant, 2 not served (2 opted out)": the methods of a run by standing. */
 export function methodCountsText(methods: readonly MethodVerdict[]): string {
@@ -139,12 +178,14 @@ export function methodCountsText(methods: readonly MethodVerdict[]): string {
 }
 
 /**
- * The methods a reader must see named: any not conformant, not served, skipped or opted out, worst
- * first (those not run because the run stopped are only counted: the stop says why).
+ * The methods a reader must see named: any not conformant, not served, partly certified, skipped,
+ * opted out or conformant from only some of its cases, worst first (those not run because the run
+ * stopped are only counted: the stop says why).
  */
 export function notableMethods(methods: readonly MethodVerdict[] = []): MethodVerdict[] {
+  const partial = (m: MethodVerdict) => m.status === "conformant" && coverageOf(m.counts).run < coverageOf(m.counts).selected;
   return methods
-    .filter((m) => (m.status !== "conformant" && m.status !== "not run") || m.optedOut !== null)
+    .filter((m) => (m.status !== "conformant" && m.status !== "not run") || partial(m) || m.optedOut !== null)
     .sort((a, b) => Number(b.fails) - Number(a.fails) || STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status));
 }
 
@@ -152,5 +193,6 @@ export function notableMethods(methods: readonly MethodVerdict[] = []): MethodVe
 export function methodOutcome(v: MethodVerdict): "pass" | "fail" | "warn" | "skip" {
   if (v.status === "conformant") return "pass";
   if (v.status === "not conformant") return "fail";
+  if (v.status === "partly certified") return "warn";
   return v.fails ? "fail" : "skip";
 }
