@@ -63,13 +63,6 @@ export function asRpcError(err: unknown): RpcError | undefined {
   }
   return undefined;
 }
-
-export function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value === "bigint" ? "number" : typeof value;
-}
-
 export function issueData(issues: readonly ValidationIssue[]): { issues: { pointer: string; message: string }[] } {
   return { issues: issues.map((i) => ({ pointer: i.pointer, message: i.message })) };
 }

@@ -10,7 +10,7 @@
  * closures appear only when a handler is async.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { StandaloneValidate } from "../contracts.js";
+import type { MethodInfo, StandaloneValidate } from "../contracts.js";
 import { formatIssues, validate } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
 import { duplicateKeyIn, stringifyJson } from "../json.js";
@@ -26,12 +26,12 @@ import {
   isThenable,
   isUsableId,
   issueData,
-  kindOf,
   PARSE_ERROR,
   PARSE_ERROR_BYTES,
   type Slot,
 } from "./envelope.js";
 import { ResultMemo } from "./memo.js";
+import { serdeMessage, unexpected } from "./params-message.js";
 import { DEFAULT_MAX_BATCH_MS, DEFAULT_MAX_RESPONSE_BYTES, limit, type CallContext, type Handler, type ListenerOptions } from "./options.js";
 import { EMPTY, RESULT_HEAD, sendJson, sendParts } from "./send.js";
 
@@ -45,6 +45,13 @@ export interface Entry {
   readonly handler: Handler;
   readonly params: StandaloneValidate | undefined;
   readonly result: StandaloneValidate | undefined;
+  /** Whether the params are a JSON array (a `Vec` request in Photon) rather than an object; undefined when the table does not say. */
+  readonly list: boolean | undefined;
+}
+
+/** Whether the params are a JSON array, from the table's params shape (undefined for a table without one: the validator decides). */
+function takesList(shape: MethodInfo["paramShape"]): boolean | undefined {
+  return shape ? shape.type === "array" : undefined;
 }
 
 /** The outcome of a call's params check: the params to run with, or the error answering them. */
@@ -106,11 +113,11 @@ export class RpcCore {
       // A method without a handler is simply not registered: -32601, as in jsonrpsee.
       if (typeof handler !== "function") continue;
       const v = Object.hasOwn(validators, name) ? validators[name] : undefined;
-      this.table.set(name, { name, hasParams: info.hasParams, handler, params: v?.params, result: v?.result });
+      this.table.set(name, { name, hasParams: info.hasParams, handler, params: v?.params, result: v?.result, list: takesList(info.paramShape) });
     }
     // DECISIONS #75: `liveness` and `readiness` are registered methods of the real server (and back the GET probes).
     if (!this.table.has("liveness")) {
-      this.table.set("liveness", { name: "liveness", hasParams: false, handler: () => null, params: undefined, result: undefined });
+      this.table.set("liveness", { name: "liveness", hasParams: false, handler: () => null, params: undefined, result: undefined, list: false });
     }
     if (!this.table.has("readiness")) {
       const readiness = options.readiness;
@@ -122,7 +129,7 @@ export class RpcCore {
               if (isThenable(ready)) return Promise.resolve(ready).then(readyOrThrow);
               return readyOrThrow(ready);
             };
-      this.table.set("readiness", { name: "readiness", hasParams: false, handler, params: undefined, result: undefined });
+      this.table.set("readiness", { name: "readiness", hasParams: false, handler, params: undefined, result: undefined, list: false });
     }
   }
 
@@ -395,31 +402,31 @@ export class RpcCore {
     }
   }
 
-  /** Params must be an object (a list where the method's params schema is one) passing the params validator, with no key written twice; else -32602 (DECISIONS #43, #79). Throws RpcError. */
+  /**
+   * Params must be an object (a list where the method's params schema is one) passing the params
+   * validator, with no key written twice; else -32602 with serde's message for the first issue
+   * (params-message.ts) and every issue's pointer in `data` (DECISIONS #43, #79). Throws RpcError.
+   */
   checkParams(entry: Entry, params: unknown): unknown {
-    if (params === undefined) {
-      throw refusal("Invalid params: missing params (an object is required)", {
-        issues: [{ pointer: "", message: "is required" }],
-      });
-    }
-    // A list is params only for a method whose params schema is a list (serde's `Vec<…>` request,
-    // e.g. the multiple-proof methods); every other method's params are an object.
-    const listParams = Array.isArray(params) && entry.params !== undefined && validate(entry.params, params).length === 0;
-    if (params === null || typeof params !== "object" || (Array.isArray(params) && !listParams)) {
-      throw refusal(`Invalid params: params must be an object, got ${kindOf(params)}`, {
-        issues: [{ pointer: "", message: "must be an object" }],
-      });
+    // Absent params read as null (jsonrpsee `Params::parse`); a list method takes an array, any other an object.
+    const list = entry.list;
+    const expected = list ? "a sequence" : "a map";
+    if (params === undefined || params === null || typeof params !== "object" || (list !== undefined && Array.isArray(params) !== list)) {
+      const message = `invalid type: ${unexpected(params)}, expected ${expected}`;
+      throw refusal(message, { issues: [{ pointer: "", message }] });
     }
     // serde's derived structs refuse a field given twice (JSON.parse would keep the last).
     const duplicate = duplicateKeyIn(params);
     if (duplicate !== null) {
-      throw refusal(`Invalid params: duplicate field \`${duplicate.key}\` at ${duplicate.pointer || "/"}`, {
-        issues: [{ pointer: duplicate.pointer, message: `duplicate field \`${duplicate.key}\`` }],
-      });
+      const message = `duplicate field \`${duplicate.key}\``;
+      throw refusal(message, { issues: [{ pointer: duplicate.pointer, message }] });
     }
     if (entry.params !== undefined) {
       const issues = validate(entry.params, params);
-      if (issues.length > 0) throw refusal(`Invalid params: ${formatIssues(issues)}`, issueData(issues));
+      if (issues.length > 0) {
+        const data = { issues: issues.map((i) => ({ pointer: i.pointer, message: serdeMessage(i, params) })) };
+        throw refusal(data.issues[0]!.message, data);
+      }
     }
     return params;
   }

@@ -83,15 +83,28 @@ describe("the reference indexer reads numbers as serde does", () => {
   const post = async (body: string) =>
     parseJson(await (await fetch(indexer().url, { method: "POST", headers: { "content-type": "application/json" }, body })).text()) as {
       result?: unknown;
-      error?: { code: number; message: string };
+      error?: { code: number; message: string; data?: { issues: { pointer: string; message: string }[] } };
     };
   const owner = () =>
     (datasetProfile(generateDataset({ seed: 1, accounts: 20_000 })) as unknown as { ownerWithManyAccounts: { owner: string } }).ownerWithManyAccounts.owner;
 
-  it.each(["1.0", "1e0", "-0", "1e-400", "1E400", "1000.0", "0.0"])("limit: %s → -32602 naming /limit", async (limit) => {
+  it.each([
+    ["1.0", "floating point `1.0`"],
+    ["1e0", "floating point `1.0`"],
+    ["-0", "floating point `-0.0`"],
+    ["1e-400", "floating point `0.0`"],
+    ["1000.0", "floating point `1000.0`"],
+    ["0.0", "floating point `0.0`"],
+  ])("limit: %s → -32602, serde's invalid type (an f64 for a u64), data naming /limit", async (limit, read) => {
     const r = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${owner()}","limit":${limit}}}`);
     expect(r.error?.code).toBe(-32602);
-    expect(r.error?.message).toContain("/limit");
+    expect(r.error?.message).toBe(`invalid type: ${read}, expected u64`);
+    expect(r.error?.data?.issues[0]?.pointer).toBe("/limit");
+  });
+
+  it("limit: 1E400 → -32602, serde_json's number out of range, data naming /limit", async () => {
+    const r = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${owner()}","limit":1E400}}`);
+    expect([r.error?.code, r.error?.message, r.error?.data?.issues[0]?.pointer]).toEqual([-32602, "number out of range", "/limit"]);
   });
 
   it("a field given twice in params → -32602 naming it, at any depth; the envelope's own keys are not params", async () => {
@@ -103,7 +116,8 @@ describe("the reference indexer reads numbers as serde does", () => {
       `{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","dataSlice":{"offset":0,"offset":1,"length":2}}}`,
     );
     expect(deep.error?.code).toBe(-32602);
-    expect(deep.error?.message).toContain("/dataSlice");
+    expect(deep.error?.message).toBe("duplicate field `offset`");
+    expect(deep.error?.data?.issues[0]?.pointer).toBe("/dataSlice");
     const fine = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${o}","limit":1}}`);
     expect(fine.error).toBeUndefined();
   });

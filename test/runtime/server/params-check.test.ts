@@ -56,7 +56,7 @@ describe("a call's params check", () => {
       expect(memo.calls()).toBe(i + 1);
     }
     expect(JSON.parse((await post(memo.url, call({ limit: 11 }))).body)).toMatchObject({
-      error: { code: -32602, message: "Invalid params: /limit must be <= 10" },
+      error: { code: -32602, message: "invalid value: integer `11`, expected a value less than or equal to 10" },
     });
   });
 
