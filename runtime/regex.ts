@@ -89,7 +89,7 @@ function reason(message: string): string {
   const detail = message.replace(/^error parsing regexp: /, "");
   if (/`\(\?[=!]|`\(\?<[=!]|named capture: `\(\?<[=!]/.test(detail)) return `a lookaround cannot run in linear time (RE2: ${detail})`;
   if (/escape sequence: `\\([1-9]|k)/.test(detail)) return `a backreference cannot run in linear time (RE2: ${detail})`;
-  return `the linear-time engine (RE2) cannot run it: ${detail}`;
+  return `not a valid regular expression for RE2: ${detail}`;
 }
 
 /**

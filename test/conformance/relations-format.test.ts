@@ -137,10 +137,10 @@ describe("case format: agrees, sum, follow", () => {
     ],
     ["  result: {value: {matches: {result: value}}}", "`expect.result.value`: a `matches` pattern must be a regular expression written as text"],
     ["  result: {value: {not: {matches: 5}}}", "`expect.result.value.not`: a `matches` pattern must be a regular expression written as text"],
-    ['  result: {value: {matches: "("}}', "`expect.result.value`: a `matches` pattern is not a valid regular expression: Invalid regular expression: /(/"],
+    ['  result: {value: {matches: "("}}', "`expect.result.value`: a `matches` pattern cannot be used: not a valid regular expression for RE2: missing closing )"],
     [
       '  error: {code: -32000, messageMatches: "("}',
-      "`expect.error.messageMatches`: a pattern is not a valid regular expression: Invalid regular expression: /(/",
+      "`expect.error.messageMatches`: a pattern cannot be used: not a valid regular expression for RE2: missing closing )",
     ],
     ["  follow: [{from: items, method: f, result: {a: 1}, with: 1}]", "unknown key `expect.follow[0].with`"],
   ])("%s is a CaseError naming the file and key", (yaml, message) => {
