@@ -12,7 +12,8 @@
  *
  * Either way, JSON nested more than 512 arrays/objects deep is refused (as serde_json
  * refuses past 128): the native parser would accept it, and every recursive walk after it
- * (validators, `JSON.stringify`, deep equality) would overflow the stack.
+ * (validators, `JSON.stringify`, deep equality) would overflow the stack. Likewise a number
+ * literal longer than MAX_NUMBER_CHARS (40) is refused by the scan, before any parser reads it.
  *
  * How a number was written is kept where it matters: serde (Photon's JSON library) refuses
  * `1.0`, `1e0`, `1e-400` and `-0` for an integer field, though each parses to an integral
@@ -89,6 +90,7 @@ interface Marks {
 const INTEGER = /^-?\d+$/;
 
 function parseNumber(text: string): number | bigint {
+  if (text.length > MAX_NUMBER_CHARS) throw tooLong(text.length); // lossless-json's path (text not JSON around it)
   if (INTEGER.test(text)) {
     const n = Number(text);
     return Number.isSafeInteger(n) ? n : BigInt(text);
@@ -96,12 +98,28 @@ function parseNumber(text: string): number | bigint {
   return Number(text);
 }
 
-/** Raised for text that is not JSON, or JSON nested too deeply to walk. */
+/** Raised for text that is not JSON, JSON nested too deeply to walk, or a number literal too long to read. */
 export class JsonSyntaxError extends SyntaxError {
   override name = "JsonSyntaxError";
 }
 
 const MAX_DEPTH = 512;
+
+/**
+ * The longest number literal read: no valid value needs more (a u64 or i64 has at most 20
+ * characters, an f64 as serde_json writes it, ryu's shortest form, at most 24), and reading a
+ * longer one costs time that grows faster than its length (a 15 MB literal held the event loop
+ * for seconds, past any deadline). A longer literal is refused before anything is parsed.
+ */
+export const MAX_NUMBER_CHARS = 40;
+
+/** The refusal of a number literal longer than MAX_NUMBER_CHARS (at character `at` of the text, when known). */
+function tooLong(length: number, at?: number): JsonSyntaxError {
+  const where = at === undefined ? "" : ` at character ${at}`;
+  return new JsonSyntaxError(
+    `a number literal of ${length} characters${where}: longer than the ${MAX_NUMBER_CHARS} any valid value needs (u64: 20, f64: 24); not parsed`,
+  );
+}
 
 // Where the scan is, per nesting level: in an array (and how many commas it has passed) or in
 // an object, and where the level's bracket opened.
@@ -229,8 +247,11 @@ function scan(text: string, tokens: string[], rounded: number[], paths: (string 
           if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)) break;
           e++;
         }
+        if (e - start > MAX_NUMBER_CHARS) throw tooLong(e - start, start);
         marks.literals.push({ path: pathTo(start), token: text.slice(start, e) });
         j = e;
+      } else if (j - start > MAX_NUMBER_CHARS) {
+        throw tooLong(j - start, start);
       } else if (c === 0x2d && j === start + 2 && text.charCodeAt(start + 1) === 0x30) {
         marks.literals.push({ path: pathTo(start), token: "-0" }); // serde reads -0 as a float
       } else if (j - start >= 16) {

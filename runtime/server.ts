@@ -18,7 +18,6 @@ import { HttpFront } from "./server/http.js";
 import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_BYTES, limit, type ListenerOptions } from "./server/options.js";
 import { RpcCore } from "./server/rpc.js";
 
-export { MAX_NUMBER_CHARS } from "./server/body.js";
 export { withMiddleware, type Middleware, type RequestListener } from "./server/middleware.js";
 export type { CallContext, Handler, ListenerOptions } from "./server/options.js";
 

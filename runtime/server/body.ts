@@ -7,18 +7,18 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RpcCode, RpcMessage } from "../errors.js";
-import { JsonSyntaxError, parseJson } from "../json.js";
+import { JsonSyntaxError, MAX_NUMBER_CHARS, parseJson } from "../json.js";
 import { errorEnvelope } from "./envelope.js";
 import { EMPTY, sendClosing, sendJson } from "./send.js";
 
 /**
- * The longest number literal read. A u64 has at most 20 digits and this interface has no
- * fractional field, so no valid request holds a longer literal; reading one costs time
- * quadratic in its length (a 9.5 MiB literal held the event loop for 10 s).
+ * The longest number literal read (json.ts, shared with the client): a u64 has at most 20 digits
+ * and this interface has no fractional field, so no valid request holds a longer literal; reading
+ * one costs time quadratic in its length (a 9.5 MiB literal held the event loop for 10 s).
  */
-export const MAX_NUMBER_CHARS = 40;
+export { MAX_NUMBER_CHARS };
 /** A run of characters that could form a literal longer than MAX_NUMBER_CHARS (a quick pre-check). */
-const MAY_HOLD_LONG_NUMBER = /[-+.\deE]{41}/;
+const MAY_HOLD_LONG_NUMBER = new RegExp(`[-+.\\deE]{${MAX_NUMBER_CHARS + 1}}`);
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 function isNumberChar(c: number): boolean {

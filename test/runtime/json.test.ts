@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonSyntaxError, parseJson, stringifyJson } from "../../runtime/json.js";
+import { JsonSyntaxError, MAX_NUMBER_CHARS, parseJson, stringifyJson } from "../../runtime/json.js";
 
 describe("lossless JSON", () => {
   it("keeps integers above 2^53 as bigint and small ones as number", () => {
@@ -44,6 +44,36 @@ describe("lossless JSON", () => {
   it("reports bad and too-deep JSON as JsonSyntaxError", () => {
     expect(() => parseJson("{")).toThrow(JsonSyntaxError);
     expect(() => parseJson(`${"[".repeat(200_000)}1${"]".repeat(200_000)}12345678901234567`)).toThrow(JsonSyntaxError);
+  });
+
+  it(`refuses a number literal longer than MAX_NUMBER_CHARS (${MAX_NUMBER_CHARS}) before parsing it, naming its length and place; digits in strings are data`, () => {
+    const refused = (text: string, options?: { duplicateKeys: true }) => {
+      try {
+        parseJson(text, options);
+      } catch (err) {
+        expect(err).toBeInstanceOf(JsonSyntaxError);
+        return (err as Error).message;
+      }
+      return "parsed";
+    };
+    const huge = "9".repeat(15_000_000);
+    const message = `a number literal of 15000000 characters at character 47: longer than the ${MAX_NUMBER_CHARS} any valid value needs (u64: 20, f64: 24); not parsed`;
+    expect(refused(`{"jsonrpc":"2.0","id":1,"result":{"slot":1,"v":${huge}}}`)).toBe(message);
+    expect(refused(`{"jsonrpc":"2.0","id":1,"result":{"slot":1,"v":${huge}}}`, { duplicateKeys: true })).toBe(message);
+    // Negative, with a fraction or an exponent, and bare.
+    const over = `1${"0".repeat(MAX_NUMBER_CHARS)}`;
+    for (const literal of [`-${over}`, `1.${over}`, `1e${over}`, `${over}.5e-7`])
+      expect(refused(`[${literal}]`)).toMatch(new RegExp(`^a number literal of ${literal.length} characters at character 1: `));
+    expect(refused(over)).toMatch(/^a number literal of 41 characters at character 0: /);
+    // The longest valid literals, and one of exactly MAX_NUMBER_CHARS characters, are read.
+    expect(parseJson("[18446744073709551615,-9223372036854775808,-1.7976931348623157e308,-2.2250738585072014e-308]")).toEqual([
+      18446744073709551615n,
+      -9223372036854775808n,
+      -1.7976931348623157e308,
+      -2.2250738585072014e-308,
+    ]);
+    expect(parseJson(`[${"9".repeat(MAX_NUMBER_CHARS)}]`)).toEqual([BigInt("9".repeat(MAX_NUMBER_CHARS))]);
+    expect(parseJson(`{"s":"${huge}"}`)).toEqual({ s: huge });
   });
 
   it("keeps __proto__ as an own key, never a prototype", () => {
