@@ -68,8 +68,12 @@ export interface FollowExpectation {
   readonly result: Readonly<Record<string, Json>>;
 }
 
-/** At most this many follow-up calls per `follow` entry. */
+/** At most this many follow-up calls per `follow` entry, and how many where its `max` is not given. */
 export const FOLLOW_CAP = 50;
+const FOLLOW_DEFAULT = 10;
+
+/** At most this many follow-up calls per case, all its `follow` entries together (their `max` added up). */
+export const FOLLOW_CASE_CAP = 100;
 
 export interface Expectation {
   /** Expected HTTP status (default 200). */
@@ -318,7 +322,7 @@ function relations(exp: Record<string, Json>, r: (v: Json | undefined) => Json |
   const follow = listOf(exp.follow, "expect.follow", file).map((entry, i): FollowExpectation => {
     const where = `expect.follow[${i}]`;
     const f = keysOf(entry, ["from", "max", "method", "params", "result"], where, file);
-    const max = f.max ?? 10;
+    const max = f.max ?? FOLLOW_DEFAULT;
     if (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > FOLLOW_CAP)
       throw new CaseError(file, `\`${where}.max\` must be an integer from 1 to ${FOLLOW_CAP}`);
     return {
@@ -329,6 +333,12 @@ function relations(exp: Record<string, Json>, r: (v: Json | undefined) => Json |
       result: r(pathMatchers(f.result, `${where}.result`, file)) as Record<string, Json>,
     };
   });
+  const calls = follow.reduce((n, f) => n + f.max, 0);
+  if (calls > FOLLOW_CASE_CAP)
+    throw new CaseError(
+      file,
+      `\`expect.follow\`: at most ${FOLLOW_CASE_CAP} follow-up calls per case, but its entries' \`max\` (${FOLLOW_DEFAULT} where not given) add up to ${calls}`,
+    );
   return { agrees, sum, follow };
 }
 

@@ -137,7 +137,10 @@ describe("case format: agrees, sum, follow", () => {
     ],
     ["  result: {value: {matches: {result: value}}}", "`expect.result.value`: a `matches` pattern must be a regular expression written as text"],
     ["  result: {value: {not: {matches: 5}}}", "`expect.result.value.not`: a `matches` pattern must be a regular expression written as text"],
-    ['  result: {value: {matches: "("}}', "`expect.result.value`: a `matches` pattern cannot be used: not a valid regular expression for RE2: missing closing )"],
+    [
+      '  result: {value: {matches: "("}}',
+      "`expect.result.value`: a `matches` pattern cannot be used: not a valid regular expression for RE2: missing closing )",
+    ],
     [
       '  error: {code: -32000, messageMatches: "("}',
       "`expect.error.messageMatches`: a pattern cannot be used: not a valid regular expression for RE2: missing closing )",
@@ -154,6 +157,25 @@ describe("case format: agrees, sum, follow", () => {
     expect(err).toBeInstanceOf(CaseError);
     expect((err as Error).message).toContain("cases/x/y.yaml");
     expect((err as Error).message).toContain(message);
+  });
+});
+
+describe("follow-up calls per case, not only per entry (100 entries of 50 sent 5,002 calls)", () => {
+  const entries = (n: number, max?: number) =>
+    `  follow:\n${`    - {from: items, method: f, result: {a: 1}${max === undefined ? "" : `, max: ${max}`}}\n`.repeat(n)}`;
+
+  it("entries whose `max` add up to the per-case cap are read", () => {
+    expect(parse(entries(2, 50)).expect.follow!.map((f) => f.max)).toEqual([50, 50]);
+  });
+
+  it.each([
+    { n: 100, max: 50, label: "50", sum: 5000 },
+    { n: 11, max: undefined, label: "10 (the default)", sum: 110 },
+  ])("$n entries of max $label are refused at load, naming the file and the sum", ({ n, max, sum }) => {
+    expect(() => parse(entries(n, max))).toThrow(CaseError);
+    expect(() => parse(entries(n, max))).toThrow(
+      `cases/x/y.yaml: \`expect.follow\`: at most 100 follow-up calls per case, but its entries' \`max\` (10 where not given) add up to ${sum}`,
+    );
   });
 });
 
