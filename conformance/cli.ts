@@ -14,7 +14,7 @@ import { secretsFromEnv, stringifyJson, type Redactor } from "@photon-indexer-ki
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { checkFile } from "./offline.js";
-import { diffTargets } from "./compare.js";
+import { diffTargets, INCONCLUSIVE_ID } from "./compare.js";
 import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
 import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
 import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
@@ -25,7 +25,8 @@ import { fail, runWideResult, type CaseResult, type RunSummary } from "./model.j
 import { packageRoot, packageVersion } from "./paths.js";
 import { consoleStyle, progressLine } from "./reporters/console.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { checkSkipMethods, isOptedOut, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite } from "./run.js";
+import { checkSkipMethods, isOptedOut, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectsRunWide, SLOT_ORDER_ID } from "./run.js";
+import { RUN_WIDE_ROW } from "./reporters/support/stats.js";
 import { deadline, formatDuration, loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
@@ -50,6 +51,16 @@ const duration = (name: string) => (value: string) => {
   if (!(ms >= 1)) throw new InvalidArgumentError(`${name} is a duration: milliseconds, or a number with ms, s, m or h (e.g. 30m)`);
   return ms;
 };
+
+/** A duration as `duration` reads it, in its largest whole unit (`30m`, `2m`, `90s`), for --help. */
+export function durationText(ms: number): string {
+  const unit = (["h", "m", "s"] as const).find((u) => ms % { h: 3_600_000, m: 60_000, s: 1000 }[u] === 0);
+  return unit ? `${ms / { h: 3_600_000, m: 60_000, s: 1000 }[unit]}${unit}` : `${ms}ms`;
+}
+
+/** An option taking a duration, its default shown with its unit (`(default: 30m)`), not in milliseconds. */
+const durationOption = (flags: string, description: string, name: string, ms: number) =>
+  new Option(flags, description).argParser(duration(name)).default(ms, durationText(ms));
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf(":");
@@ -225,7 +236,7 @@ const corpusOptions = (command: Command) =>
 
 const reporterOptions = (command: Command) =>
   command
-    .addOption(new Option("--reporter <name>", "console|json|junit|github|markdown (repeatable, each optionally followed by --output FILE)"))
+    .addOption(new Option("--reporter <name>", `${reporterNames.join("|")} (repeatable, each optionally followed by --output FILE)`))
     .addOption(new Option("--output <file>", "file for the preceding --reporter"));
 
 /** The case selection and fixtures of a command line, as the runner's options take them (for its reports). */
@@ -318,15 +329,21 @@ export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): R
   return { ...summary, results: [...summary.results, result], counts: { ...summary.counts, fail: summary.counts.fail + 1 }, passed: false };
 }
 
-/** `--list`: the selected cases (shard applied), one `id  method` a line; the target is never contacted. */
-async function list(flags: RunFlags, spec: SpecBundle, derived = true): Promise<ExitStatusValue> {
+/**
+ * `--list`: the selected cases (shard applied), one `id  method` a line, then the run-wide
+ * results the command adds and counts among its cases (`runWide`, method `(run-wide)`: run's
+ * slot-order check when the selection holds it, diff's inconclusive tally), so the list and the
+ * run's count agree; the target is never contacted.
+ */
+async function list(flags: RunFlags, spec: SpecBundle, derived = true, runWide: readonly string[] = []): Promise<ExitStatusValue> {
   const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
   const cases = await loadSelection(
     { casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true, derived, spec },
     fixtures,
   );
-  const width = Math.max(0, ...cases.map((c) => c.id.length));
-  process.stdout.write(cases.map((c) => `${forConsole(c.id).padEnd(width)}  ${forConsole(c.method)}\n`).join(""));
+  const rows = [...cases.map((c) => [c.id, c.method] as const), ...runWide.map((id) => [id, RUN_WIDE_ROW] as const)];
+  const width = Math.max(0, ...rows.map(([id]) => id.length));
+  process.stdout.write(rows.map(([id, method]) => `${forConsole(id).padEnd(width)}  ${forConsole(method)}\n`).join(""));
   return ExitStatus.OK;
 }
 
@@ -441,13 +458,15 @@ export async function main(argv: string[]): Promise<number> {
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
     .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
-    .option(
-      "--max-time <duration>",
-      "the whole run's deadline; cases left then fail as not run, and the reports are written",
-      duration("--max-time"),
-      DEFAULT_MAX_TIME_MS,
+    .addOption(
+      durationOption(
+        "--max-time <duration>",
+        "the whole command's deadline (--discover included); cases left then are not run, and the reports are written",
+        "--max-time",
+        DEFAULT_MAX_TIME_MS,
+      ),
     )
-    .option("--case-time <duration>", "one case's deadline, all its requests (walks included) together", duration("--case-time"), DEFAULT_CASE_TIME_MS)
+    .addOption(durationOption("--case-time <duration>", "one case's deadline, all its requests (walks included) together", "--case-time", DEFAULT_CASE_TIME_MS))
     .option("--max-failures <n>", "after N failed cases start no more; the rest are reported as not run", int("--max-failures", 1))
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
     .option(
@@ -461,7 +480,8 @@ export async function main(argv: string[]): Promise<number> {
       const configured = await settle(command, flags, settingNames(program));
       const spec = await loadSpecBundle(flags.spec); // a bad spec or an unknown version is a usage error (exit 2) before anything runs
       checkSkipMethods(flags.skipMethod ?? [], spec.methods, spec.spec); // so is an unknown name
-      code = flags.list ? await list(flags, spec) : await run(flags, argv, configured, spec, started);
+      const runWide = selectsRunWide({ methods: flags.method, caseGlobs: flags.case, shard: flags.shard }) ? [SLOT_ORDER_ID] : [];
+      code = flags.list ? await list(flags, spec, true, runWide) : await run(flags, argv, configured, spec, started);
     });
 
   reporterOptions(corpusOptions(program.command("diff")))
@@ -478,7 +498,7 @@ export async function main(argv: string[]): Promise<number> {
       const configured = await settle(command, flags, settingNames(program));
       messageRedactor = outputRedactor(flags, against()); // with the config file's and the environment's values
       const spec = await loadSpecBundle(flags.spec);
-      if (flags.list) return void (code = await list(flags, spec));
+      if (flags.list) return void (code = await list(flags, spec, true, [INCONCLUSIVE_ID]));
       if (!flags.url || !flags.against) throw new UsageError("diff needs --url (or PHOTON_URL, or `url` in the config file) and --against");
       const pairs = reporters(argv, configured);
       await prepareOutputs(pairs);

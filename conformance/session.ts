@@ -24,6 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import { connect } from "node:net";
+import { closest, distance } from "fastest-levenshtein";
 import picomatch from "picomatch";
 import { startReferenceIndexer, type ReferenceIndexer } from "../reference/serve.js";
 import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
@@ -34,7 +35,7 @@ import { ConfErrorCode, ConformanceError, UnreachableError, UsageError } from ".
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { refusalWatch, settleRefusal, type RefusalWatch } from "./refusals.js";
 import { appliesTo, defaultSpec, methodsCalled, shownSpecFile, type SpecBundle } from "./spec-bundle.js";
-import { canonicalMethod, type MethodTable } from "./spec-facts.js";
+import { aliasesOf, canonicalMethod, type MethodTable } from "./spec-facts.js";
 import { createTarget, type RawTarget } from "./target.js";
 
 /** What every command uses unless told otherwise. */
@@ -249,12 +250,30 @@ function leftOutNote(left: readonly ConformanceCase[], spec: SpecBundle): string
   return `${left.length} case${left.length === 1 ? "" : "s"} calling ${methods.length} method${methods.length === 1 ? "" : "s"} that ${title} ${version} (--spec) does not define ${left.length === 1 ? "was" : "were"} left out, not run and not counted (${listed})`;
 }
 
+/**
+ * Each `--method` name: a method or alias of the chosen spec, or the method of some case (a
+ * protocol case's own name, such as an unknown method it sends); else a usage error naming the
+ * spec, with the nearest method name when one is close.
+ */
+function checkMethods(names: readonly string[], all: readonly ConformanceCase[], spec: SpecBundle): void {
+  for (const name of names) {
+    if (canonicalMethod(name, spec.methods) !== undefined || all.some((c) => c.method === name)) continue;
+    const known = Object.values(spec.methods).flatMap((m) => [m.name, ...aliasesOf(m)]);
+    const near = known.length > 0 ? closest(name, known) : "";
+    const hint = near && distance(name.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(name.length / 4)) ? ` (did you mean ${near}?)` : "";
+    throw new UsageError(
+      `--method ${name} is not a method of the spec (${spec.spec.title} ${spec.spec.version})${hint}; \`--list\` shows the case ids and methods`,
+    );
+  }
+}
+
 async function select(options: SelectionOptions, fixtures: Fixtures): Promise<Selected> {
   const spec = options.spec ?? defaultSpec;
   // `--case` globs select by id, which the file's path gives: the other files are not even parsed.
   const globs = options.caseGlobs?.length ? picomatch([...options.caseGlobs]) : undefined;
   const handWritten = await loadCases(options.casesDir, fixtures, globs);
   const all = options.derived ? withDerived(handWritten, deriveCases(fixtures, spec.methods, shownSpecFile(spec))) : handWritten;
+  if (options.requireMatch) checkMethods(options.methods ?? [], all, spec);
   const matching = selectCases(all, { methods: options.methods, caseGlobs: options.caseGlobs }, spec.methods);
   const applying = matching.filter((c) => appliesTo(c, spec));
   const leftOut = leftOutNote(

@@ -15,7 +15,7 @@ import { loadCases } from "../../conformance/case-format.js";
 import { deriveCases, withDerived } from "../../conformance/derive.js";
 import { main } from "../../conformance/cli.js";
 import { recordCases } from "../../conformance/record.js";
-import { selectCases } from "../../conformance/run.js";
+import { selectCases, selectsRunWide } from "../../conformance/run.js";
 import { main as genMain } from "../../generator/cli.js";
 import { MIN_ACCOUNTS } from "../../reference/dataset.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
@@ -43,7 +43,7 @@ const child = (args: string[], stdout: "pipe" | "ignore" = "pipe") =>
   });
 
 describe("honest selections", () => {
-  it("exits 2 with `no case matches` (and what was asked) for run, diff and record, never CONFORMANT", async () => {
+  it("exits 2 with `no case matches` (and what was asked), or `not a method of the spec`, for run, diff and record, never CONFORMANT", async () => {
     for (const args of [
       ["run", "--url", indexer().url, "--case", "nonexistent/*"],
       ["run", "--url", indexer().url, "--method", "getFoo"],
@@ -53,7 +53,7 @@ describe("honest selections", () => {
     ]) {
       const r = await run(...args);
       expect(r.code, args.join(" ")).toBe(2);
-      expect(r.out).toMatch(/no case matches (--case 'nonexistent\/\*'|--method getFoo)/);
+      expect(r.out).toMatch(/no case matches --case 'nonexistent\/\*'|--method getFoo is not a method of the spec/);
       expect(r.out).not.toContain("CONFORMANT");
     }
     expect(existsSync(join(dir, "never"))).toBe(false);
@@ -69,12 +69,14 @@ describe("honest selections", () => {
     expect(lines.map((l) => l.split(/\s+/))).toEqual(expected.map((c) => [c.id, c.method]));
     const shard = await run("run", "--url", UNREACHABLE, "--shard", "1/2", "--list");
     expect(shard.code).toBe(0);
-    expect(shard.out.trimEnd().split("\n").length).toBe(selectCases(all, { shard: { index: 1, total: 2 } }).length);
+    // The run-wide slot-order result is listed in the shard that counts it (cli-help.test.ts).
+    const wide = selectsRunWide({ shard: { index: 1, total: 2 } }) ? 1 : 0;
+    expect(shard.out.trimEnd().split("\n").length).toBe(selectCases(all, { shard: { index: 1, total: 2 } }).length + wide);
     // diff runs the derived cases too; record does not (their expectations are the spec's, not a deployment's)
     const handWritten = await loadCases(join(root, "conformance", "cases"), referenceFixtures());
-    for (const [command, corpus] of [
-      [["diff", "--against", UNREACHABLE], all],
-      [["record", "--out", join(dir, "never")], handWritten],
+    for (const [command, corpus, runWide] of [
+      [["diff", "--against", UNREACHABLE], all, ["diff/inconclusive"]],
+      [["record", "--out", join(dir, "never")], handWritten, []],
     ] as const) {
       const listed = await run(...command, "--url", UNREACHABLE, "--method", "getIndexerSlot", "--list");
       expect(listed.code).toBe(0);
@@ -83,7 +85,7 @@ describe("honest selections", () => {
           .trimEnd()
           .split("\n")
           .map((l) => l.split(/\s+/)[0]),
-      ).toEqual(selectCases(corpus, { methods: ["getIndexerSlot"] }).map((c) => c.id));
+      ).toEqual([...selectCases(corpus, { methods: ["getIndexerSlot"] }).map((c) => c.id), ...runWide]);
     }
   });
 

@@ -118,3 +118,23 @@ describe("diff --url A --against B", () => {
     expect(await diff("--url", seed1().url, "--against", "http://127.0.0.1:1/")).toBe(2);
   }, 60_000);
 });
+
+describe("diff's closing line", () => {
+  it("names the two targets compared and says whether they agree, never a run's CONFORMANT", async () => {
+    const same = await captured(main, ["diff", "--url", seed1().url, "--against", seed1b().url, "--case", "account/*"]);
+    expect(same.code).toBe(0);
+    const agree = same.stdout.trimEnd().split("\n").at(-1)!;
+    expect(agree).toMatch(
+      new RegExp(
+        `^VERDICT: AGREE: ${seed1().url} \\(under test, --url\\) and ${seed1b().url} \\(trusted, --against\\) answer alike \\(\\d+ cases compared\\)$`,
+      ),
+    );
+    const other = await captured(main, ["diff", "--url", seed1().url, "--against", seed2().url, "--case", "account/*"]);
+    expect(other.code).toBe(1);
+    const differ = other.stdout.trimEnd().split("\n").at(-1)!;
+    expect(differ).toMatch(
+      new RegExp(`^VERDICT: DIFFER: ${seed1().url} \\(under test, --url\\) and ${seed2().url} \\(trusted, --against\\) differ in \\d+ of \\d+ cases compared$`),
+    );
+    for (const out of [same.stdout, other.stdout]) expect(out).not.toContain("CONFORMANT");
+  }, 60_000);
+});
