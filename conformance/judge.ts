@@ -1,5 +1,6 @@
 /** Runs the applicable checks over one exchange, and rolls a run's results into a summary. */
 import type { Json } from "@photon-indexer-kit/runtime";
+import { BoundedFindings, MAX_FINDINGS_PER_CASE } from "./bounded-findings.js";
 import type { ConformanceCase } from "./case-format.js";
 import { checks, type Target } from "./checks/index.js";
 import type { RootLedger } from "./checks/root-ledger.js";
@@ -32,15 +33,16 @@ export interface JudgeOptions {
   readonly roots?: RootLedger;
 }
 
+/** The findings of the applicable checks about one exchange: at most MAX_FINDINGS_PER_CASE, then a count per check of those left out. */
 export async function judge(c: ConformanceCase, exchange: Exchange, target: Target, options: JudgeOptions): Promise<Finding[]> {
-  const findings: Finding[] = [];
+  const findings = new BoundedFindings(MAX_FINDINGS_PER_CASE, "case");
   const { methods, validators, envelope } = options.spec ?? defaultSpec;
   for (const check of checks) {
     if (options.skip?.has(check.name) || !check.applies(c, methods)) continue;
     if (exchange.error && check.name !== "http") continue; // nothing to judge without an answer
     try {
-      findings.push(
-        ...(await check.run({
+      findings.addAll(
+        await check.run({
           testCase: c,
           exchange,
           target,
@@ -50,15 +52,15 @@ export async function judge(c: ConformanceCase, exchange: Exchange, target: Targ
           strict: options.strict,
           requestId: options.requestId,
           ...(options.roots ? { roots: options.roots } : {}),
-        })),
+        }),
       );
     } catch (err) {
       // A live call asked of captured traffic: the check does not apply there (not a failure, not a pass).
-      if (err instanceof ConformanceError && err.code === ConfErrorCode.OFFLINE) findings.push(skip(check.name, `not applicable: ${err.message}`));
-      else findings.push(fail(check.name, `the check could not run: ${(err as Error).message}`));
+      if (err instanceof ConformanceError && err.code === ConfErrorCode.OFFLINE) findings.add(skip(check.name, `not applicable: ${err.message}`));
+      else findings.add(fail(check.name, `the check could not run: ${(err as Error).message}`));
     }
   }
-  return findings;
+  return findings.done();
 }
 
 /** This package's name and version, as every report names the tool that judged. */

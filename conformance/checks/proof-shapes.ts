@@ -23,20 +23,27 @@ export function int32(value: unknown): bigint | null {
   if (typeof value !== "string" || value.length > 44) return null;
   const bytes = decodeBase58(value);
   if (bytes?.length !== 32) return null;
-  let n = 0n;
-  for (const b of bytes) n = (n << 8n) | BigInt(b);
-  return n;
+  // One BigInt of the hex, not 32 BigInt steps a byte at a time: a large answer decodes thousands.
+  return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString("hex")}`);
 }
 
 export const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
 export const isSeq = (v: unknown): v is number | bigint => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) || (typeof v === "bigint" && v >= 0n);
 
+/**
+ * Proof-bearing objects collected per answer at most: the largest valid answer, a proof list method
+ * asked for 1000 hashes (the spec's x-max-items), carries 1000. The rest are counted, not judged.
+ */
+export const MAX_PROOFS = 1000;
+
 /** What one answer carries, with the dotted path (from `result`) of each proof-bearing object. */
 export interface Found {
   accounts: { path: string; o: Obj }[];
   addresses: { path: string; o: Obj }[];
   validity: { path: string; o: Obj }[];
+  /** Proof-bearing objects past MAX_PROOFS: counted, not collected. */
+  left: number;
 }
 
 /** `.value.items.3` from its steps. */
@@ -46,7 +53,10 @@ function dotted(steps: readonly (string | number)[]): string {
   return out;
 }
 
-/** Walks the answer keeping the path as a stack of steps; a dotted path is written only for what is found (most nodes carry no proof). */
+/**
+ * Walks the answer keeping the path as a stack of steps; a dotted path is written only for what is
+ * found (most nodes carry no proof). Proofs stand a few levels down: the walk goes 12 deep at most.
+ */
 function collect(node: unknown, steps: (string | number)[], found: Found, depth: number): void {
   if (depth > 12) return;
   if (Array.isArray(node)) {
@@ -60,11 +70,18 @@ function collect(node: unknown, steps: (string | number)[], found: Found, depth:
     return;
   }
   if (!isObject(node)) return;
-  if ("compressedProof" in node) found.validity.push({ path: dotted(steps), o: node });
-  else if ("lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node)
-    found.addresses.push({ path: dotted(steps), o: node });
-  else if ("proof" in node && "root" in node && "leafIndex" in node && "hash" in node) found.accounts.push({ path: dotted(steps), o: node });
-  else
+  const list =
+    "compressedProof" in node
+      ? found.validity
+      : "lowerRangeAddress" in node && "higherRangeAddress" in node && "lowElementLeafIndex" in node && "proof" in node
+        ? found.addresses
+        : "proof" in node && "root" in node && "leafIndex" in node && "hash" in node
+          ? found.accounts
+          : null;
+  if (list !== null) {
+    if (found.accounts.length + found.addresses.length + found.validity.length < MAX_PROOFS) list.push({ path: dotted(steps), o: node });
+    else found.left++;
+  } else
     for (const k in node) {
       if (!Object.hasOwn(node, k)) continue;
       const v = node[k];
@@ -87,7 +104,7 @@ export function treeOf(o: Obj): string | null {
 
 /** The proof-bearing objects of a result, found by their shape. */
 export function collectProofs(result: unknown): Found {
-  const found: Found = { accounts: [], addresses: [], validity: [] };
+  const found: Found = { accounts: [], addresses: [], validity: [], left: 0 };
   collect(result, [], found, 0);
   return found;
 }

@@ -19,21 +19,27 @@
  * - a `compressedProof` is never passed: the well-known placeholder (a = 1..32, b = 1..64,
  *   c = 1..32, stateless.js's stand-in) is a noted skip, any other proof a skip (no verifying key).
  * Folding costs about 26-40 Poseidon calls a proof: at most MAX_FOLDS proofs are folded per answer,
- * and a finding says how many were left unfolded.
+ * and a finding says how many were left unfolded. The work per answer is bounded and linear: at most
+ * MAX_PROOFS proof-bearing objects and MAX_VALIDITY_ENTRIES validity-proof entries are judged (the
+ * rest counted in a skip), each once, and at most MAX_FINDINGS_PER_ANSWER findings are kept.
  */
 import { encodeBase58, isObject } from "@photon-indexer-kit/runtime";
+import { BoundedFindings, MAX_FINDINGS_PER_ANSWER } from "../bounded-findings.js";
 import { fail, pass, skip, type Finding } from "../model.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
 import { poseidonHash } from "./poseidon.js";
 import { agreementFindings } from "./proof-agreement.js";
-import { collectProofs, type Found, int32, isIndex, isSeq, LARGEST_HISTORY, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
+import { collectProofs, type Found, int32, isIndex, isSeq, LARGEST_HISTORY, MAX_PROOFS, type Obj, ROOT_HISTORY, rootsOf, treeOf } from "./proof-shapes.js";
 import { type Hash2, hash2 as plainHash2, type RootLedger } from "./root-ledger.js";
 
 const P = "proofs";
 
 /** Proofs folded per answer at most (each is 26-40 Poseidon calls). */
 export const MAX_FOLDS = 16;
+
+/** Validity-proof entries (a root, its index and tree) judged per answer at most; the rest are counted. */
+export const MAX_VALIDITY_ENTRIES = 1000;
 
 /** The BN254 scalar field modulus: Poseidon's inputs are below it. */
 const FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -78,23 +84,30 @@ function siblingsOf(proof: unknown, where: string): bigint[] | string {
 }
 
 class Judge {
-  constructor(private readonly hash2: Hash2) {}
-  readonly findings: Finding[] = [];
+  constructor(
+    private readonly hash2: Hash2,
+    private readonly findings: BoundedFindings,
+  ) {}
   private folds = 0;
   private unfolded = 0;
   private folded = 0;
   private byIndex = 0;
   private entries = 0;
+  /** Validity-proof entries judged (by index or not), and those past MAX_VALIDITY_ENTRIES, not judged. */
+  private entriesJudged = 0;
+  private entriesLeft = 0;
   /** tree → proof length seen first, with its path. */
   private readonly heights = new Map<string, { length: number; path: string }>();
   /** tree#rootSeq → root seen first, with its path. */
   private readonly roots = new Map<string, { root: string; path: string }>();
   /** tree → the roots its account and address proofs carry. */
   readonly proofRoots = new Map<string, Set<string>>();
+  /** tree → its proofs' roots as a message shows them, rendered once (not once per validity entry). */
+  private readonly shownRoots = new Map<string, string>();
 
   /** Records a failing finding; false, for `return this.bad(…)` in the judgements. */
   private bad(message: string, expected?: string, actual?: string): false {
-    this.findings.push(fail(P, message, expected, actual));
+    this.findings.add(fail(P, message, expected, actual));
     return false;
   }
 
@@ -184,7 +197,7 @@ class Judge {
       );
     if (address === higher && lower < address) {
       // Photon does not refuse an address already in the tree: its low element is its predecessor (forest.ts, newAddressProofs).
-      this.findings.push({
+      this.findings.add({
         ...skip(P, `result${path}.address ${show(o.address)} is already in the tree (it is its low element's next value): no non-inclusion proof`),
         note: true,
       });
@@ -221,6 +234,15 @@ class Judge {
     this.compressedProof(`result${path}.compressedProof`, o.compressedProof);
     /** tree → first (root, rootIndex, path) among this answer's validity entries. */
     const first = new Map<string, { root: unknown; rootIndex: unknown; at: string }>();
+    /** Whether another entry may be judged; counts it as left out when not. */
+    const budget = (): boolean => {
+      if (this.entriesJudged >= MAX_VALIDITY_ENTRIES) {
+        this.entriesLeft++;
+        return false;
+      }
+      this.entriesJudged++;
+      return true;
+    };
     const entry = (at: string, tree: string, root: unknown, rootIndex: unknown, history: number, what: string) => {
       this.entries++;
       if (!isIndex(rootIndex) || rootIndex >= history)
@@ -239,7 +261,7 @@ class Judge {
         );
       const proved = this.proofRoots.get(tree);
       if (proved && !proved.has(root as string))
-        this.bad(`${at}: root ${show(root)} is none of the roots this answer's own proofs of tree ${tree} fold to`, show([...proved]), show(root));
+        this.bad(`${at}: root ${show(root)} is none of the roots this answer's own proofs of tree ${tree} fold to`, this.shown(tree, proved), show(root));
     };
     if (Array.isArray(o.roots) && Array.isArray(o.merkleTrees) && Array.isArray(o.rootIndices)) {
       // V1 (CompressedProofWithContext): parallel lists, no tree type.
@@ -250,8 +272,13 @@ class Judge {
           String(n),
           `${o.rootIndices.length} rootIndices, ${o.merkleTrees.length} merkleTrees`,
         );
-      for (let i = 0; i < n; i++)
+      for (let i = 0; i < n; i++) {
+        if (!budget()) {
+          this.entriesLeft += n - i - 1;
+          break;
+        }
         entry(`result${path}.roots.${i}`, String(o.merkleTrees[i]), o.roots[i], o.rootIndices[i], LARGEST_HISTORY, "any tree (2400, the largest)");
+      }
     }
     for (const [list, v2] of [
       ["accounts", true],
@@ -259,8 +286,13 @@ class Judge {
     ] as const) {
       const items = o[list];
       if (!Array.isArray(items)) continue;
-      items.forEach((item, i) => {
-        if (!isObject(item)) return;
+      for (let i = 0; i < items.length; i++) {
+        const item: unknown = items[i];
+        if (!isObject(item)) continue;
+        if (!budget()) {
+          this.entriesLeft += items.length - i - 1;
+          break;
+        }
         const at = `result${path}.${list}.${i}`;
         const tree = treeOf(item);
         const type = isObject(item.merkleContext) ? item.merkleContext.treeType : undefined;
@@ -270,13 +302,22 @@ class Judge {
           // An account still in an output queue: root index 0, the zero root (row 69).
           if (index !== 0 || item.root !== ZERO)
             this.bad(`${at} proves by index: its rootIndex must be 0 and its root the zero root`, `0, ${ZERO}`, `${show(index)}, ${show(item.root)}`);
-          return;
+          continue;
         }
-        if (tree === null || history === undefined)
-          return this.bad(`${at}.merkleContext names no tree or no known tree type`, "treeType 1..4", show(item.merkleContext));
+        if (tree === null || history === undefined) {
+          this.bad(`${at}.merkleContext names no tree or no known tree type`, "treeType 1..4", show(item.merkleContext));
+          continue;
+        }
         entry(`${at}.root`, tree, item.root, index, history, `a tree of type ${type} (${history} roots)`);
-      });
+      }
     }
+  }
+
+  /** The roots of a tree's proofs as a message shows them, rendered on first use. */
+  private shown(tree: string, roots: ReadonlySet<string>): string {
+    let text = this.shownRoots.get(tree);
+    if (text === undefined) this.shownRoots.set(tree, (text = show([...roots])));
+    return text;
   }
 
   private compressedProof(at: string, proof: unknown): void {
@@ -287,7 +328,7 @@ class Judge {
         ([k, n]) => Array.isArray(proof[k]) && (proof[k] as unknown[]).length === n && (proof[k] as unknown[]).every((b, i) => b === i + 1),
       )
     ) {
-      this.findings.push({
+      this.findings.add({
         ...skip(
           P,
           `${at} is the placeholder proof (a = 1..32, b = 1..64, c = 1..32), not a Groth16 proof: the target has no prover, nothing of it is verified`,
@@ -296,10 +337,11 @@ class Judge {
       });
       return;
     }
-    this.findings.push(skip(P, `${at} is not verified (Groth16 verification needs the circuit's verifying key)`));
+    this.findings.add(skip(P, `${at} is not verified (Groth16 verification needs the circuit's verifying key)`));
   }
 
-  summary(): void {
+  /** `left`: proof-bearing objects of the answer past MAX_PROOFS, not judged. */
+  summary(left: number): void {
     const parts: string[] = [];
     if (this.folded > 0)
       parts.push(this.folded === 1 ? "1 Merkle proof folds to its root (Poseidon)" : `${this.folded} Merkle proofs fold to their roots (Poseidon)`);
@@ -309,9 +351,18 @@ class Judge {
       parts.push(
         `${this.entries} validity-proof roots: one root and root index per tree, root indexes within the root history (rootSeq % 2400 for V1 trees, % 200 for batched ones)`,
       );
-    if (!this.findings.some((f) => f.status === "fail") && parts.length > 0) this.findings.push(pass(P, parts.join("; ")));
+    // The closing findings are kept past the findings' bound: they say what the answer's proofs came to.
+    if (!this.findings.failed && parts.length > 0) this.findings.keep(pass(P, parts.join("; ")));
     if (this.unfolded > 0)
-      this.findings.push(skip(P, `${this.unfolded} more proof${this.unfolded === 1 ? " was" : "s were"} not folded (at most ${MAX_FOLDS} per answer)`));
+      this.findings.keep(skip(P, `${this.unfolded} more proof${this.unfolded === 1 ? " was" : "s were"} not folded (at most ${MAX_FOLDS} per answer)`));
+    if (left > 0) this.findings.keep(skip(P, `${left} more proof${left === 1 ? " was" : "s were"} not judged (at most ${MAX_PROOFS} per answer)`));
+    if (this.entriesLeft > 0)
+      this.findings.keep(
+        skip(
+          P,
+          `${this.entriesLeft} more validity-proof entr${this.entriesLeft === 1 ? "y was" : "ies were"} not judged (at most ${MAX_VALIDITY_ENTRIES} per answer)`,
+        ),
+      );
   }
 }
 
@@ -322,28 +373,33 @@ function base58(n: bigint): string {
   return encodeBase58(bytes);
 }
 
-/** The findings about every proof in a result (none when it carries none); `hash2`: the run's remembered folds, where it has a ledger. */
-export function proofFindings(result: unknown, hash2: Hash2 = plainHash2, found: Found = collectProofs(result)): Finding[] {
-  if (found.accounts.length + found.addresses.length + found.validity.length === 0) return [];
-  const judge = new Judge(hash2);
+/** Judges the proofs `found` in an answer into `findings`; false when it carries none. */
+function judgeProofs(found: Found, hash2: Hash2, findings: BoundedFindings): boolean {
+  if (found.accounts.length + found.addresses.length + found.validity.length === 0) return false;
+  const judge = new Judge(hash2, findings);
   for (const { path, o } of found.accounts) judge.account(path, o);
   for (const { path, o } of found.addresses) judge.address(path, o);
   for (const { path, o } of found.validity) judge.validity(path, o);
-  judge.summary();
-  return judge.findings;
+  judge.summary(found.left);
+  return true;
+}
+
+/** The findings about every proof in a result (none when it carries none); `hash2`: the run's remembered folds, where it has a ledger. */
+export function proofFindings(result: unknown, hash2: Hash2 = plainHash2, found: Found = collectProofs(result)): Finding[] {
+  const findings = new BoundedFindings(MAX_FINDINGS_PER_ANSWER, "answer");
+  return judgeProofs(found, hash2, findings) ? findings.done() : [];
 }
 
 /**
  * The run-wide ledger's findings: each (tree, rootSeq, root) of `result` recorded for the target,
  * failing where an earlier answer of the run (another case, or a follow-up call) gave another root.
  */
-function ledgerFindings(roots: RootLedger | undefined, found: Found, where: string): Finding[] {
-  if (!roots) return [];
-  const findings: Finding[] = [];
+function ledgerFindings(roots: RootLedger | undefined, found: Found, where: string, findings: BoundedFindings): void {
+  if (!roots) return;
   for (const { tree, rootSeq, root, path } of rootsOf(found)) {
     const first = roots.record(tree, rootSeq, root, `${where} result${path}.root`);
     if (first)
-      findings.push(
+      findings.add(
         fail(
           P,
           `${where} result${path}.root differs from the root ${first.where} answered for the same tree ${tree} at the same rootSeq ${rootSeq} (one root per tree and rootSeq across the run)`,
@@ -352,7 +408,6 @@ function ledgerFindings(roots: RootLedger | undefined, found: Found, where: stri
         ),
       );
   }
-  return findings;
 }
 
 export const proofsCheck: Check = {
@@ -362,15 +417,14 @@ export const proofsCheck: Check = {
     const body = ctx.exchange.body;
     if (!isObject(body) || !("result" in body)) return [];
     const found = collectProofs(body.result);
-    const findings = proofFindings(body.result, ctx.roots?.hash2, found);
-    if (findings.length === 0) return findings;
-    findings.push(...ledgerFindings(ctx.roots, found, ctx.testCase.id));
+    const findings = new BoundedFindings(MAX_FINDINGS_PER_ANSWER, "answer");
+    if (!judgeProofs(found, ctx.roots?.hash2 ?? plainHash2, findings)) return [];
+    ledgerFindings(ctx.roots, found, ctx.testCase.id, findings);
     if (found.validity.length > 0) {
       const agreement = await agreementFindings(ctx, body.result, found.validity);
-      findings.push(...agreement.findings);
-      for (const f of agreement.followUps)
-        findings.push(...ledgerFindings(ctx.roots, collectProofs(f.result), `${ctx.testCase.id} (its follow-up ${f.method})`));
+      findings.addAll(agreement.findings);
+      for (const f of agreement.followUps) ledgerFindings(ctx.roots, collectProofs(f.result), `${ctx.testCase.id} (its follow-up ${f.method})`, findings);
     }
-    return findings;
+    return findings.done();
   },
 };
