@@ -10,7 +10,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { secretsFromEnv, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
+import { secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { checkFile } from "./offline.js";
@@ -163,7 +163,15 @@ interface RunFlags {
 }
 
 /** Values to mask besides the targets' credentials and header values: each `--secret` and each line of PHOTON_SECRETS. */
-const extraSecrets = (flags: Pick<RunFlags, "secret">): string[] => [...(flags.secret ?? []), ...secretsFromEnv()];
+/** The config file's and the environment's credentials, known as soon as they are read (settle), before any is checked. */
+let settingSecrets: readonly string[] = [];
+/** Values to mask besides the targets' credentials and header values: each `--secret`, each line of PHOTON_SECRETS, the `--spec` URL's credentials and the settings'. */
+const extraSecrets = (flags: Pick<RunFlags, "secret" | "spec">): string[] => [
+  ...(flags.secret ?? []),
+  ...secretsFromEnv(),
+  ...(flags.spec ? secretsOf(flags.spec) : []),
+  ...settingSecrets,
+];
 
 /**
  * The one redactor of a command's output edge (stdout, stderr, reports, recorded files), as its
@@ -171,7 +179,7 @@ const extraSecrets = (flags: Pick<RunFlags, "secret">): string[] => [...(flags.s
  * userinfo, every `--header` value, each `--secret` and each line of PHOTON_SECRETS, and the
  * other sides given. Nothing being judged passes through it.
  */
-function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret">, ...others: TargetSpec[]): Redactor {
+function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret" | "spec">, ...others: TargetSpec[]): Redactor {
   return redactorFor([{ url: flags.url, headers: flags.header }, ...others], extraSecrets(flags));
 }
 
@@ -356,23 +364,27 @@ async function prepareOutputs(pairs: Pairs): Promise<void> {
  * Applies the config file and the environment under the command line's flags (see config.ts),
  * checks the target URLs, and returns the config file's reporters, if any.
  */
-async function settle(command: Command, flags: RunFlags & { against?: string }, known: ReadonlySet<string>): Promise<ConfigReporter[] | undefined> {
+async function settle(
+  command: Command,
+  flags: RunFlags & { against?: string; againstHeader?: Record<string, string> },
+  known: ReadonlySet<string>,
+): Promise<readonly ConfigReporter[] | undefined> {
+  const against = (): TargetSpec[] => (flags.against ? [{ url: flags.against, headers: flags.againstHeader }] : []);
+  settingSecrets = [];
   const file = await loadConfig(flags.config);
-  applySettings(
-    command,
-    flags as unknown as Record<string, unknown>,
-    [file, settingsFromEnv()].filter((s): s is Settings => s !== null),
-    known,
-  );
-  messageRedactor = outputRedactor(flags);
+  const sources = [file, settingsFromEnv()].filter((s): s is Settings => s !== null);
+  // Their credentials are masked from here on, before any of their values is checked.
+  settingSecrets = sources.flatMap((s) => s.secrets);
+  messageRedactor = outputRedactor(flags, ...against());
+  const url = (flag: string) => (value: unknown) => void checkUrl(flag, String(value));
+  applySettings(command, flags as unknown as Record<string, unknown>, sources, known, {
+    reporterNames,
+    checks: { url: url("--url"), against: url("--against") },
+  });
+  messageRedactor = outputRedactor(flags, ...against());
   if (flags.url !== undefined) checkUrl("--url", flags.url);
   if (flags.against !== undefined) checkUrl("--against", flags.against);
-  const configured = file?.reporters?.map((r) => {
-    if (!reporterNames.includes(r.name as ReporterName))
-      throw new ConfigError(`${file.source}: /reporters: a reporter is one of ${reporterNames.join(", ")} (got '${r.name}')`);
-    return r;
-  });
-  return configured;
+  return file?.reporters;
 }
 
 /** The settings a config file may hold: every long flag of the commands that read one. */
@@ -635,9 +647,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const exit = exitFor(err); // cli/exit.ts: the status each code carries
     if (exit.printed) return exit.status; // commander printed it
-    // Redacted, then kept on its line (a message may quote a target's answer or a file's text).
-    const message = forConsole(messageRedactor(err instanceof Error ? err.message : String(err)));
-    process.stderr.write(exit.expected ? `photon-conformance: ${message}\n` : `photon-conformance: unexpected error: ${message}\n`);
+    // Redacted, then each kept on its line (a message may quote a target's answer or a file's text); a config's problems one a line.
+    const lines = err instanceof ConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    const prefix = exit.expected ? "photon-conformance: " : "photon-conformance: unexpected error: ";
+    process.stderr.write(lines.map((line) => `${prefix}${forConsole(messageRedactor(line))}\n`).join(""));
     return exit.status;
   }
 }

@@ -59,11 +59,15 @@ export class UsageError extends ConformanceError {
   }
 }
 
-/** A config file or environment variable that cannot be used (exit 2). */
+/** A config file or environment variable that cannot be used (exit 2), with every problem found, one line each. */
 export class ConfigError extends ConformanceError {
   override name = "ConfigError";
-  constructor(message: string) {
-    super(ConfErrorCode.CONFIG, message);
+  /** Each problem on a line of its own (`file:line: /key: …`); the message joins them. */
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === "string" ? [problems] : problems;
+    super(ConfErrorCode.CONFIG, list.join("\n"));
+    this.problems = list;
   }
 }
 

@@ -13,7 +13,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { isObject, PhotonError, type EnvelopeValidators, type MethodValidators } from "@photon-indexer-kit/runtime";
+import { isObject, PhotonError, redactUrl, type EnvelopeValidators, type MethodValidators } from "@photon-indexer-kit/runtime";
 import type { ConformanceCase } from "./case-format.js";
 import { envelopeValidators, methods, methodValidators, spec } from "../generated/index.js";
 import { UsageError } from "./errors.js";
@@ -90,6 +90,8 @@ export async function loadSpecBundle(choice: string | undefined, cwd: string = p
     source = file;
   } else source = choice;
   const { compileSpec, GenError } = await import("../generator/compile.js");
+  // A spec URL's userinfo and query values (a token) are never echoed.
+  const shown = /^https?:\/\//i.test(choice) ? redactUrl(choice) : choice;
   try {
     const compiled = await compileSpec(source, cwd);
     return {
@@ -101,8 +103,8 @@ export async function loadSpecBundle(choice: string | undefined, cwd: string = p
     };
   } catch (err) {
     // GenError.toString() names the file, the JSON pointer and the code.
-    if (err instanceof GenError) throw new UsageError(`--spec ${choice}: ${err.toString()}`, { cause: err });
-    throw err instanceof PhotonError ? err : new UsageError(`--spec ${choice}: ${(err as Error).message}`, { cause: err });
+    if (err instanceof GenError) throw new UsageError(`--spec ${shown}: ${err.toString()}`, { cause: err });
+    throw err instanceof PhotonError ? err : new UsageError(`--spec ${shown}: ${(err as Error).message}`, { cause: err });
   }
 }
 

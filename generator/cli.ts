@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Command, Option } from "commander";
 import { exitFor, ExitStatus } from "../cli/exit.js";
-import { PhotonError } from "@photon-indexer-kit/runtime";
+import { createRedactor, PhotonError, secretsOf } from "@photon-indexer-kit/runtime";
 import { diffSpecs, failsOn, render, type DiffFormat, type FailOn } from "./diff/index.js";
 import { GenError } from "./errors.js";
 import { generate } from "./generate.js";
@@ -23,13 +23,18 @@ function specOf(opts: { spec?: string }): string {
   return opts.spec ?? (existsSync(DEFAULT_SPEC) ? DEFAULT_SPEC : join(packageRoot, DEFAULT_SPEC));
 }
 
-function report(err: unknown): number {
+/** Masks the credentials of every spec URL on the command line (`--spec http://user:PASS@…?token=…`, diff's two specs). */
+function urlRedactor(argv: readonly string[]): (text: string) => string {
+  return createRedactor(argv.map((a) => a.replace(/^--[\w-]+=/, "")).flatMap((a) => (/^https?:\/\//i.test(a) ? secretsOf(a) : [])));
+}
+
+function report(err: unknown, redact: (text: string) => string): number {
   const exit = exitFor(err);
   if (exit.printed) return exit.status; // commander printed it
-  if (exit.expected && err instanceof GenError) process.stderr.write(`photon-gen: ${err.toString()}\n`);
+  if (exit.expected && err instanceof GenError) process.stderr.write(redact(`photon-gen: ${err.toString()}\n`));
   else if (exit.expected && err instanceof Error)
-    process.stderr.write(`photon-gen: ${err instanceof PhotonError ? `${err.message} [${err.code}]` : err.message}\n`);
-  else process.stderr.write(`photon-gen: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(redact(`photon-gen: ${err instanceof PhotonError ? `${err.message} [${err.code}]` : err.message}\n`));
+  else process.stderr.write(redact(`photon-gen: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   return exit.status;
 }
 
@@ -97,6 +102,6 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (err) {
-    return report(err);
+    return report(err, urlRedactor(argv));
   }
 }

@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../conformance/cli.js";
-import { CONFIG_FILES, loadConfig, parseHeaderLines } from "../../conformance/config.js";
+import { Command } from "commander";
+import { applySettings, CONFIG_FILES, loadConfig, parseHeaderLines } from "../../conformance/config.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
@@ -127,18 +128,18 @@ describe("a config file", () => {
 
   it("exits 2 naming the file, the JSON pointer and the line of what is wrong", async () => {
     const cases: [string, string, string][] = [
-      ["syntax.json", '{\n  "url": "http://x/",\n}\n', "syntax.json (line 3): invalid JSON"],
+      ["syntax.json", '{\n  "url": "http://x/",\n}\n', "syntax.json:3: invalid JSON: a double-quoted key expected\n"],
       [
         "syntax.yaml",
         "url: http://x/\nheaders: [a\n",
-        "syntax.yaml (line 3): invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]\n",
+        "syntax.yaml:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]\n",
       ],
-      ["unknown.yaml", "url: http://127.0.0.1:1/\napi-key: x\n", "unknown.yaml (line 2): /api-key: unknown setting"],
-      ["type.yaml", "url: http://127.0.0.1:1/\n\ntimeout: soon\n", "type.yaml (line 3): /timeout: --timeout must be an integer >= 1"],
-      ["strict.json", '{"strict": "yes"}', "strict.json: /strict must be true or false"],
-      ["reporter.yaml", "reporters: [console, yaml]\n", "/reporters: a reporter is one of"],
-      ["list.json", "[1, 2]", "a config file holds one object of settings"],
-      ["url.yaml", "url: 127.0.0.1:8784\n", "--url must be an http:// or https:// URL"],
+      ["unknown.yaml", "url: http://127.0.0.1:1/\napi-key: x\n", "unknown.yaml:2: /api-key: unknown setting"],
+      ["type.yaml", "url: http://127.0.0.1:1/\n\ntimeout: soon\n", "type.yaml:3: /timeout: --timeout must be an integer >= 1"],
+      ["strict.json", '{"strict": "yes"}', "strict.json:1: /strict: must be true or false"],
+      ["reporter.yaml", "reporters: [console, yaml]\n", "reporter.yaml:1: /reporters/1: a reporter is one of"],
+      ["list.json", "[1, 2]", "list.json:1: a config file holds one object of settings"],
+      ["url.yaml", "url: 127.0.0.1:8784\n", "url.yaml:1: /url: --url must be an http:// or https:// URL"],
     ];
     for (const [name, text, message] of cases) {
       const r = await run("run", "--config", file(name, text), "--list");
@@ -149,5 +150,70 @@ describe("a config file", () => {
     const missing = await run("run", "--config", join(dir, "missing.yaml"));
     expect(missing.code).toBe(2);
     expect(missing.out).toContain("missing.yaml: cannot read the config file: ENOENT");
+  });
+});
+
+describe("a config file's problems (issue 29 item 12)", () => {
+  const lines = (out: string) => out.trimEnd().split("\n");
+
+  it("lists every problem of a YAML file at once, one line each with file:line and key, and did-you-mean for unknown keys", async () => {
+    const config = file(
+      "many.yaml",
+      ["url: http://127.0.0.1:1/", "timout: 5000", "max_rps: 3", "headers:", "  x-api-key: [k]", "reporters: [console, yml]", "strict: yes-please", ""].join(
+        "\n",
+      ),
+    );
+    const r = await run("run", "--config", config, "--list");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    const got = lines(r.stderr);
+    expect(got).toHaveLength(5);
+    expect(got[0]).toBe(`photon-conformance: ${config}:2: /timout: unknown setting (did you mean \`timeout\`?)`);
+    expect(got[1]).toBe(`photon-conformance: ${config}:3: /max_rps: unknown setting (did you mean \`max-rps\`?)`);
+    expect(got[2]).toBe(`photon-conformance: ${config}:5: /headers/x-api-key: must be a string`);
+    expect(got[3]).toMatch(
+      new RegExp(
+        `^photon-conformance: ${config.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:6: /reporters/1: a reporter is one of console, json, .* \\(got 'yml'\\)$`,
+      ),
+    );
+    expect(got[4]).toBe(`photon-conformance: ${config}:7: /strict: must be true or false`);
+  });
+
+  it("lists every problem of a JSON file with the line of each key or entry", async () => {
+    const config = file("many.json", '{\n  "url": "http://127.0.0.1:1/",\n  "timeout": 0,\n  "concurency": 2,\n  "secrets": ["a-secret",\n    7]\n}\n');
+    const r = await run("run", "--config", config, "--list");
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual([
+      `photon-conformance: ${config}:3: /timeout: --timeout must be an integer >= 1`,
+      `photon-conformance: ${config}:4: /concurency: unknown setting (did you mean \`concurrency\`?)`,
+      `photon-conformance: ${config}:6: /secrets/1: must be a string`,
+    ]);
+  });
+
+  it("puts a syntax fault on its own line: an unclosed quote or bracket where it opened, every fault of the file", async () => {
+    const quote = file("quote.yaml", 'url: "http://127.0.0.1:1/\nstrict: true\n');
+    expect(lines((await run("run", "--config", quote, "--list")).stderr)).toEqual([`photon-conformance: ${quote}:1: invalid YAML: Missing closing "quote`]);
+    const bracket = file("bracket.yaml", "url: [http://127.0.0.1:1/\n");
+    expect((await run("run", "--config", bracket, "--list")).stderr).toContain(`${bracket}:1: invalid YAML: Flow sequence`);
+    const json = file("two-faults.json", '{\n  "url": "http://127.0.0.1:1/"\n  "strict": true,\n  "timeout": tru\n}\n');
+    expect(lines((await run("run", "--config", json, "--list")).stderr)).toEqual([
+      `photon-conformance: ${json}:3: invalid JSON: ',' expected between entries`,
+      `photon-conformance: ${json}:4: invalid JSON: unexpected character`,
+    ]);
+  });
+});
+
+describe("a config file's lists (issue 29 item 24)", () => {
+  it("gathers 40,000 secrets in one pass: the flag's parser is never handed the list so far to copy", () => {
+    let copied = 0;
+    // As commander's repeatable options do: each call copies what came before (40,000 entries: 800 million copies).
+    const collect = (value: string, previous: string[] = []) => ((copied += previous.length), [...previous, value]);
+    const command = new Command("run").option("--secret <value>", "a value to mask", collect);
+    const secrets = Array.from({ length: 40_000 }, (_, i) => `sk_live_${i.toString(36).padStart(6, "0")}`);
+    const flags: Record<string, unknown> = {};
+    const source = { source: "secrets.json", values: { secret: secrets }, where: () => "secrets.json: /secrets", problems: [], secrets: [] };
+    applySettings(command, flags, [source], new Set(["secret"]));
+    expect(flags.secret).toEqual(secrets);
+    expect(copied).toBe(0);
   });
 });
