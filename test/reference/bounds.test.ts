@@ -46,7 +46,7 @@ describe("reference indexer bounds", () => {
     const one = await post(`{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${owner}","limit":${long}}}`);
     expect(one.status).toBe(200);
     expect(one.json.error.code).toBe(-32602);
-    expect(one.json.error.message).toContain("/limit");
+    expect(one.json.error.data.issues[0].pointer).toBe("/limit");
     // In a batch only its own element fails; a long fraction is refused the same way.
     const batch = await post(
       `[{"jsonrpc":"2.0","id":1,"method":"getCompressedAccountsByOwner","params":{"owner":"${owner}","limit":1.${"0".repeat(100)}}},{"jsonrpc":"2.0","id":2,"method":"getIndexerSlot"}]`,
