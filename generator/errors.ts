@@ -14,6 +14,8 @@ export const GenErrorCode = {
   REF_EXTERNAL: "PHOTON_GEN_ERR_REF_EXTERNAL",
   NOT_JSONRPC: "PHOTON_GEN_ERR_NOT_JSONRPC",
   DUPLICATE_METHOD: "PHOTON_GEN_ERR_DUPLICATE_METHOD",
+  /** A method's path, operationId and envelope `method` enum name different methods. */
+  METHOD_MISMATCH: "PHOTON_GEN_ERR_METHOD_MISMATCH",
   /** A method name outside the grammar, reserved, or meeting another in a generated name. */
   METHOD_NAME: "PHOTON_GEN_ERR_METHOD_NAME",
   /** A component, property or enum name the generated code cannot hold (reserved, duplicate). */

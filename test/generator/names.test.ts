@@ -30,7 +30,8 @@ function spec(methods: MethodSpec[], extra: { title?: string; schemas?: Record<s
   methods.forEach((m, i) => {
     const params = m.paginated ? object({ cursor: nullableString }) : { type: "object" };
     const result = m.paginated ? object({ items: { type: "array", items: { type: "string" } }, cursor: nullableString }) : (extra.result ?? { type: "string" });
-    paths[`/m${i}`] = {
+    // `/m-0` reads as no method name (a path that reads as one must agree with the enum: model.ts `methodName`).
+    paths[`/m-${i}`] = {
       post: {
         ...(m.summary !== undefined ? { summary: m.summary } : {}),
         requestBody: {
@@ -61,7 +62,7 @@ async function run(doc: Json): Promise<{ code: number; stderr: string }> {
 beforeAll(() => {});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const enumPointer = (i: number) => `#/paths/~1m${i}/post/requestBody/content/application~1json/schema/properties/method/enum/0`;
+const enumPointer = (i: number) => `#/paths/~1m-${i}/post/requestBody/content/application~1json/schema/properties/method/enum/0`;
 
 describe("method names", () => {
   it.each([
@@ -111,10 +112,10 @@ describe("method aliases (x-aliases)", () => {
   /** The spec of `spec()` with `x-aliases` on the first method. */
   const aliased = (methods: MethodSpec[], aliases: Json): Json => {
     const doc = spec(methods) as { paths: Record<string, { post: Record<string, Json> }> };
-    doc.paths["/m0"]!.post["x-aliases"] = aliases;
+    doc.paths["/m-0"]!.post["x-aliases"] = aliases;
     return doc as unknown as Json;
   };
-  const aliasPointer = (i: number) => `#/paths/~1m0/post/x-aliases/${i}`;
+  const aliasPointer = (i: number) => `#/paths/~1m-0/post/x-aliases/${i}`;
 
   it.each([
     ["get-balance", "must match"],
@@ -157,7 +158,7 @@ describe("method aliases (x-aliases)", () => {
   it("x-registered: false makes the method's handler optional and the listener register only given handlers; a non-boolean is refused", async () => {
     const unregistered = (value: Json): Json => {
       const doc = spec([{ name: "getBalance" }, { name: "getOther" }]) as { paths: Record<string, { post: Record<string, Json> }> };
-      doc.paths["/m1"]!.post["x-registered"] = value;
+      doc.paths["/m-1"]!.post["x-registered"] = value;
       return doc as unknown as Json;
     };
     const { files, model } = await generate(write(unregistered(false)));
@@ -168,7 +169,7 @@ describe("method aliases (x-aliases)", () => {
     expect(files.get("methods.ts")).toContain("registered: false");
     const bad = await run(unregistered("no"));
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("#/paths/~1m1/post/x-registered: `x-registered` must be true or false");
+    expect(bad.stderr).toContain("#/paths/~1m-1/post/x-registered: `x-registered` must be true or false");
   });
 
   it("generates no alias code for a spec without aliases", async () => {
