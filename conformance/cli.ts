@@ -21,9 +21,10 @@ import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { checkOutputFolder, prepareOutputFile } from "./outputs.js";
 import { recordCases, renderChanges } from "./record.js";
-import { fail, runWideResult, type CaseResult, type RunSummary } from "./model.js";
+import { fail, runWideResult, type RunSummary } from "./model.js";
 import { packageRoot, packageVersion } from "./paths.js";
-import { consoleStyle, progressLine } from "./reporters/console.js";
+import { closingLines, consoleStyle } from "./reporters/console.js";
+import { progressReporter, type Progress } from "./reporters/progress.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
 import { checkSkipMethods, isOptedOut, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectsRunWide, SLOT_ORDER_ID } from "./run.js";
 import { RUN_WIDE_ROW } from "./reporters/support/stats.js";
@@ -160,6 +161,7 @@ interface RunFlags {
   maxTime?: number;
   caseTime?: number;
   spec?: string;
+  verbose?: boolean;
 }
 
 /** Values to mask besides the targets' credentials and header values: each `--secret` and each line of PHOTON_SECRETS. */
@@ -245,7 +247,11 @@ const corpusOptions = (command: Command) =>
 const reporterOptions = (command: Command) =>
   command
     .addOption(new Option("--reporter <name>", `${reporterNames.join("|")} (repeatable, each optionally followed by --output FILE)`))
-    .addOption(new Option("--output <file>", "file for the preceding --reporter"));
+    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
+    .option(
+      "--verbose",
+      "list every case on the console as it is judged (default: a progress line, or counts every 10 s without a terminal, and each failure)",
+    );
 
 /** The case selection and fixtures of a command line, as the runner's options take them (for its reports). */
 const selection = (flags: RunFlags, session: Session) => ({
@@ -299,7 +305,7 @@ async function run(
         maxFailures: flags.maxFailures,
         skipMethods: flags.skipMethod ?? [],
         signal: interrupt.signal,
-        onResult: progress(pairs, redact),
+        onResult: progress(pairs, redact, flags.verbose),
       },
       session,
     );
@@ -416,19 +422,35 @@ function reporters(argv: readonly string[], configured?: readonly ConfigReporter
 
 /** Writes every report through the one redactor of this run. */
 async function report(summary: RunSummary, pairs: Pairs, redact: Redactor): Promise<void> {
+  shownProgress?.finish();
+  shownProgress = undefined;
   for (const { name, output } of pairs) {
     // Each string from outside is redacted, then escaped for its sink; the whole text once more after.
     const text = redact(render(name, summary, output ? null : process.stdout, redact));
     if (output) await writeFile(output, text);
     else process.stdout.write(text);
   }
+  // The verdict is always printed: without a console report on stdout, its closing lines alone
+  // (on stdout when no report is there, else on stderr, so that a report on stdout stays whole).
+  if (!consoleOnStdout(pairs)) {
+    const stream = pairs.every((p) => p.output !== null) ? process.stdout : process.stderr;
+    stream.write(redact(`${closingLines(summary, consoleStyle(stream)).join("\n")}\n`));
+  }
 }
 
-const progress = (pairs: Pairs, redact: Redactor) => {
-  const style = consoleStyle(process.stderr);
-  return pairs.some((p) => p.name === "console" && p.output === null)
-    ? (r: CaseResult, done: number, total?: number) => process.stderr.write(redact(progressLine(style, r, done, total, redact)))
-    : undefined;
+const consoleOnStdout = (pairs: Pairs): boolean => pairs.some((p) => p.name === "console" && p.output === null);
+
+/** The progress being shown on stderr, ended before the reports are written. */
+let shownProgress: Progress | undefined;
+
+/**
+ * Progress on stderr (reporters/progress.ts) with a console report on stdout, or no report on
+ * stdout at all; none beside a report on stdout (json, junit…), whose reader wants it alone.
+ */
+const progress = (pairs: Pairs, redact: Redactor, verbose = false, noun = "cases"): Progress | undefined => {
+  if (!consoleOnStdout(pairs) && !pairs.every((p) => p.output !== null)) return undefined;
+  shownProgress = progressReporter({ style: consoleStyle(process.stderr), verbose, noun, redact, write: (text) => process.stderr.write(text) });
+  return shownProgress;
 };
 
 let pipesQuiet = false;
@@ -533,7 +555,7 @@ export async function main(argv: string[]): Promise<number> {
             againstHeaders: flags.againstHeader ?? {},
             maxInconclusive: flags.maxInconclusive,
             concurrency: flags.concurrency,
-            onResult: progress(pairs, redact),
+            onResult: progress(pairs, redact, flags.verbose),
           },
           session,
         );
@@ -589,13 +611,13 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<file>", "captured exchanges, one JSON object a line")
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--secret <value>", "a value to mask in every output (repeatable; also PHOTON_SECRETS, one per line)", collect)
-    .action(async (file: string, flags: { strict?: boolean; secret?: string[]; spec?: string }) => {
+    .action(async (file: string, flags: { strict?: boolean; secret?: string[]; spec?: string; verbose?: boolean }) => {
       const pairs = reporters(argv);
       const redact = outputRedactor(flags);
       messageRedactor = redact;
       const spec = await loadSpecBundle(flags.spec);
       await prepareOutputs(pairs);
-      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact), spec });
+      const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact, flags.verbose, "exchanges"), spec });
       await report(summary, pairs, redact);
       code = summary.passed ? 0 : 1;
     });

@@ -65,18 +65,28 @@ export function renderConsole(summary: RunSummary, style: ConsoleStyle): string 
   }
   lines.push(...skippedLines(summary), ...failureLines(summary), ...methodLines(summary));
   if (summary.notes?.length) lines.push("", ...summary.notes.map((note) => `note: ${forConsole(note)}`));
-  const notRun = notRunText(summary);
-  if (notRun) lines.push("", forConsole(notRun));
-  const coverage = coverageLine(summary);
   lines.push(
     "",
     `Spec ${forConsole(summary.spec.title)} ${forConsole(summary.spec.version)} (sha256 ${forConsole(summary.spec.sha256.slice(0, 12))}) against ${forConsole(summary.target)}`,
     ...(summary.identity ? [identityLine(summary.identity)] : []),
+    ...closingLines(summary, style),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The last lines of every console report, printed alone when no console report is on stdout:
+ * the cases not run (counted), the counts, the coverage when some case did not run, the verdict.
+ */
+export function closingLines(summary: RunSummary, style: ConsoleStyle): string[] {
+  const notRun = notRunText(summary);
+  const coverage = coverageLine(summary);
+  return [
+    ...(notRun ? [forConsole(notRun)] : []),
     `${casesJudged(summary)}: ${countsText(summary)} in ${(summary.durationMs / 1000).toFixed(1)} s`,
     ...(coverage ? [forConsole(coverage)] : []),
     verdictLine(summary, style),
-  );
-  return `${lines.join("\n")}\n`;
+  ];
 }
 
 /** `VERDICT: …`, coloured by outcome: the last line of the console report (diff's says what it compared). */

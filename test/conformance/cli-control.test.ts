@@ -119,6 +119,9 @@ describe("verdicts a run can be held to", () => {
       expect(notRun.length).toBeGreaterThan(3);
       expect(json.counts).toMatchObject({ fail: 2, notRun: notRun.length });
       expect(json.verdict).toBe("NOT CONFORMANT");
+      // only a file report: the closing lines are printed all the same
+      expect(r.out).toContain(`${notRun.length} cases not run (2 cases had failed (--max-failures 2))`);
+      expect(r.out.trimEnd().split("\n").at(-1)).toBe("VERDICT: NOT CONFORMANT");
     } finally {
       broken.closeAllConnections();
       await new Promise((resolve) => broken.close(resolve));
@@ -155,7 +158,8 @@ describe("verdicts a run can be held to", () => {
   it("Ctrl-C stops the run, writes the partial reports and exits 130: verdict INTERRUPTED, unstarted cases not run, not failed", async () => {
     const slow = await startReferenceIndexer({ port: 0, latencyMs: 150 });
     const report = join(dir, "interrupted.json");
-    const proc = child(["run", "--url", slow.url, "--concurrency", "1", "--reporter", "console", "--reporter", "json", "--output", report]);
+    // --verbose: a line per case, the first of which is the cue to interrupt
+    const proc = child(["run", "--url", slow.url, "--concurrency", "1", "--verbose", "--reporter", "console", "--reporter", "json", "--output", report]);
     try {
       let stderr = "";
       let interrupted = false;
