@@ -111,7 +111,8 @@ export function differences(a: unknown, b: unknown, ignored: ReadonlySet<string>
     const out: string[] = [];
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       if (i >= a.length || i >= b.length) out.push(`${path ? `${path}.` : ""}${i}`);
-      else out.push(...differences(a[i], b[i], ignored, path ? `${path}.${i}` : String(i)));
+      // Appended one by one: spread as arguments, an item's differences (as many as the target sends) overflow the stack.
+      else for (const d of differences(a[i], b[i], ignored, path ? `${path}.${i}` : String(i))) out.push(d);
     }
     return out;
   }

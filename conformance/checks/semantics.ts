@@ -150,7 +150,8 @@ export const semanticsCheck: Check = {
     }
     for (const name of ctx.testCase.expect.semantics) {
       const rule = rules[name];
-      findings.push(...(rule ? await rule(ctx, result, params) : [fail(S, `unknown semantic rule ${name}`)]));
+      // One at a time, never spread as arguments: a rule's list grows with the target's items (a sum's, one per group).
+      for (const f of rule ? await rule(ctx, result, params) : [fail(S, `unknown semantic rule ${name}`)]) findings.push(f);
     }
     findings.push(...(await relationFindings(ctx, result, params)));
     return findings;

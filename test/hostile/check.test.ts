@@ -4,7 +4,8 @@
  * answer of 300,000 proof-shaped objects gives a bounded list of findings (the first ones, then
  * a count of those left out), never a crash; `check` of ten such answers stays far below what
  * their findings would take; and an answer of 3,000 proofs of one tree beside a validity proof
- * of 30,000 entries is judged with the proofs' roots rendered once, not once per entry.
+ * of 30,000 entries is judged with the proofs' roots rendered once, not once per entry. No list
+ * as long as the target makes it is spread as call arguments (a diff's differences, a sum's findings).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,11 @@ import { BoundedFindings, MAX_FINDINGS_PER_ANSWER, MAX_FINDINGS_PER_CASE } from 
 import { MAX_FOLDS, MAX_VALIDITY_ENTRIES, proofFindings } from "../../conformance/checks/proofs.js";
 import { MAX_PROOFS } from "../../conformance/checks/proof-shapes.js";
 import { hash2 } from "../../conformance/checks/root-ledger.js";
-import type { Finding } from "../../conformance/model.js";
+import type { ConformanceCase } from "../../conformance/case-format.js";
+import { differences } from "../../conformance/compare.js";
+import { judge } from "../../conformance/judge.js";
+import type { Exchange, Finding } from "../../conformance/model.js";
+import { defaultSpec } from "../../conformance/spec-bundle.js";
 import { checkFile } from "../../conformance/offline.js";
 import { encodeBase58, MAX_NUMBER_CHARS } from "../../runtime/index.js";
 import { useScratch } from "../helpers/scratch.js";
@@ -116,6 +121,90 @@ describe("findings are bounded per answer and per case (item 19)", () => {
     // Unbounded, their million findings took over 1 GB; each 4.9 MB line parses to ~100 MB of objects.
     expect(growth).toBeLessThan(400 * MiB);
   }, 120_000);
+});
+
+describe("no list as long as the target makes it is spread as call arguments (item 19)", () => {
+  it("diff: 300,000 differences inside one item are listed, not a stack overflow", () => {
+    const n = 300_000;
+    const paths = differences([Array.from({ length: n }, (_, i) => i)], [Array.from({ length: n }, (_, i) => i + 1)], new Set());
+    expect(paths).toHaveLength(n);
+    expect(paths[n - 1]).toBe(`0.${n - 1}`);
+  });
+
+  it("semantics: a sum whose 100,000 totals and 100,000 parts all disagree is judged and bounded per case", async () => {
+    const { methods } = defaultSpec;
+    const info = Object.values(methods).find((m) => m.sums && m.pagination)!;
+    const sums = info.sums!;
+    const n = 100_000;
+    /** One page of `n` items holding `key` and `sum` at their dotted paths, and no next cursor. */
+    const page = (method: string, key: string, sum: string, tag: string): Exchange => {
+      const m = methods[method]!;
+      const items = Array.from({ length: n }, (_, i) => {
+        const item: Record<string, unknown> = {};
+        for (const [path, value] of [
+          [key, `${tag}${i}`],
+          [sum, 1],
+        ] as const) {
+          const steps = path.split(".");
+          let node = item;
+          for (const step of steps.slice(0, -1)) node = (node[step] ??= {}) as Record<string, unknown>;
+          node[steps[steps.length - 1]!] = value;
+        }
+        return item;
+      });
+      const value = { [m.pagination!.items]: items, [m.pagination!.cursor]: null };
+      const body = { jsonrpc: "2.0", id: 1, result: m.hasContext ? { context: { slot: 1 }, value } : value };
+      return {
+        request: { method: "POST", url: "(test)", headers: {}, body: "" },
+        status: 200,
+        headers: {},
+        text: "",
+        bytes: 1,
+        body,
+        parseError: null,
+        error: null,
+        startedAt: 0,
+        durationMs: 0,
+        attempts: 1,
+      };
+    };
+    const target = {
+      display: "(test)",
+      call: async (method: string) => (method === info.name ? page(method, sums.key.field, sums.sum.field, "a") : page(method, sums.key.of, sums.sum.of, "b")),
+    };
+    const own = await target.call(info.name);
+    const testCase = {
+      id: "sums",
+      method: info.name,
+      description: "",
+      params: Object.fromEntries(sums.params.map((p) => [p, "owner"])),
+      http: null,
+      expect: {
+        status: 200,
+        error: null,
+        result: null,
+        every: null,
+        semantics: ["balances-sum"],
+        paginate: [],
+        emptyBody: false,
+        batch: null,
+        contentType: "application/json",
+        envelope: true,
+        body: undefined,
+      },
+      required: true,
+      recorded: null,
+      tags: [],
+      skip: null,
+    } as unknown as ConformanceCase;
+    const findings = await judge(testCase, own, target, { strict: false, requestId: 1 });
+    const semantics = findings.filter((f) => f.check === "semantics");
+    expect(semantics.some((f) => f.message.includes("could not run"))).toBe(false);
+    expect(findings.length).toBeLessThanOrEqual(MAX_FINDINGS_PER_CASE + 8);
+    expect(semantics).toContainEqual(
+      expect.objectContaining({ status: "fail", message: expect.stringMatching(/^\d+ more findings left out \(\d+ failing\): at most 200 per case$/) }),
+    );
+  }, 60_000);
 });
 
 describe("the proofs check's work on one answer is linear and bounded (item 20)", () => {
