@@ -10,7 +10,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
+import { createRedactor, secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { checkFile } from "./offline.js";
@@ -187,6 +187,25 @@ function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret" | "spe
 
 /** The redactor for messages of the command being run (stderr), set as soon as its flags are known. */
 let messageRedactor: Redactor = (text) => text;
+
+/** Options whose values are or carry credentials (a header's value, a URL's userinfo and token). */
+const CREDENTIAL_OPTIONS: ReadonlySet<string> = new Set(["--url", "--against", "--header", "--against-header", "--secret", "--spec"]);
+
+/**
+ * The credentials on a command line, for commander's own errors: they quote a value it refused
+ * (`argument 'Bearer sk_…' is invalid`), before any flag is known to the other redactors.
+ */
+export function argvRedactor(argv: readonly string[]): Redactor {
+  const secrets: string[] = [];
+  argv.forEach((arg, i) => {
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const [flag, value] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, argv[i + 1]];
+    if (!CREDENTIAL_OPTIONS.has(flag) || value === undefined) return;
+    const colon = value.indexOf(":");
+    secrets.push(value, ...secretsOf(value), ...(colon > 0 ? secretsOf(undefined, { [value.slice(0, colon)]: value.slice(colon + 1) }) : []));
+  });
+  return createRedactor(secrets);
+}
 
 /**
  * The session of a command line: its sides (each with its own headers), the fixtures profile
@@ -483,7 +502,7 @@ export async function main(argv: string[]): Promise<number> {
     .description("Conformance suite for Photon-style compressed-account indexers")
     .version(packageVersion)
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(argvRedactor(argv)(s)) });
 
   reporterOptions(corpusOptions(program.command("run")))
     .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")

@@ -2,8 +2,9 @@
  * Issue 29 item 23: no credential reaches stdout or stderr on an error path. Each CLI is
  * spawned as a user runs it, and the secret's text must be absent from everything it prints:
  * a config file's syntax error next to a key (JSON and YAML), an unresolved YAML alias or tag
- * named after one, a config whose values are wrong beside its credentials, and a `--spec URL`
- * with userinfo and a token, for run, diff, record and check, and for photon-gen.
+ * named after one, a config whose values are wrong beside its credentials, a `--spec URL`
+ * with userinfo and a token (run, diff, record, check and photon-gen), and a `--header` value
+ * commander refuses and quotes.
  */
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -128,6 +129,23 @@ describe("a --spec URL with userinfo and a token", () => {
       for (const r of runs) {
         expectMasked(r, secrets);
         expect(r.out).toContain("cannot fetch the spec");
+      }
+    },
+    2 * SPAWN_MS,
+  );
+});
+
+describe("a credential option commander refuses", () => {
+  it(
+    "is masked in commander's own error, which quotes the value",
+    async () => {
+      const runs = await Promise.all([
+        spawnCli("conformance", ["run", "--header", "Bearer-hd_sk_live_HEADER5", "--list"]),
+        spawnCli("conformance", ["diff", "--against-header=ah_sk_live_AGAINST6", "--url", UNREACHABLE, "--list"]),
+      ]);
+      for (const r of runs) {
+        expectMasked(r, ["hd_sk_live_HEADER5", "ah_sk_live_AGAINST6"]);
+        expect(r.out).toContain("is invalid. a header is 'Name: value'");
       }
     },
     2 * SPAWN_MS,
