@@ -11,6 +11,7 @@ import { createRedactor, PhotonError, secretsOf } from "@photon-indexer-kit/runt
 import { diffSpecs, failsOn, render, type DiffFormat, type FailOn } from "./diff/index.js";
 import { GenError } from "./errors.js";
 import { generate } from "./generate.js";
+import { RUNTIME_MODULES, runtimeFor, type RuntimeModule } from "./emit/runtime-package.js";
 import { packageRoot, packageVersion } from "./paths.js";
 import { compareOutput, writeOutput } from "./write.js";
 
@@ -21,6 +22,36 @@ const SPEC_HELP = `(default: ${DEFAULT_SPEC} if the working directory has it, el
 /** No --spec: the working directory's spec/photon-indexer.yaml (this repository), else the package's own (a project that installed it). */
 function specOf(opts: { spec?: string }): string {
   return opts.spec ?? (existsSync(DEFAULT_SPEC) ? DEFAULT_SPEC : join(packageRoot, DEFAULT_SPEC));
+}
+
+interface OutputOptions {
+  spec?: string;
+  out: string;
+  runtime?: RuntimeModule;
+}
+
+const runtimeOption = () =>
+  new Option("--runtime <module>", "the module generated code imports its runtime from (default: the first the output folder resolves)").choices(
+    RUNTIME_MODULES,
+  );
+
+/** What `generate` and `check` build: the spec's files for the output folder, importing the runtime that folder resolves. */
+function generateFor(opts: OutputOptions) {
+  return generate(specOf(opts), process.cwd(), { runtime: opts.runtime ?? runtimeFor(opts.out) });
+}
+
+/** A word as a POSIX shell reads it back. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The `photon-gen generate` command that rewrites what `check` compared: the options given, a URL as shown (no credentials). */
+function regenerateCommand(opts: OutputOptions, given: (name: string) => boolean, shownSpec: string): string {
+  const words = ["photon-gen", "generate"];
+  if (opts.spec !== undefined) words.push("--spec", /^https?:/i.test(opts.spec) ? shownSpec : opts.spec);
+  if (given("out")) words.push("--out", opts.out);
+  if (opts.runtime !== undefined) words.push("--runtime", opts.runtime);
+  return words.map(shellWord).join(" ");
 }
 
 /** Masks the credentials of every spec URL on the command line (`--spec http://user:PASS@…?token=…`, diff's two specs). */
@@ -50,9 +81,10 @@ export async function main(argv: string[]): Promise<number> {
     .description("write generated/ from the spec (atomically: a failure leaves it untouched)")
     .option("--spec <file|dir|url>", `OpenAPI 3.0 spec: a file, a folder of per-method files, or an http(s) URL ${SPEC_HELP}`)
     .option("--out <dir>", "output folder", DEFAULT_OUT)
-    .action(async (opts: { spec?: string; out: string }) => {
+    .addOption(runtimeOption())
+    .action(async (opts: OutputOptions) => {
       const started = performance.now();
-      const { model, files } = await generate(specOf(opts));
+      const { model, files } = await generateFor(opts);
       await writeOutput(opts.out, files);
       process.stdout.write(
         `photon-gen: wrote ${files.size} files to ${opts.out} from ${model.title} ${model.version} (${model.methods.length} methods, sha256 ${model.sha256.slice(0, 12)}…) in ${Math.round(performance.now() - started)} ms\n`,
@@ -63,8 +95,9 @@ export async function main(argv: string[]): Promise<number> {
     .description("exit 1 if the output folder differs from what the spec produces")
     .option("--spec <file|dir|url>", `OpenAPI 3.0 spec ${SPEC_HELP}`)
     .option("--out <dir>", "output folder", DEFAULT_OUT)
-    .action(async (opts: { spec?: string; out: string }) => {
-      const { model, files } = await generate(specOf(opts));
+    .addOption(runtimeOption())
+    .action(async (opts: OutputOptions, command: Command) => {
+      const { model, files } = await generateFor(opts);
       const stale = await compareOutput(opts.out, files);
       const lines = [
         ...stale.changed.map((f) => `  changed: ${opts.out}/${f}`),
@@ -72,7 +105,9 @@ export async function main(argv: string[]): Promise<number> {
         ...stale.extra.map((f) => `  not generated: ${opts.out}/${f}`),
       ];
       if (lines.length > 0) {
-        process.stderr.write(`photon-gen: ${opts.out} is stale for ${model.source} (${model.version}); run \`photon-gen generate\`:\n${lines.join("\n")}\n`);
+        process.stderr.write(
+          `photon-gen: ${opts.out} is stale for ${model.source} (${model.version}); run \`${regenerateCommand(opts, (name) => command.getOptionValueSource(name) === "cli", model.source)}\`:\n${lines.join("\n")}\n`,
+        );
         code = ExitStatus.FAILED;
       } else {
         process.stdout.write(`photon-gen: ${opts.out} is up to date with ${model.source} (${model.version}, sha256 ${model.sha256.slice(0, 12)}…)\n`);

@@ -6,7 +6,7 @@
 import type { SpecModel } from "../model.js";
 import { docLines, LINE_WIDTH, objectKey, stringLiteral, typeKey } from "./escape.js";
 import { iteratorName } from "./names.js";
-import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { RUNTIME_PACKAGE, type RuntimeModule } from "./runtime-package.js";
 import { importOf, printStatements, type Statements, tsMorph } from "./morph.js";
 
 /**
@@ -24,14 +24,14 @@ function functionType(member: string, signature: string): { type: string; wrappe
 }
 
 /** client.ts without its banner. */
-export function renderClient(model: SpecModel): string {
-  const { statements, wrapped } = clientParts(model);
+export function renderClient(model: SpecModel, runtime: RuntimeModule = RUNTIME_PACKAGE): string {
+  const { statements, wrapped } = clientParts(model, runtime);
   const text = printStatements("client.ts", statements);
   return wrapped.size === 0 ? text : text.replace(/^ {2}[^\n]*$/gm, (line) => wrapped.get(line) ?? line);
 }
 
 /** client.ts's statements as ts-morph structures, and the member lines to wrap (`functionType`). */
-function clientParts(model: SpecModel): { statements: Statements; wrapped: Map<string, string> } {
+function clientParts(model: SpecModel, runtime: RuntimeModule): { statements: Statements; wrapped: Map<string, string> } {
   const { StructureKind } = tsMorph();
   const paginated = model.methods.some((m) => m.pagination);
   const members: { key: string; member: string; signature: string; body: string; docs: string[] }[] = [];
@@ -63,8 +63,8 @@ function clientParts(model: SpecModel): { statements: Statements; wrapped: Map<s
 
   const wrapped = new Map<string, string>();
   const statements: Statements = [
-    importOf(RUNTIME_PACKAGE, ["createRpcClient"]),
-    importOf(RUNTIME_PACKAGE, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"], true),
+    importOf(runtime, ["createRpcClient"]),
+    importOf(runtime, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"], true),
     importOf("./methods.js", ["methods"]),
     importOf("./types.js", paginated ? ["Item", "MethodName", "PaginatedMethodName", "Params", "Result"] : ["MethodName", "Params", "Result"], true),
     importOf("./validators.js", ["methodValidators"]),

@@ -19,7 +19,7 @@ import { renderTypes } from "./types.js";
 import { indentByBraces } from "./indent.js";
 import { compileTemplate, objectKey } from "./escape.js";
 import { emitValidators, VALIDATOR_PRELUDE } from "./validators.js";
-import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { RUNTIME_PACKAGE, type RuntimeModule } from "./runtime-package.js";
 import { printStatements, tsMorph } from "./morph.js";
 import type { ExportDeclarationStructure } from "ts-morph";
 
@@ -39,9 +39,12 @@ const PURPOSES: Record<string, string> = {
 
 export interface EmitOptions {
   readonly generatorVersion: string;
+  /** The module the files import the runtime from (default the runtime package; runtime-package.ts). */
+  readonly runtime?: RuntimeModule;
 }
 
 export async function emitAll(model: SpecModel, options: EmitOptions): Promise<Map<string, string>> {
+  const runtime = options.runtime ?? RUNTIME_PACKAGE;
   const banner = template("banner");
   const bannerFor = (file: string) =>
     banner({
@@ -59,7 +62,7 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   const finish = (name: string, text: string) => files.set(name, `${bannerFor(name)}\n${text.trim().replace(/^((?:import [^\n]*\n)+)(?=\S)/m, "$1\n")}\n`);
 
   finish("types.ts", await renderTypes(model));
-  finish("methods.ts", renderMethodTable(model));
+  finish("methods.ts", renderMethodTable(model, runtime));
 
   const { code, layout } = emitValidators(model);
   // Only what the code reads: a spec without formats or integer fields must not leave an unused import.
@@ -67,8 +70,8 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   const runtimeTypes = ["AjvErrorObject", "EnvelopeValidators", "MethodValidators", "StandaloneValidate"];
   const validatorsTs = [
     runtimeValues.length === 0
-      ? `import type { ${runtimeTypes.join(", ")} } from "${RUNTIME_PACKAGE}";`
-      : `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from "${RUNTIME_PACKAGE}";`,
+      ? `import type { ${runtimeTypes.join(", ")} } from "${runtime}";`
+      : `import { ${[...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)].join(", ")} } from "${runtime}";`,
     `import type { MethodName } from "./types.js";`,
     "",
     VALIDATOR_PRELUDE,
@@ -84,8 +87,8 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
   // Written as it stands (not through ts-morph's formatter): ajv's code is large and already laid out.
   files.set("validators.ts", `${bannerFor("validators.ts")}\n${validatorsTs}\n`);
 
-  finish("client.ts", renderClient(model));
-  finish("server.ts", wrapHandlerSignatures(renderServer(model)));
+  finish("client.ts", renderClient(model, runtime));
+  finish("server.ts", wrapHandlerSignatures(renderServer(model, runtime)));
   const { StructureKind } = tsMorph();
   finish(
     "index.ts",
@@ -94,7 +97,7 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
         (m): ExportDeclarationStructure => ({ kind: StructureKind.ExportDeclaration, moduleSpecifier: m, isTypeOnly: m === "./types.js" }),
       ),
       // What a caller of the client catches, importable beside it.
-      { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME_PACKAGE, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] },
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: runtime, namedExports: ["ClientErrorCode", "PhotonClientError", "RpcError"] },
     ]),
   );
 

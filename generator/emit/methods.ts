@@ -7,7 +7,7 @@
 import type { MethodInfo } from "@photon-indexer-kit/runtime";
 import type { SpecModel } from "../model.js";
 import { literal } from "./escape.js";
-import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { RUNTIME_PACKAGE, type RuntimeModule } from "./runtime-package.js";
 import { importOf, printStatements, type Statements } from "./morph.js";
 
 /** One method's table entry, as the method table holds it: pure, shared by the emitter and `compileSpec` (generator/compile.ts). */
@@ -40,16 +40,16 @@ export function methodEntry(m: SpecModel["methods"][number]): MethodEntry {
 }
 
 /** methods.ts without its banner. */
-export function renderMethodTable(model: SpecModel): string {
-  return printStatements("methods.ts", methodTableStatements(model));
+export function renderMethodTable(model: SpecModel, runtime: RuntimeModule = RUNTIME_PACKAGE): string {
+  return printStatements("methods.ts", methodTableStatements(model, runtime));
 }
 
 /** methods.ts's statements for ts-morph: the imports, then the table's literals (escape.ts `literal`) from one writer. */
-export function methodTableStatements(model: SpecModel): Statements {
+export function methodTableStatements(model: SpecModel, runtime: RuntimeModule = RUNTIME_PACKAGE): Statements {
   const spec = { title: model.title, version: model.version, sha256: model.sha256, source: model.source, files: model.files };
   const paginated = model.methods.filter((m) => m.pagination).map((m) => m.name);
   return [
-    importOf(RUNTIME_PACKAGE, ["MethodInfo"], true),
+    importOf(runtime, ["MethodInfo"], true),
     importOf("./types.js", ["MethodName", "PaginatedMethodName"], true),
     (writer) => {
       writer.writeLine("/** The spec these files were generated from. */");

@@ -6,16 +6,16 @@
  */
 import type { SpecModel } from "../model.js";
 import { docLines, LINE_WIDTH, stringLiteral, typeKey } from "./escape.js";
-import { RUNTIME_PACKAGE } from "./runtime-package.js";
+import { RUNTIME_PACKAGE, type RuntimeModule } from "./runtime-package.js";
 import { importOf, printStatements, type Statements, tsMorph } from "./morph.js";
 
 /** server.ts without its banner, before `wrapHandlerSignatures`. */
-export function renderServer(model: SpecModel): string {
-  return printStatements("server.ts", serverStatements(model));
+export function renderServer(model: SpecModel, runtime: RuntimeModule = RUNTIME_PACKAGE): string {
+  return printStatements("server.ts", serverStatements(model, runtime));
 }
 
 /** server.ts's statements as ts-morph structures. */
-export function serverStatements(model: SpecModel): Statements {
+export function serverStatements(model: SpecModel, runtime: RuntimeModule = RUNTIME_PACKAGE): Statements {
   const { StructureKind } = tsMorph();
   const aliased = model.methods.some((m) => m.aliases.length > 0);
   const optional = model.methods.some((m) => !m.registered);
@@ -30,9 +30,9 @@ export function serverStatements(model: SpecModel): Statements {
     : ["for (const name of Object.keys(methods) as (keyof Handlers)[]) table[name] = handlers[name].bind(handlers) as Handler;"];
   return [
     importOf("node:http", ["IncomingMessage", "ServerResponse"], true),
-    importOf(RUNTIME_PACKAGE, ["createRequestListener"]),
+    importOf(runtime, ["createRequestListener"]),
     importOf(
-      RUNTIME_PACKAGE,
+      runtime,
       aliased ? ["CallContext", "Handler", "ListenerOptions", "MethodInfo", "MethodValidators"] : ["CallContext", "Handler", "ListenerOptions"],
       true,
     ),

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../generator/cli.js";
@@ -47,6 +47,47 @@ describe("photon-gen check", () => {
     expect(r.stderr).toContain("changed: " + stale + "/client.ts");
     expect(r.stderr).toContain("missing: " + stale + "/server.ts");
     expect(r.stderr).toContain("not generated: " + stale + "/extra.ts");
+  });
+});
+
+describe("photon-gen check from another working directory", () => {
+  /** Runs the CLI with `cwd` as the working directory. */
+  async function runIn(cwd: string, ...args: string[]) {
+    const here = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await run(...args);
+    } finally {
+      process.chdir(here);
+    }
+  }
+
+  it("agrees with `generate` run elsewhere: the files name the spec by what it is, not by the path it was given", { timeout: 120_000 }, async () => {
+    const specs = join(dir, "my specs");
+    mkdirSync(specs, { recursive: true });
+    writeFileSync(join(specs, "photon.yaml"), spec);
+    expect((await runIn(dir, "generate", "--spec", "my specs/photon.yaml", "--out", "gen")).code).toBe(0);
+    expect(readFileSync(join(dir, "gen", "types.ts"), "utf8")).toMatch(/^ \* Spec: photon\.yaml$/m);
+    for (const [cwd, args] of [
+      [specs, ["--spec", "photon.yaml", "--out", "../gen"]],
+      [join(dir, "gen"), ["--spec", join(specs, "photon.yaml"), "--out", "."]],
+    ] as const) {
+      const r = await runIn(cwd, "check", ...args);
+      expect(r.stderr, cwd).toBe("");
+      expect(r.code, cwd).toBe(0);
+    }
+  });
+
+  it("names in its hint the `generate` command with the options it was given", { timeout: 120_000 }, async () => {
+    const specs = join(dir, "my specs");
+    writeFileSync(join(specs, "photon.yaml"), spec.replace("Returns the slot of the last block indexed.", "The slot."));
+    const r = await runIn(dir, "check", "--spec", "my specs/photon.yaml", "--out", "gen", "--runtime", "@photon-indexer-kit/runtime");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("run `photon-gen generate --spec 'my specs/photon.yaml' --out gen --runtime @photon-indexer-kit/runtime`:\n");
+    // Options left to their defaults are left out.
+    const bare = await runIn(join(dir, "gen"), "check", "--spec", "../my specs/photon.yaml");
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("run `photon-gen generate --spec '../my specs/photon.yaml'`:\n");
   });
 });
 
