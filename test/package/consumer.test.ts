@@ -237,7 +237,7 @@ describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone
     writeFileSync(join(light, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src", "gen"] }, null, 2));
   }, 120_000);
 
-  it("ships dist, LICENSE and the README, and depends only on undici, lossless-json and bs58", () => {
+  it("ships dist, LICENSE and the README, and depends only on undici, lossless-json, bs58 and re2js", () => {
     expect(runtimePacked).toEqual(
       expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "dist/server.js"]),
     );
@@ -247,7 +247,7 @@ describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone
       .filter((e) => !e.name.startsWith("."))
       .flatMap((e) => (e.name.startsWith("@") ? readdirSync(join(light, "node_modules", e.name)).map((n) => `${e.name}/${n}`) : [e.name]));
     // base-x is bs58's one dependency.
-    expect(installed.sort()).toEqual([RUNTIME_PACKAGE, "base-x", "bs58", "lossless-json", "undici"].sort());
+    expect(installed.sort()).toEqual([RUNTIME_PACKAGE, "base-x", "bs58", "lossless-json", "re2js", "undici"].sort());
   });
 
   it(`has at most ${FOOTPRINT_LIMIT_MB} MB of node_modules`, () => {
