@@ -104,7 +104,7 @@ describe("a target refusing only some requests is judged", () => {
     async (_name, answer, code) => {
       const target = await serve(answer);
       try {
-        const r = await run("run", "--url", target.url, "--case", "slot/*", "--case", "account/*", "--concurrency", "1");
+        const r = await run("run", "--url", target.url, "--case", "slot/*", "--case", "account/*", "--concurrency", "1", "--verbose");
         expect(r.code).toBe(code);
         expect(r.out).toContain(code === 0 ? "VERDICT: CONFORMANT" : "VERDICT: NOT CONFORMANT");
         expect(r.out).toMatch(code === 0 ? /✓ account\// : /✗ account\//);
