@@ -10,7 +10,6 @@ import { escapeRegExp, isObject, stringifyJson, type Json } from "@photon-indexe
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
 import { matcherName, matchesArguments, patternProblem } from "./matchers.js";
-import type { SpecSource } from "./model.js";
 
 export interface HttpRequestSpec {
   /** HTTP verb; default POST. */
@@ -100,6 +99,15 @@ export interface Expectation {
   readonly envelope: boolean;
   /** A matcher for the whole reply: the parsed JSON, or the text when it is not JSON. */
   readonly body: Json | undefined;
+}
+
+/**
+ * A place in a spec: `file` as the run was given it (relative to the working directory, or the
+ * `--spec` URL) and `pointer`, a JSON pointer fragment into it (`#/paths/~1getIndexerSlot`).
+ */
+export interface SpecSource {
+  readonly file: string;
+  readonly pointer: string;
 }
 
 export interface ConformanceCase {

@@ -1,6 +1,6 @@
 /** What flows through a run: exchanges in, findings out. Reporters only read these. */
 import type { Json } from "@photon-indexer-kit/runtime";
-import type { ConformanceCase } from "./case-format.js";
+import type { ConformanceCase, SpecSource } from "./case-format.js";
 
 export type Status = "pass" | "fail" | "warn" | "skip";
 
@@ -59,15 +59,6 @@ export interface Exchange {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly attempts: number;
-}
-
-/**
- * A place in a spec: `file` as the run was given it (relative to the working directory, or the
- * `--spec` URL) and `pointer`, a JSON pointer fragment into it (`#/paths/~1getIndexerSlot`).
- */
-export interface SpecSource {
-  readonly file: string;
-  readonly pointer: string;
 }
 
 export interface CaseResult {
@@ -221,4 +212,4 @@ export function runWideResult(id: string, description: string, findings: Finding
   return { id, method: RUN_WIDE_METHOD, description, required: true, findings, exchange: null, status: rollUp(findings, true), durationMs: 0 };
 }
 
-export type { ConformanceCase };
+export type { ConformanceCase, SpecSource };
