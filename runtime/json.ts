@@ -46,8 +46,9 @@ export interface ParseOptions {
 
 /** Parent object or array → (key → the literal as written) for each number not written as an integer. */
 const nonIntegerLiterals = new WeakMap<object, Map<string | number, string>>();
-/** Object → the first key written twice in it. */
-const duplicatedKeys = new WeakMap<object, string>();
+/** Object → the keys written twice in it, in the order their second writing comes. */
+const duplicatedKeys = new WeakMap<object, string[]>();
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 /**
  * The literal text of `parent[key]` when it is a number written with a fraction, an exponent or
@@ -65,7 +66,7 @@ export function nonIntegerLiteral(parent: unknown, key: string | number | undefi
  */
 export function duplicateKeyIn(value: unknown, pointer = ""): { pointer: string; key: string } | null {
   if (typeof value !== "object" || value === null) return null;
-  const key = duplicatedKeys.get(value);
+  const key = duplicatedKeys.get(value)?.[0];
   if (key !== undefined) return { pointer, key };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -79,6 +80,14 @@ export function duplicateKeyIn(value: unknown, pointer = ""): { pointer: string;
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * Every key written twice in `object` itself (not in its members), for a value parsed with
+ * `{ duplicateKeys: true }`: jsonrpsee's envelope structs refuse only some of them (DECISIONS #43).
+ */
+export function duplicatedKeysOf(object: object): readonly string[] {
+  return duplicatedKeys.get(object) ?? NO_KEYS;
 }
 
 /** What the scan found beside the big integers: literals to mark and objects with a duplicate key. */
@@ -290,7 +299,10 @@ function applyMarks(value: unknown, marks: Marks): void {
   }
   for (const { path, key } of marks.duplicates) {
     const object = path.length === 0 ? value : (parentAt(value, path) as Record<string | number, unknown> | undefined)?.[path[path.length - 1]!];
-    if (typeof object === "object" && object !== null && !duplicatedKeys.has(object)) duplicatedKeys.set(object, key);
+    if (typeof object !== "object" || object === null) continue;
+    const keys = duplicatedKeys.get(object);
+    if (keys === undefined) duplicatedKeys.set(object, [key]);
+    else if (!keys.includes(key)) keys.push(key);
   }
 }
 
@@ -335,7 +347,7 @@ function withBigints(
   // The containers the last path went through: a path sharing its first steps starts from there.
   const nodes: Record<string | number, unknown>[] = [value as Record<string | number, unknown>];
   let previous: readonly (string | number)[] = [];
-  for (let b = 0; b < tokens.length; b++) {
+  nextToken: for (let b = 0; b < tokens.length; b++) {
     const path = paths[b]!;
     const token = tokens[b]!;
     const last = path.length - 1;
@@ -344,7 +356,14 @@ function withBigints(
     let node = nodes[p]!;
     for (; p < last; p++) {
       const next = node[path[p]!];
-      if (typeof next !== "object" || next === null) return losslessParse(text, null, parseNumber);
+      if (typeof next !== "object" || next === null) {
+        // Inside a value a later duplicate key wrote over (JSON.parse kept the last): the next path starts from the root.
+        if (duplicates) {
+          previous = [];
+          continue nextToken;
+        }
+        return losslessParse(text, null, parseNumber);
+      }
       node = nodes[p + 1] = next as Record<string | number, unknown>;
     }
     previous = path;

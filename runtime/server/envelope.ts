@@ -5,7 +5,7 @@
  */
 import type { ValidationIssue } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
-import { stringifyJson } from "../json.js";
+import { duplicatedKeysOf, stringifyJson } from "../json.js";
 
 const U64_MAX = 18446744073709551615n;
 
@@ -47,6 +47,35 @@ export function isUsableId(id: unknown): boolean {
     default:
       return false;
   }
+}
+
+/** A request object's id as jsonrpsee reads it: its `Id` type, a usable id (null included). */
+export type RequestId = string | number | bigint | null;
+
+/**
+ * How jsonrpsee reads one request object (DECISIONS #43, #80, #81): as a `Request` (called and
+ * answered), else as a `Notification` (called, never answered), else it is invalid. Its
+ * serde-derived structs refuse a field written twice and skip keys they lack, so a repeated
+ * `jsonrpc`, `method` or `params` makes the object invalid and a repeated `id` makes it no
+ * `Request` (a notification). In a batch a notification's `params` is required.
+ */
+export function requestKind(request: Record<string, unknown>, inBatch: boolean): "call" | "notification" | "invalid" {
+  if (request.jsonrpc !== "2.0" || typeof request.method !== "string") return "invalid";
+  const repeated = duplicatedKeysOf(request);
+  if (repeated.length > 0 && (repeated.includes("jsonrpc") || repeated.includes("method") || repeated.includes("params"))) return "invalid";
+  if (requestId(request) !== undefined) return "call";
+  return inBatch && !Object.hasOwn(request, "params") ? "invalid" : "notification";
+}
+
+/**
+ * The id a request object is answered with (jsonrpsee's `Request` and `InvalidRequest` read
+ * only it): a usable id written once; undefined when it is absent, unusable or repeated.
+ */
+export function requestId(request: Record<string, unknown>): RequestId | undefined {
+  const id = request.id;
+  if (id === undefined || !isUsableId(id)) return undefined;
+  const repeated = duplicatedKeysOf(request);
+  return repeated.length > 0 && repeated.includes("id") ? undefined : (id as RequestId);
 }
 
 export function idToText(id: string | number | bigint | null): string {

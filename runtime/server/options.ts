@@ -28,7 +28,10 @@ export interface ListenerOptions {
   handlers: Readonly<Record<string, Handler>>;
   /** Largest request body accepted; default 10 MiB (10485760), as jsonrpsee. */
   maxRequestBytes?: number;
-  /** Largest response body sent; default 10 MiB. A larger answer becomes -32702. */
+  /**
+   * Largest response body sent; default 10 MiB, as jsonrpsee (Photon sets none). A larger answer to
+   * one call becomes -32702 for its id; a batch answer past it, one -32600 with id null (DECISIONS #83).
+   */
   maxResponseBytes?: number;
   /**
    * Connections served at once; default 1024 (Photon's `--max-http-connections`). A request on

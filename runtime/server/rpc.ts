@@ -24,10 +24,11 @@ import {
   INVALID_REQUEST_NULL,
   INVALID_REQUEST_NULL_BYTES,
   isThenable,
-  isUsableId,
   issueData,
   PARSE_ERROR,
   PARSE_ERROR_BYTES,
+  requestId,
+  requestKind,
   type Slot,
 } from "./envelope.js";
 import { ResultMemo } from "./memo.js";
@@ -150,16 +151,15 @@ export class RpcCore {
     let checked: Checked | undefined;
     if (this.memo !== null) {
       // A call answered before: its result bytes go out as they are, between the envelope's head and id.
-      const id = request.id;
-      const method = request.method;
-      if (request.jsonrpc === "2.0" && typeof method === "string" && id !== undefined && isUsableId(id)) {
-        const entry = this.table.get(method);
+      if (requestKind(request, false) === "call") {
+        const id = request.id as string | number | bigint | null;
+        const entry = this.table.get(request.method as string);
         if (entry !== undefined) {
           // Checked once: the same outcome serves the memo's key and, on a miss, the call.
           checked = this.paramsOf(entry, request.params);
           const bytes = "error" in checked ? undefined : this.memo.bytes(memoKey(entry, checked.params));
           if (bytes !== undefined) {
-            sendParts(res, RESULT_HEAD, bytes, Buffer.from(`,"id":${idToText(id as string | number | bigint | null)}}`, "utf8"));
+            sendParts(res, RESULT_HEAD, bytes, Buffer.from(`,"id":${idToText(id)}}`, "utf8"));
             return;
           }
         }
@@ -187,11 +187,13 @@ export class RpcCore {
       sendJson(res, 200, INVALID_REQUEST_NULL_BYTES);
       return;
     }
-    // Elements run in order, their answers counted as they come: once the answers pass the
-    // response limit, the rest are not run and the batch is answered -32702, so a batch of
-    // heavy calls cannot build an unbounded reply. An async element is awaited before the next.
+    // Elements run in order, their answers counted as they come: once the answer (`[`, the
+    // answers joined by `,`, `]`) passes the response limit, the rest are not run and the batch
+    // is answered as jsonrpsee's BatchResponseBuilder does, one -32600 `Invalid request` with id
+    // null (DECISIONS #83), so a batch of heavy calls cannot build an unbounded reply. An async
+    // element is awaited before the next.
     const slots: Slot[] = [];
-    let size = 2;
+    let size = 1;
     let i = 0;
     const add = (slot: Slot): boolean => {
       if (slot === undefined) return true;
@@ -200,7 +202,7 @@ export class RpcCore {
       slots.push(slot);
       return true;
     };
-    const tooBig = () => sendJson(res, 200, errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData));
+    const tooBig = () => sendJson(res, 200, INVALID_REQUEST_NULL_BYTES);
     // Time is bounded from the batch's start (wall time: handler work, awaited calls and the turns
     // it yields alike): every BATCH_SLICE_MS the batch yields (setImmediate) so that other
     // connections are served; past maxBatchMs the remaining elements are not run, and an awaited
@@ -264,19 +266,18 @@ export class RpcCore {
 
   /** The slot of an awaited call still unfinished when the batch's time budget is spent: -32000 (a notification: none). */
   private cut(request: Record<string, unknown>): Slot {
-    const id = request.id;
-    if (id === undefined || !isUsableId(id)) return undefined;
-    return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.unfinishedMessage);
+    if (requestKind(request, true) !== "call") return undefined;
+    return errorEnvelope(idToText(request.id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.unfinishedMessage);
   }
 
   /** The slot of a batch element left unrun once the batch's time budget is spent: calls get -32000, the rest what they always get. */
   private notRun(req: IncomingMessage, el: unknown): Slot {
     if (el === null || typeof el !== "object" || Array.isArray(el)) return INVALID_REQUEST_NULL;
     const request = el as Record<string, unknown>;
-    if (request.jsonrpc !== "2.0" || typeof request.method !== "string") return this.element(req, request, true) as Slot;
-    const id = request.id;
-    if (id === undefined || !isUsableId(id)) return undefined;
-    return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.budgetMessage);
+    const kind = requestKind(request, true);
+    if (kind === "invalid") return this.element(req, request, true) as Slot;
+    if (kind === "notification") return undefined;
+    return errorEnvelope(idToText(request.id as string | number | bigint | null), RpcCode.CALL_EXECUTION_FAILED, this.budgetMessage);
   }
 
   private finishBatch(res: ServerResponse, slots: readonly Slot[]): void {
@@ -291,9 +292,8 @@ export class RpcCore {
       return;
     }
     text += "]";
-    if (!this.fits(text)) {
-      text = errorEnvelope("null", RpcCode.OVERSIZED_RESPONSE, RpcMessage.OVERSIZED_RESPONSE, this.tooBigData);
-    }
+    // Counted in characters above; in bytes here (DECISIONS #83).
+    if (!this.fits(text)) text = INVALID_REQUEST_NULL;
     sendJson(res, 200, text);
   }
 
@@ -302,26 +302,24 @@ export class RpcCore {
   }
 
   /**
-   * One request object, as jsonrpsee classifies it (DECISIONS #80): a Request (valid shape and usable id)
-   * is executed; a Notification (valid shape, id absent or unusable) runs with no answer;
-   * anything else is -32600 with its id when the id is usable, else -32700 id null (single) or
-   * -32600 id null (batch element).
+   * One request object, as jsonrpsee classifies it (DECISIONS #43, #80, #81; `requestKind`): a Request
+   * is executed; a Notification runs with no answer; anything else is -32600 with its id when
+   * an id can be read (`requestId`), else -32700 id null (single) or -32600 id null (batch element).
    */
   private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean): Slot | Promise<Slot>;
   private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean, bytes: true, checked?: Checked): Slot | Buffer | Promise<Slot>;
   private element(req: IncomingMessage, request: Record<string, unknown>, inBatch: boolean, bytes = false, checked?: Checked): Slot | Buffer | Promise<Slot> {
-    const id = request.id;
-    const usable = id !== undefined && isUsableId(id);
-    const method = request.method;
-    if (request.jsonrpc === "2.0" && typeof method === "string") {
-      if (usable) {
-        const rid = id as string | number | bigint | null;
-        return this.call(req, method, request.params, rid, idToText(rid), bytes, checked);
-      }
-      const out = this.call(req, method, request.params, null, "null");
+    const kind = requestKind(request, inBatch);
+    if (kind === "call") {
+      const rid = request.id as string | number | bigint | null;
+      return this.call(req, request.method as string, request.params, rid, idToText(rid), bytes, checked);
+    }
+    if (kind === "notification") {
+      const out = this.call(req, request.method as string, request.params, null, "null");
       return typeof out === "string" || out instanceof Uint8Array ? undefined : out.then(noSlot);
     }
-    if (usable) return errorEnvelope(idToText(id as string | number | bigint | null), RpcCode.INVALID_REQUEST, RpcMessage.INVALID_REQUEST);
+    const id = requestId(request);
+    if (id !== undefined) return errorEnvelope(idToText(id), RpcCode.INVALID_REQUEST, RpcMessage.INVALID_REQUEST);
     return inBatch ? INVALID_REQUEST_NULL : PARSE_ERROR;
   }
 

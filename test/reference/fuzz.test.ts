@@ -33,6 +33,7 @@ import type { MethodName } from "../../generated/index.js";
 import { datasetProfile, generateDataset } from "../../reference/dataset.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { encodeBase58, parseJson, validate } from "../../runtime/index.js";
+import { duplicatedKeysOf } from "../../runtime/json.js";
 
 /** Base seed of every property below (category n uses FUZZ_SEED + n). */
 const FUZZ_SEED = 20_260_003;
@@ -84,8 +85,20 @@ function emptyValidityRequest(method: string, params: unknown): boolean {
   return method === "getValidityProofV2" && empty(p.hashes) && empty(p.newAddressesWithTrees);
 }
 
+/**
+ * Signatures of the dataset's transactions: for any other, Photon's RPC node answers null, which fails to
+ * deserialise, so getTransactionWithCompressionInfo(V2) answers -32000 "Internal server error" (DECISIONS #65).
+ */
+const KNOWN_SIGNATURES: ReadonlySet<string> = new Set(dataset.signatures.map((s) => s.signature));
+const TRANSACTION_METHODS: ReadonlySet<string> = new Set(["getTransactionWithCompressionInfo", "getTransactionWithCompressionInfoV2"]);
+
 function photonInternalError(want: Answer): boolean {
-  if (want.kind !== "call" || want.method !== "getCompressedBalanceByOwner") return false;
+  if (want.kind !== "call") return false;
+  if (TRANSACTION_METHODS.has(want.method)) {
+    const signature = (want.params as { signature?: unknown } | null)?.signature;
+    return typeof signature === "string" && !KNOWN_SIGNATURES.has(signature);
+  }
+  if (want.method !== "getCompressedBalanceByOwner") return false;
   const owner = (want.params as { owner?: unknown } | null)?.owner;
   return typeof owner === "string" && OVERFLOWING_OWNERS.has(owner);
 }
@@ -181,13 +194,20 @@ function isUsableId(id: unknown): id is Id {
   return false;
 }
 
+/**
+ * jsonrpsee reads an object as a `Request`, else a `Notification`, else an `InvalidRequest` (its
+ * id): serde-derived structs that refuse a field written twice and skip keys they lack; in a
+ * batch a notification's `params` is required (DECISIONS #43, #81).
+ */
 function classify(el: unknown, inBatch: boolean): Answer | undefined {
   if (el === null || typeof el !== "object" || Array.isArray(el)) return { kind: "error", id: null, code: -32600 };
   const o = el as Record<string, unknown>;
-  const id = o.id;
+  const twice = duplicatedKeysOf(o);
+  const id = twice.includes("id") ? undefined : o.id;
   const usable = id !== undefined && isUsableId(id);
-  if (o.jsonrpc === "2.0" && typeof o.method === "string") {
-    return usable ? { kind: "call", id: id as Id, method: o.method, params: o.params } : undefined;
+  if (o.jsonrpc === "2.0" && typeof o.method === "string" && !["jsonrpc", "method", "params"].some((k) => twice.includes(k))) {
+    if (usable) return { kind: "call", id: id as Id, method: o.method, params: o.params };
+    if (!inBatch || Object.hasOwn(o, "params")) return undefined;
   }
   if (usable) return { kind: "error", id: id as Id, code: -32600 };
   return { kind: "error", id: null, code: inBatch ? -32600 : -32700 };
@@ -325,9 +345,10 @@ function checkReply(r: Req, reply: Reply, slot: number): string[] {
     return checkEnvelope(body, want.answer, "answer", slot);
   }
   if (!Array.isArray(body)) {
-    // DECISIONS #9: a batch answer over the response limit becomes one -32702 object with id null.
-    const oversized = body !== null && typeof body === "object" && (body as { error?: { code?: unknown } }).error?.code === -32702;
-    if (oversized) return checkEnvelope(body, { kind: "error", id: null, code: -32702 }, "oversized batch answer", slot);
+    // DECISIONS #83: a batch answer over the response limit becomes one -32600 object with id null
+    // (jsonrpsee@v0.16.2 core/src/server/helpers.rs:284-296), as an empty batch's answer looks.
+    const oversized = body !== null && typeof body === "object" && (body as { error?: { code?: unknown } }).error?.code === -32600;
+    if (oversized) return checkEnvelope(body, { kind: "error", id: null, code: -32600 }, "oversized batch answer", slot);
     return [`expected an array of ${want.answers.length} envelopes, got ${excerpt(reply.text)}`];
   }
   if (body.length !== want.answers.length) {
@@ -1079,6 +1100,25 @@ const batchElement: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.integer({ min: 10, max: 2000 }).map((d) => "[".repeat(d) + "]".repeat(d)), weight: 1 },
   { arbitrary: fc.oneof(numbersReq, protoReq, base58Req).map((r) => r.body.toString("utf8")), weight: 3 },
 );
+/** Request objects with one of the envelope's own keys written twice, alone or in batches (DECISIONS #43). */
+const repeatedElement: fc.Arbitrary<J> = fc
+  .tuple(
+    envelope(2),
+    fc.constantFrom("jsonrpc", "id", "method", "params"),
+    fc.oneof(fc.constantFrom<J>("2.0", 1, "x", "getIndexerSlot", null, obj(), []), hostile),
+    fc.boolean(),
+  )
+  .map(([e, key, value, first]) => {
+    const entries = (e as Obj).$entries;
+    return { $entries: first ? [[key, value] as const, ...entries] : [...entries, [key, value] as const] };
+  });
+const repeatedKeyReq: fc.Arbitrary<Req> = fc.oneof(
+  repeatedElement.map((e) => req("repeated envelope keys", jsonBody(e))),
+  fc
+    .array(fc.oneof({ arbitrary: repeatedElement, weight: 2 }, { arbitrary: envelope(2), weight: 1 }), { minLength: 1, maxLength: 6 })
+    .map((list) => req("repeated envelope keys", jsonBody(list))),
+);
+
 const batchReq: fc.Arbitrary<Req> = fc
   .tuple(
     fc.array(batchElement, { maxLength: 40 }),
@@ -1230,6 +1270,7 @@ const CATEGORIES: readonly [name: string, arb: fc.Arbitrary<Req>, runs: number][
   ["odd ids, versions and methods, notifications", envelopeReq, 80],
   ["content types and paths", httpReq, 25],
   ["batches mixing everything", batchReq, 80],
+  ["repeated envelope keys", repeatedKeyReq, 40],
 ];
 
 describe("reference indexer under fuzzing", () => {
@@ -1354,13 +1395,13 @@ describe("regressions found by fuzzing", () => {
 
   // Built whole, 1,400 calls of one 1000-account page (a 160 KB body) made a 550 MB string:
   // HTTP 500 -32603; 12,000 of them exhausted the heap. Now the batch stops at the limit.
-  it("answers a batch whose answer would pass the response limit with -32702", async () => {
+  it("answers a batch whose answer would pass the response limit with -32600, id null (DECISIONS #83)", async () => {
     const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getCompressedAccountsByOwner", params: { owner: profile.ownerWithManyAccounts.owner } });
     const answer = await post(`[${Array(1400).fill(call).join(",")}]`);
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32702, message: "Response is too big", data: `Exceeded max limit of ${MAX_REQUEST_BYTES}` },
+      error: { code: -32600, message: "Invalid request" },
       id: null,
     });
   }, 60_000);

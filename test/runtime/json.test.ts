@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonSyntaxError, MAX_NUMBER_CHARS, parseJson, stringifyJson } from "../../runtime/json.js";
+import { duplicatedKeysOf, duplicateKeyIn, JsonSyntaxError, MAX_NUMBER_CHARS, parseJson, stringifyJson } from "../../runtime/json.js";
 
 describe("lossless JSON", () => {
   it("keeps integers above 2^53 as bigint and small ones as number", () => {
@@ -74,6 +74,17 @@ describe("lossless JSON", () => {
     ]);
     expect(parseJson(`[${"9".repeat(MAX_NUMBER_CHARS)}]`)).toEqual([BigInt("9".repeat(MAX_NUMBER_CHARS))]);
     expect(parseJson(`{"s":"${huge}"}`)).toEqual({ s: huge });
+  });
+
+  it("records every key written twice in an object, also where a later key wrote over a big integer", () => {
+    const v = parseJson('{"a":1,"b":{"c":1,"c":2},"a":2,"b":3,"a":4}', { duplicateKeys: true }) as Record<string, unknown>;
+    expect(v).toEqual({ a: 4, b: 3 });
+    expect(duplicatedKeysOf(v)).toEqual(["a", "b"]);
+    expect(duplicateKeyIn(v)).toEqual({ pointer: "", key: "a" });
+    const over = parseJson('{"p":{"x":99999999999999999999},"p":1,"q":18446744073709551615}', { duplicateKeys: true }) as Record<string, unknown>;
+    expect(over).toEqual({ p: 1, q: 18446744073709551615n });
+    expect(duplicatedKeysOf(over)).toEqual(["p"]);
+    expect(duplicatedKeysOf(parseJson('{"a":1}', { duplicateKeys: true }) as object)).toEqual([]);
   });
 
   it("keeps __proto__ as an own key, never a prototype", () => {

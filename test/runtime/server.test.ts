@@ -365,6 +365,62 @@ describe("request envelopes", () => {
   });
 });
 
+// DECISIONS #43: jsonrpsee reads the envelope into serde-derived structs (`Request`, then
+// `Notification`, then `InvalidRequest` for the id), which refuse a field written twice.
+describe("repeated envelope keys", () => {
+  it("a repeated jsonrpc, method or params is -32600 with the id; a repeated id is no request", async () => {
+    const invalid1 = err(-32600, "Invalid request", "1");
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","method":"x"}`), 200, invalid1);
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"method":"nothing","m\u0065thod":"nothing"}`), 200, invalid1);
+    expectJson(await post(base, `{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"nothing"}`), 200, invalid1);
+    const params = `{"jsonrpc":"2.0","id":"a","method":"getThing","params":{"owner":"x"},"params":{"owner":"y"}}`;
+    expectJson(await post(base, params), 200, err(-32600, "Invalid request", '"a"'));
+    // The value a later key wrote over holds an integer above 2^53.
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"method":"nothing","params":{"a":99999999999999999999},"params":1}`), 200, invalid1);
+    // A repeated id: no Request, but a Notification (which has no id field): run, answered with an empty body.
+    seen.length = 0;
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"id":2,"method":"getThing","params":{"owner":"d"}}`), 200, "");
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","id":1}`), 200, "");
+    expect(seen.map((s) => [s.method, s.ctx.id])).toEqual([
+      ["getThing", null],
+      ["getIndexerSlot", null],
+    ]);
+    // Neither a request nor a notification, and no id to read: -32700 id null.
+    expectJson(await post(base, `{"jsonrpc":"1.0","id":1,"id":2,"method":"nothing"}`), 200, PARSE);
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":7,"id":7,"method":"a","method":"b"}`), 200, PARSE);
+    // Keys the structs do not have may repeat.
+    expectJson(await post(base, `{"jsonrpc":"2.0","id":1,"method":"nothing","x":1,"x":2}`), 200, ok("null"));
+  });
+
+  it("the result memo's fast path classifies them the same way", async () => {
+    const memo = await start({ memoizeResults: { maxEntries: 10 } });
+    expectJson(await post(memo, rpc("getIndexerSlot")), 200, ok("18446744073709551615"));
+    expectJson(await post(memo, rpc("getIndexerSlot")), 200, ok("18446744073709551615"));
+    expectJson(await post(memo, `{"jsonrpc":"2.0","id":1,"id":2,"method":"getIndexerSlot"}`), 200, "");
+    expectJson(await post(memo, `{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot","params":[],"params":[]}`), 200, err(-32600, "Invalid request", "1"));
+  });
+
+  it("in a batch: -32600 in the slot, with the id unless the id repeats; a notification needs params", async () => {
+    seen.length = 0;
+    const body = `[${[
+      `{"jsonrpc":"2.0","id":1,"method":"nothing","method":"nothing"}`,
+      `{"jsonrpc":"2.0","id":2,"id":3,"method":"getIndexerSlot"}`,
+      `{"jsonrpc":"2.0","id":4,"id":5,"method":"getThing","params":{"owner":"b"}}`,
+      `{"jsonrpc":"2.0","method":"getIndexerSlot"}`,
+      `{"jsonrpc":"2.0","method":"getIndexerSlot","id":-1}`,
+      `{"jsonrpc":"2.0","method":"getIndexerSlot","params":null}`,
+      `{"jsonrpc":"2.0","id":"p","method":"nothing","params":[],"params":{}}`,
+      rpc("nothing", undefined, "9"),
+    ].join(",")}]`;
+    const want = [err(-32600, "Invalid request", "1"), INVALID_NULL, INVALID_NULL, INVALID_NULL, err(-32600, "Invalid request", '"p"'), ok("null", "9")];
+    expectJson(await post(base, body), 200, `[${want.join(",")}]`);
+    expect(seen.map((s) => [s.method, s.ctx.id])).toEqual([
+      ["getThing", null],
+      ["getIndexerSlot", null],
+    ]);
+  });
+});
+
 describe("malformed bodies", () => {
   it("empty, whitespace-only or not starting with { or [: HTTP 400 -32700", async () => {
     for (const body of ["", "   \n\t", '"abc"', "123", "null", "x{}", "\uFEFF{}"]) {
@@ -392,7 +448,7 @@ describe("batches", () => {
   });
 
   it("invalid elements get -32600 in their slot, notifications get none", async () => {
-    const body = `[1,${rpc("nothing", undefined, "1")},{"jsonrpc":"2.0","method":"nothing"},"x",{"id":7},null,[],{"jsonrpc":"1.0","method":"nothing"},${rpc("nope", undefined, "2")},${rpc("failValidation", undefined, "3")}]`;
+    const body = `[1,${rpc("nothing", undefined, "1")},{"jsonrpc":"2.0","method":"nothing","params":[]},"x",{"id":7},null,[],{"jsonrpc":"1.0","method":"nothing"},${rpc("nope", undefined, "2")},${rpc("failValidation", undefined, "3")}]`;
     expectJson(
       await post(base, body),
       200,
@@ -411,7 +467,11 @@ describe("batches", () => {
 
   it("a batch of only notifications is HTTP 200 with an empty body", async () => {
     seen.length = 0;
-    expectJson(await post(base, `[{"jsonrpc":"2.0","method":"getThing","params":{"owner":"q"}},{"jsonrpc":"2.0","method":"nothing","id":-5}]`), 200, "");
+    expectJson(
+      await post(base, `[{"jsonrpc":"2.0","method":"getThing","params":{"owner":"q"}},{"jsonrpc":"2.0","method":"nothing","id":-5,"params":[]}]`),
+      200,
+      "",
+    );
     expect(seen.map((s) => s.method)).toEqual(["getThing"]);
   });
 
@@ -560,13 +620,28 @@ describe("size limits", () => {
     expectJson(await post(small, rpc("nothing")), 200, ok("null"));
   });
 
-  it("a response over the limit becomes -32702 for its id; an oversized batch is one -32702", async () => {
+  // jsonrpsee core/src/server/helpers.rs:228-253 (one call) and 284-296 (a batch).
+  it("a response over the limit becomes -32702 for its id; an oversized batch is one -32600 with id null", async () => {
     const small = await start({ maxResponseBytes: 200 });
     const tooBig = err(-32702, "Response is too big", "5", `"Exceeded max limit of 200"`);
     expectJson(await post(small, rpc("big", undefined, "5")), 200, tooBig);
     expectJson(await post(small, `[${rpc("big", undefined, "5")},${rpc("nothing", undefined, "6")}]`), 200, `[${tooBig},${ok("null", "6")}]`);
     const many = `[${Array.from({ length: 6 }, (_, i) => rpc("getIndexerSlot", undefined, String(i))).join(",")}]`;
-    expectJson(await post(small, many), 200, err(-32702, "Response is too big", "null", `"Exceeded max limit of 200"`));
+    expectJson(await post(small, many), 200, INVALID_NULL);
+  });
+
+  it("a batch answer of exactly the limit in bytes is sent; one byte more is -32600", async () => {
+    const body = `[${rpc("nothing", undefined, "1")},${rpc("slow", { ms: 0, tag: "é€" }, "2")}]`;
+    const answer = `[${ok("null", "1")},${ok('"é€"', "2")}]`;
+    const bytes = Buffer.byteLength(answer);
+    expect(bytes).toBeGreaterThan(answer.length);
+    expectJson(await post(await start({ maxResponseBytes: bytes }), body), 200, answer);
+    expectJson(await post(await start({ maxResponseBytes: bytes - 1 }), body), 200, INVALID_NULL);
+    // Counted in characters while the batch runs: the answer is exactly the limit there too.
+    const ascii = `[${rpc("nothing", undefined, "1")},${rpc("nothing", undefined, "2")}]`;
+    const asciiAnswer = `[${ok("null", "1")},${ok("null", "2")}]`;
+    expectJson(await post(await start({ maxResponseBytes: asciiAnswer.length }), ascii), 200, asciiAnswer);
+    expectJson(await post(await start({ maxResponseBytes: asciiAnswer.length - 1 }), ascii), 200, INVALID_NULL);
   });
 });
 
@@ -752,7 +827,7 @@ describe("listener bounds", () => {
     const url = await withSpin({ maxBatchMs: 20 });
     spins = 0;
     const calls = Array.from({ length: 100 }, (_, i) => rpc("spin", undefined, String(i)));
-    calls.push(`{"jsonrpc":"2.0","method":"spin"}`, `{"jsonrpc":"1.0","id":"bad","method":"spin"}`);
+    calls.push(`{"jsonrpc":"2.0","method":"spin","params":null}`, `{"jsonrpc":"1.0","id":"bad","method":"spin"}`);
     const answers = JSON.parse((await post(url, `[${calls.join(",")}]`)).body) as { id: unknown; result?: number; error?: { code: number; message: string } }[];
     expect(answers).toHaveLength(101); // the notification gets no slot
     expect(answers[0]).toEqual({ jsonrpc: "2.0", result: 1, id: 0 });
