@@ -228,8 +228,9 @@ describe("errors", () => {
   it("server rejects invalid params with -32602 naming the pointer", async () => {
     const c = createClient({ url, validate: false });
     const err = await c.getCompressedTokenAccountsByOwner({ owner: key(3), limit: 1001 }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: -32602 });
-    expect((err as RpcError).message).toContain("/limit");
+    // serde's words, as Photon sends them; the pointer travels in data.issues (DECISIONS #79).
+    expect(err).toMatchObject({ code: -32602, data: { issues: [{ pointer: "/limit" }] } });
+    expect((err as RpcError).message).toContain("expected a value less than or equal to 1000");
   });
 
   it("client rejects invalid params before sending", async () => {
