@@ -10,7 +10,9 @@
 //      listener tests for, and `photon-indexer-kit/runtime` is the dependency itself.
 //   4. dist/reference/trees/poseidon-memo.bin: the Poseidon outputs of the default dataset's trees,
 //      hashed by the compiled reference (scripts/poseidon-memo.mjs; reference/trees/poseidon-memo.ts).
-// `node scripts/build.mjs runtime` builds step 1 only (the runtime package's `prepack`).
+// `node scripts/build.mjs runtime` builds step 1 only (the runtime package's `build`).
+// Runs on `npm pack` of the main package (its `prepack`) and on `npm ci`/`npm install` here (the
+// `prepare` of scripts/package.json, a private workspace): no published manifest runs it.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

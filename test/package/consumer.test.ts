@@ -1,23 +1,24 @@
 /**
- * The packages as another project meets them. `npm pack` of both workspaces (the main package
- * builds dist/ through `prepare`, the runtime runtime/dist through `prepack`), then fresh
- * projects outside this repository (so nothing resolves from our own node_modules):
- * - one installs the two tarballs, runs `npx photon-gen generate --out ./gen`, builds with its
- *   own `tsc` twice (nodenext, and bundler resolution) into `outDir`, runs the built JavaScript
- *   against the reference indexer from the installed `photon-indexer-kit/reference`, and
- *   type-checks the same code with `moduleResolution: node10` (typesVersions);
- * - one installs the runtime tarball alone (what a client author ships), compiles generated/
- *   with its program, runs it against a reference indexer started here, and counts its
- *   node_modules (the README's footprint figure).
+ * The packages as another project meets them. `npm pack` of the main package (its `prepack`
+ * builds both packages; it bundles the runtime), then fresh projects outside this repository (so
+ * nothing resolves from our own node_modules), where npm can fetch nothing of the kit's scope:
+ * - one runs the README's "Use it from another project" commands as written (the code block is
+ *   read from README.md; only the package name becomes the tarball's path), then builds a
+ *   program on the generated client with the tsconfig those commands wrote, runs it against the
+ *   reference indexer from the installed `photon-indexer-kit/reference`, and type-checks the same
+ *   code with bundler and `node10` resolution (typesVersions);
+ * - one installs the runtime alone, packed from the copy bundled in the first project (what a
+ *   client author ships), compiles generated/ with its program, runs it against a reference
+ *   indexer started here, and counts its node_modules (the README's footprint figure).
  */
 import { execFile, spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixtures } from "photon-indexer-kit/conformance";
 import { startReferenceIndexer } from "photon-indexer-kit/reference";
-import { RUNTIME_PACKAGE } from "../../generator/emit/runtime-package.js";
+import { RUNTIME_ENTRY, RUNTIME_PACKAGE } from "../../generator/emit/runtime-package.js";
 import { root } from "../helpers/paths.js";
 
 interface PackedFile {
@@ -30,25 +31,55 @@ const light = join(work, "client-only");
 let packed: readonly string[] = [];
 let runtimePacked: readonly string[] = [];
 let runtimeTarball = "";
+/** What the README's commands printed, together. */
+let readmeOutput = "";
 
 /** The runtime may weigh at most this much installed (files' bytes under node_modules, 10^6 bytes to the MB). */
 const FOOTPRINT_LIMIT_MB = 5;
+/** Where npm installs the bundled runtime: inside the main package, not at the top of node_modules. */
+const BUNDLED = join("node_modules", "photon-indexer-kit", "node_modules", ...RUNTIME_PACKAGE.split("/"));
 
-/** `npm pack` of the package in `dir` into `work`: the tarball's path and the files it holds. */
-function pack(dir: string): { tarball: string; files: string[] } {
-  const out = run("npm", ["pack", "--json", "--pack-destination", work], { cwd: dir, timeout: 120_000 });
+/**
+ * npm's environment for the fresh projects: none of the `npm_*` variables `npx vitest` set for
+ * this repository, the npm cache preferred (`npm ci` filled it), and the kit's scope on an
+ * address that answers nothing, so an install that needed the runtime from a registry fails.
+ */
+const npmEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+  npm_config_prefer_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+  [`npm_config_${RUNTIME_PACKAGE.split("/")[0]}:registry`]: "http://127.0.0.1:9/",
+};
+
+/** `npm pack` of the package in `spec` into `work`: the tarball's path and the files it holds. */
+function pack(spec: string, cwd: string): { tarball: string; files: string[] } {
+  const out = run("npm", ["pack", "--json", "--pack-destination", work, spec], { cwd, timeout: 300_000 });
   const [info] = JSON.parse(out.slice(out.indexOf("["))) as [{ filename: string; files: PackedFile[] }];
   return { tarball: join(work, info.filename), files: info.files.map((f) => f.path) };
 }
 
-function run(command: string, args: readonly string[], options: SpawnSyncOptions & { cwd: string }): string {
-  const result = spawnSync(command, args, { encoding: "utf8", timeout: 60_000, ...options });
+/** Runs a command to success: its stdout (and, with `withStderr`, its stderr after it). */
+function run(command: string, args: readonly string[], options: SpawnSyncOptions & { cwd: string; withStderr?: boolean }): string {
+  const result = spawnSync(command, args, { encoding: "utf8", timeout: 60_000, env: npmEnv, ...options });
   if (result.status !== 0) {
     throw new Error(
       `${command} ${args.join(" ")} (in ${options.cwd}) exited ${result.status ?? result.signal}:\n${String(result.stdout)}\n${String(result.stderr)}`,
     );
   }
-  return String(result.stdout);
+  return options.withStderr ? `${String(result.stdout)}${String(result.stderr)}` : String(result.stdout);
+}
+
+/** The README's "Use it from another project" commands: its first sh block, one command a line, comments dropped. */
+function readmeCommands(): string[] {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Use it from another project\n"));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "");
 }
 
 const STRICT = {
@@ -97,35 +128,45 @@ try {
 }
 `;
 
+/** This repository's tsc (5.9): the extra resolutions are checked with it, whichever TypeScript the README installed. */
+const ourTsc = join(root, "node_modules", "typescript", "bin", "tsc");
+
 beforeAll(() => {
-  // `npm pack` runs `prepare` (the build, the runtime first), so the tarball holds dist/ as the sources are now;
-  // the runtime's `prepack` builds runtime/dist again, from the same sources.
-  const main = pack(root);
+  // `npm pack` runs `prepack` (the build, the runtime first), so the tarball holds dist/ as the sources are now.
+  const main = pack(".", root);
   packed = main.files;
-  const runtime = pack(join(root, "runtime"));
+  mkdirSync(consumer, { recursive: true });
+  const commands = readmeCommands();
+  const install = /^npm install photon-indexer-kit(?= |$)/;
+  expect(commands.filter((c) => install.test(c))).toHaveLength(1);
+  for (const command of commands) {
+    // The one change: the package name becomes the tarball's path (it is not on a registry).
+    readmeOutput += run("sh", ["-c", command.replace(install, `npm install ${main.tarball}`)], { cwd: consumer, timeout: 300_000, withStderr: true });
+  }
+  // The runtime alone, packed from the copy the main package bundles (the README's route for a client author).
+  const runtime = pack(join(consumer, BUNDLED), work);
   runtimePacked = runtime.files;
   runtimeTarball = runtime.tarball;
   mkdirSync(join(consumer, "src"), { recursive: true });
-  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  const typesNode = (JSON.parse(readFileSync(join(root, "node_modules", "@types", "node", "package.json"), "utf8")) as { version: string }).version;
-  // Only the tarballs and @types/node (the runtime's tarball answers the main package's dependency on it, which
-  // is not on the registry); their dependencies come from the npm cache our `npm ci` filled.
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", runtime.tarball, main.tarball, `@types/node@${typesNode}`], {
-    cwd: consumer,
-    timeout: 120_000,
-  });
   writeFileSync(join(consumer, "src", "main.ts"), MAIN);
+  const base = JSON.parse(
+    readFileSync(join(consumer, "tsconfig.json"), "utf8")
+      .replace(/^\s*\/\/.*$/gm, "")
+      .replace(/,(\s*[}\]])/g, "$1"),
+  ) as {
+    compilerOptions: Record<string, unknown>;
+  };
   const tsconfig = (name: string, options: Record<string, unknown>) =>
     writeFileSync(join(consumer, name), JSON.stringify({ compilerOptions: { ...STRICT, ...options }, include: ["src", "gen"] }, null, 2));
-  tsconfig("tsconfig.nodenext.json", { module: "nodenext", moduleResolution: "nodenext", outDir: "build/nodenext", rootDir: "." });
-  tsconfig("tsconfig.bundler.json", { module: "esnext", moduleResolution: "bundler", outDir: "build/bundler", rootDir: "." });
+  expect(base.compilerOptions.outDir).toBe("build");
+  tsconfig("tsconfig.bundler.json", { module: "esnext", moduleResolution: "bundler", outDir: "build-bundler", rootDir: "." });
   tsconfig("tsconfig.node10.json", { module: "esnext", moduleResolution: "node10", noEmit: true });
-}, 180_000);
+}, 900_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe("package: a consumer project installing the packed tarball", () => {
-  it("ships dist, LICENSE and the README, and no tests, scratch files or bench results", () => {
+describe("package: a consumer project following the README with the packed tarball", () => {
+  it("ships dist, LICENSE, the README and the runtime it bundles, and no tests, scratch files or bench results", () => {
     expect(packed).toEqual(
       expect.arrayContaining([
         "LICENSE",
@@ -136,9 +177,15 @@ describe("package: a consumer project installing the packed tarball", () => {
         "dist/reference/index.js",
         "spec/photon-indexer.yaml",
         "spec/versions/0.50.0.yaml",
+        `node_modules/${RUNTIME_PACKAGE}/package.json`,
+        `node_modules/${RUNTIME_PACKAGE}/dist/index.js`,
+        `node_modules/${RUNTIME_PACKAGE}/dist/index.d.ts`,
       ]),
     );
-    expect(packed.filter((p) => /^(test|\.scratch|bench|node_modules|scripts)\//.test(p) || /\.test\.[jt]s$/.test(p) || p.includes("RESULTS"))).toEqual([]);
+    const own = packed.filter((p) => !p.startsWith("node_modules/"));
+    expect(own.filter((p) => /^(test|\.scratch|bench|scripts)\//.test(p) || /\.test\.[jt]s$/.test(p) || p.includes("RESULTS"))).toEqual([]);
+    // The runtime's sources stay home: only its dist, README and LICENSE are bundled.
+    expect(packed.filter((p) => p.startsWith(`node_modules/${RUNTIME_PACKAGE}/`) && !/\/(dist\/.*|package\.json|README\.md|LICENSE)$/.test(p))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
     const targets = Object.values(manifest.exports).flatMap((t) =>
       typeof t === "string"
@@ -148,24 +195,37 @@ describe("package: a consumer project installing the packed tarball", () => {
             .map(([, p]) => p),
     );
     for (const target of targets) expect(packed, target).toContain(target.replace(/^\.\//, ""));
-    // The runtime is the dependency's: dist/runtime/ only re-exports it (one class per error, one listener).
+    // The runtime is the bundled package's: dist/runtime/ only re-exports it (one class per error, one listener).
     expect(readFileSync(join(consumer, "node_modules", "photon-indexer-kit", "dist", "runtime", "index.js"), "utf8")).toContain(
       `export * from "${RUNTIME_PACKAGE}";`,
     );
     expect(packed.filter((p) => p.startsWith("runtime/"))).toEqual([]);
   });
 
-  it("generates with `npx photon-gen generate --out ./gen`, only TypeScript", () => {
-    run("npx", ["--no", "photon-gen", "generate", "--out", "./gen"], { cwd: consumer });
+  it("installs without the runtime on any registry, and with no install script to allow or warn about", () => {
+    const installed = JSON.parse(readFileSync(join(consumer, "node_modules", "photon-indexer-kit", "package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+    };
+    expect(Object.keys(installed.scripts ?? {}).filter((k) => /^(pre|post)?(install|prepare)$/.test(k))).toEqual([]);
+    expect(readmeOutput).not.toMatch(/install[- ]scripts|scripts\/build\.mjs|E404/i);
+    expect(existsSync(join(consumer, BUNDLED, "dist", "index.js"))).toBe(true);
+    // Bundled, so nested: the project's own code cannot import the runtime package by name.
+    expect(existsSync(join(consumer, "node_modules", ...RUNTIME_PACKAGE.split("/")))).toBe(false);
+  });
+
+  it("generates with `npx photon-gen generate --out ./gen`: TypeScript importing the runtime through the main package's entry", () => {
     const index = readFileSync(join(consumer, "gen", "index.ts"), "utf8");
     expect(index).toContain(`export * from "./validators.js";`);
+    expect(index).toContain(`from "${RUNTIME_ENTRY}";`);
     expect(readFileSync(join(consumer, "gen", "validators.ts"), "utf8")).toContain("export const methodValidators");
-  }, 90_000);
+    for (const name of readdirSync(join(consumer, "gen")).filter((f) => f.endsWith(".ts")))
+      expect(readFileSync(join(consumer, "gen", name), "utf8"), name).not.toContain(`"${RUNTIME_PACKAGE}"`);
+    expect(existsSync(join(consumer, "build", "index.js")) || existsSync(join(consumer, "build", "gen", "index.js"))).toBe(true);
+  });
 
-  it("builds with tsc (nodenext) to runnable JavaScript that answers from the installed reference indexer", () => {
-    const tsc = join(consumer, "node_modules", "typescript", "bin", "tsc");
-    run(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: consumer });
-    const answer = JSON.parse(run(process.execPath, ["build/nodenext/src/main.js"], { cwd: consumer }).trim()) as Record<string, unknown>;
+  it("builds with the README's `npx tsc` to runnable JavaScript that answers from the installed reference indexer", () => {
+    run("npx", ["--no", "tsc"], { cwd: consumer, timeout: 120_000 });
+    const answer = JSON.parse(run(process.execPath, ["build/src/main.js"], { cwd: consumer, timeout: 120_000 }).trim()) as Record<string, unknown>;
     expect(answer).toEqual({
       owner: "hcY3gaGGhe2azGPt2RqtjCQtW5uVs5QBCZ9Ymmjcxrp",
       items: 3,
@@ -175,20 +235,20 @@ describe("package: a consumer project installing the packed tarball", () => {
       cases: expect.any(Number),
     });
     expect(answer.cases).toBeGreaterThan(1);
-  }, 90_000);
+  }, 180_000);
 
   it("builds with tsc (bundler resolution), and runs under a resolver that sets the `source` condition", () => {
-    const tsc = join(consumer, "node_modules", "typescript", "bin", "tsc");
-    run(process.execPath, [tsc, "-p", "tsconfig.bundler.json"], { cwd: consumer });
+    run(process.execPath, [ourTsc, "-p", "tsconfig.bundler.json"], { cwd: consumer, timeout: 120_000 });
     // tsx and other tools set `source`: the package's own condition must not answer it with files it does not ship.
-    const answer = JSON.parse(run(process.execPath, ["--conditions=source", "build/bundler/src/main.js"], { cwd: consumer }).trim()) as Record<string, unknown>;
+    const answer = JSON.parse(
+      run(process.execPath, ["--conditions=source", "build-bundler/src/main.js"], { cwd: consumer, timeout: 120_000 }).trim(),
+    ) as Record<string, unknown>;
     expect(answer).toMatchObject({ items: 3, rpcError: "-32602", suitePassed: true });
-  }, 90_000);
+  }, 180_000);
 
   it("type-checks with moduleResolution node10 (typesVersions)", () => {
-    const tsc = join(consumer, "node_modules", "typescript", "bin", "tsc");
-    expect(run(process.execPath, [tsc, "-p", "tsconfig.node10.json"], { cwd: consumer })).toBe("");
-  }, 90_000);
+    expect(run(process.execPath, [ourTsc, "-p", "tsconfig.node10.json"], { cwd: consumer, timeout: 120_000 })).toBe("");
+  }, 120_000);
 });
 
 /** Bytes of the files under `dir` (symbolic links not followed), 10^6 to the MB. */
@@ -218,7 +278,7 @@ try {
 console.log(JSON.stringify({ items: page.value.items.length, walked, slot: String(slot), rpcError }));
 `;
 
-describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone`, () => {
+describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone, packed from the bundled copy`, () => {
   beforeAll(() => {
     mkdirSync(join(light, "src"), { recursive: true });
     writeFileSync(join(light, "package.json"), JSON.stringify({ name: "client-only", private: true, type: "module" }));
@@ -237,7 +297,7 @@ describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone
     writeFileSync(join(light, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src", "gen"] }, null, 2));
   }, 120_000);
 
-  it("ships dist, LICENSE and the README, and depends only on undici, lossless-json, bs58 and re2js", () => {
+  it("ships dist, LICENSE and the README, and depends only on what runtime/package.json names", () => {
     expect(runtimePacked).toEqual(
       expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/client.js", "dist/server.js"]),
     );
@@ -247,7 +307,8 @@ describe(`package: a client author's project installing ${RUNTIME_PACKAGE} alone
       .filter((e) => !e.name.startsWith("."))
       .flatMap((e) => (e.name.startsWith("@") ? readdirSync(join(light, "node_modules", e.name)).map((n) => `${e.name}/${n}`) : [e.name]));
     // base-x is bs58's one dependency.
-    expect(installed.sort()).toEqual([RUNTIME_PACKAGE, "base-x", "bs58", "lossless-json", "re2js", "undici"].sort());
+    const { dependencies } = JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(installed.sort()).toEqual([RUNTIME_PACKAGE, "base-x", ...Object.keys(dependencies)].sort());
   });
 
   it(`has at most ${FOOTPRINT_LIMIT_MB} MB of node_modules`, () => {

@@ -16,7 +16,9 @@ interface Manifest {
   version: string;
   license: string;
   workspaces?: string[];
+  private?: boolean;
   dependencies: Record<string, string>;
+  bundleDependencies?: string[];
   files: string[];
   exports: Record<string, string | Record<string, string>>;
   typesVersions: Record<string, Record<string, string[]>>;
@@ -52,12 +54,34 @@ describe("package.json", () => {
   });
 });
 
+describe("what installing the packages runs and fetches", () => {
+  const runtime = JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as Manifest;
+  const build = JSON.parse(readFileSync(join(root, "scripts", "package.json"), "utf8")) as Manifest;
+
+  it("bundles the runtime in the main package: no registry needs to hold it", () => {
+    expect(manifest.bundleDependencies).toEqual([RUNTIME_PACKAGE]);
+  });
+
+  it("ships no script a consumer's npm runs or lists (install hooks; the bundled runtime's prepack runs on `npm pack` of it)", () => {
+    for (const hook of ["preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare"]) {
+      expect(manifest.scripts[hook], `package.json ${hook}`).toBeUndefined();
+      expect(runtime.scripts[hook], `runtime/package.json ${hook}`).toBeUndefined();
+    }
+    expect(runtime.scripts.prepack).toBeUndefined();
+    // Packing the main package builds both; `npm ci` here builds through the private build workspace's prepare.
+    expect(manifest.scripts.prepack).toBe("node scripts/build.mjs");
+    expect(build.private).toBe(true);
+    expect(build.scripts.prepare).toBe("node build.mjs");
+    expect(manifest.scripts.test).toMatch(/^npm run build && /);
+  });
+});
+
 describe("runtime/package.json: the runtime as its own package", () => {
   const runtime = JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as Manifest;
 
   it("is the package generated code imports, a workspace the main package depends on at its own version", () => {
     expect(runtime.name).toBe(RUNTIME_PACKAGE);
-    expect(manifest.workspaces).toEqual(["runtime"]);
+    expect(manifest.workspaces).toEqual(["runtime", "scripts"]);
     expect(runtime.version).toBe(manifest.version);
     expect(manifest.dependencies[RUNTIME_PACKAGE]).toBe(runtime.version);
     expect(runtime.license).toBe(manifest.license);
