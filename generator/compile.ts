@@ -16,6 +16,7 @@ import { methodEntry, type MethodEntry } from "./emit/methods.js";
 import { compileModelSchemas, createAjv } from "./emit/validators.js";
 import { loadSpec } from "./load.js";
 import { buildModel } from "./model.js";
+import { named } from "./spec-name.js";
 
 export { GenError };
 export type { MethodEntry };
@@ -45,7 +46,7 @@ export interface CompiledSpec {
  * throws a GenError naming the file and the JSON pointer.
  */
 export async function compileSpec(source: string, cwd = process.cwd()): Promise<CompiledSpec> {
-  const model = buildModel(await loadSpec(source, cwd));
+  const model = named(buildModel(await loadSpec(source, cwd)), cwd);
   const ajv = createAjv();
   const layout = compileModelSchemas(ajv, model);
   const compiled = (exportName: string): StandaloneValidate => {
