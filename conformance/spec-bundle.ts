@@ -96,7 +96,8 @@ export async function loadSpecBundle(choice: string | undefined, cwd: string = p
     const compiled = await compileSpec(source, cwd);
     return {
       spec: { title: compiled.spec.title, version: compiled.spec.version, sha256: compiled.spec.sha256 },
-      file: isUrl(source) ? source : resolve(cwd, source),
+      // Reports name it (derived cases' source): a URL without its userinfo and query values.
+      file: isUrl(source) ? redactUrl(source) : resolve(cwd, source),
       methods: compiled.methods,
       validators: compiled.validators,
       envelope: compiled.envelope,

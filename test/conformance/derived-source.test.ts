@@ -65,6 +65,21 @@ describe("derived cases name their source", () => {
     expect(first!.derivedFrom!.file).toBe(relative(process.cwd(), join(root, "spec", "versions", "0.50.0.yaml")));
   });
 
+  it("with --spec URL, the URL without its userinfo and query values (a report never carries them)", async () => {
+    const text = readFileSync(join(root, "spec", "versions", "0.50.0.yaml"));
+    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/yaml" }).end(text));
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const bundle = await loadSpecBundle(`http://spec-user:PW_spec_7781@127.0.0.1:${port}/spec.yaml?token=TK_spec_9932`);
+      const [first] = deriveCases(fixtures, bundle.methods, shownSpecFile(bundle));
+      expect(first!.derivedFrom!.file).toContain(`127.0.0.1:${port}/spec.yaml`);
+      expect(first!.derivedFrom!.file).not.toMatch(/PW_spec_7781|TK_spec_9932/);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
   it("JUnit names it in `file` and the pointer in system-out; GitHub annotations in `file=` and the message", async () => {
     const casesDir = join(root, "conformance", "cases");
     const caseGlobs = ["derived/getCompressedAccount/**"];
