@@ -126,3 +126,27 @@ export const broken = {
     }),
   },
 } satisfies Record<string, Defect>;
+
+/**
+ * A newer deployment: every object under each reply's `result` (single or batched), at any depth,
+ * gains the field `name` (a field the spec does not know). Iterative: answers can be deep.
+ */
+export function addedEverywhere(name: string, value: unknown = 7): Defect {
+  const add = (result: unknown) => {
+    const stack = [result];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (Array.isArray(node)) stack.push(...node);
+      else if (node && typeof node === "object") {
+        stack.push(...Object.values(node));
+        (node as Record<string, unknown>)[name] = value;
+      }
+    }
+  };
+  return {
+    wire: (body) => {
+      for (const one of Array.isArray(body) ? body : [body]) if (one && typeof one === "object" && "result" in one) add(one.result);
+      return body;
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
-import { startBroken } from "./broken-servers.js";
+import { addedEverywhere, startBroken } from "./broken-servers.js";
 
 const seed1 = useReferenceIndexer();
 const seed1b = useReferenceIndexer();
@@ -46,18 +46,7 @@ describe("diff --url A --against B", () => {
   }, 60_000);
 
   it("finds no difference where the side under test adds fields the spec does not know (a newer deployment)", async () => {
-    const addEverywhere = (node: unknown): void => {
-      const stack = [node];
-      while (stack.length > 0) {
-        const n = stack.pop();
-        if (Array.isArray(n)) stack.push(...n);
-        else if (n && typeof n === "object") {
-          stack.push(...Object.values(n));
-          (n as Record<string, unknown>).newerPhotonField = 7;
-        }
-      }
-    };
-    const newer = await startBroken(generateDataset(), { wire: (b: any) => (b && typeof b === "object" && "result" in b && addEverywhere(b.result), b) });
+    const newer = await startBroken(generateDataset(), addedEverywhere("newerPhotonField"));
     try {
       const summary = await diffTargets({
         url: newer.url,

@@ -11,7 +11,7 @@ import { datasetProfile, generateDataset, type Dataset } from "../../reference/i
 import { RpcError } from "../../runtime/index.js";
 import { compareBase58 } from "../../reference/base58.js";
 import { root } from "../helpers/paths.js";
-import { editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
+import { addedEverywhere, editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
 import { failedCases } from "../helpers/failed-cases.js";
 
 let dataset: Dataset;
@@ -192,24 +192,7 @@ describe("a correct server is not failed", () => {
   }, 60_000);
 
   it("with a field a newer deployment adds to every object of every result: the whole suite passes, warning of it", async () => {
-    // Iterative: every object under `result`, arrays included, gains one field the spec does not know.
-    const addEverywhere = (result: unknown) => {
-      const stack = [result];
-      while (stack.length > 0) {
-        const node = stack.pop();
-        if (Array.isArray(node)) stack.push(...node);
-        else if (node && typeof node === "object") {
-          stack.push(...Object.values(node));
-          (node as Record<string, unknown>).newerPhotonField = 7;
-        }
-      }
-    };
-    const newer: Defect = {
-      wire: (b: any) => {
-        for (const one of Array.isArray(b) ? b : [b]) if (one && typeof one === "object" && "result" in one) addEverywhere(one.result);
-        return b;
-      },
-    };
+    const newer = addedEverywhere("newerPhotonField");
     // The rewrite costs the server a parse and a walk of every answer: generous deadlines for a busy machine.
     const summary = await runAgainst(newer, { timeoutMs: 60_000, retryBudgetMs: 120_000, caseTimeMs: 240_000 });
     expect(failedCases(summary)).toEqual([]);
