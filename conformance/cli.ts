@@ -9,8 +9,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Command, InvalidArgumentError, Option } from "commander";
-import { createRedactor, secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
+import { Command, Option } from "commander";
+import { secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { startReferenceIndexer } from "../reference/serve.js";
 import { checkFile } from "./offline.js";
@@ -32,75 +32,9 @@ import { deadline, formatDuration, loadSelection, openSession, redactorFor, type
 import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
 import { bundledVersions, defaultSpec, loadSpecBundle, type SpecBundle } from "./spec-bundle.js";
+import { argvRedactor, checkUrl, collect, durationOption, header, int, reporterPairs, shard, skipLimit, type SkipLimit } from "./cli-options.js";
 
-const int =
-  (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new InvalidArgumentError(
-        max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer >= ${min}` : `${name} must be an integer from ${min} to ${max}`,
-      );
-    return n;
-  };
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-/** A duration: milliseconds, or a number with ms, s, m or h (`90s`, `30m`). */
-const duration = (name: string) => (value: string) => {
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
-  const ms = m ? Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "ms") as "ms"]) : NaN;
-  if (!(ms >= 1)) throw new InvalidArgumentError(`${name} is a duration: milliseconds, or a number with ms, s, m or h (e.g. 30m)`);
-  return ms;
-};
-
-/** A duration as `duration` reads it, in its largest whole unit (`30m`, `2m`, `90s`), for --help. */
-export function durationText(ms: number): string {
-  const unit = (["h", "m", "s"] as const).find((u) => ms % { h: 3_600_000, m: 60_000, s: 1000 }[u] === 0);
-  return unit ? `${ms / { h: 3_600_000, m: 60_000, s: 1000 }[unit]}${unit}` : `${ms}ms`;
-}
-
-/** An option taking a duration, its default shown with its unit (`(default: 30m)`), not in milliseconds. */
-const durationOption = (flags: string, description: string, name: string, ms: number) =>
-  new Option(flags, description).argParser(duration(name)).default(ms, durationText(ms));
-
-function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const at = value.indexOf(":");
-  if (at <= 0) throw new InvalidArgumentError("a header is 'Name: value'");
-  return { ...previous, [value.slice(0, at).trim().toLowerCase()]: value.slice(at + 1).trim() };
-}
-
-/** `--max-skipped`: a count of cases, or a percentage of the cases selected (`10%`). */
-export interface SkipLimit {
-  readonly count: number;
-  readonly percent: boolean;
-}
-
-function skipLimit(value: string): SkipLimit {
-  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(value.trim());
-  const count = m ? Number(m[1]) : NaN;
-  if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100))
-    throw new InvalidArgumentError("--max-skipped is a number of cases (5) or a percentage of those selected (10%)");
-  return { count, percent: m[2] === "%" };
-}
-
-/** What was typed as a URL, with anything that may be a credential (userinfo password, query values) masked. */
-export function maskTyped(text: string): string {
-  return text.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/?#@:]*):[^/?#@]*@/i, "$1:***@").replace(/([?&][^=&#]*=)[^&#]*/g, "$1***");
-}
-
-/** A target URL as the transport takes it: http(s), with a host; anything else is a usage error showing what was typed. */
-export function checkUrl(flag: string, value: string): string {
-  let u: URL | null = null;
-  try {
-    u = new URL(value);
-  } catch {
-    // reported below
-  }
-  if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || !u.hostname) {
-    throw new UsageError(`${flag} must be an http:// or https:// URL such as http://127.0.0.1:8784/ (got '${maskTyped(value)}')`);
-  }
-  return value;
-}
+export { argvRedactor, checkUrl, durationText, maskTyped, reporterPairs, type SkipLimit } from "./cli-options.js";
 
 /** `serve`'s options as commander parses them. */
 interface ServeFlags {
@@ -112,30 +46,6 @@ interface ServeFlags {
   rateLimit?: number;
   latency?: number;
   proverUrl?: string;
-}
-
-function shard(value: string): { index: number; total: number } {
-  const m = /^(\d+)\/(\d+)$/.exec(value);
-  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new InvalidArgumentError("--shard is I/N with 1 <= I <= N");
-  return { index: Number(m[1]), total: Number(m[2]) };
-}
-
-/** `--reporter X [--output F]` pairs, in argv order; a reporter without --output writes to stdout. */
-export function reporterPairs(argv: readonly string[]): { name: ReporterName; output: string | null }[] {
-  const pairs: { name: ReporterName; output: string | null }[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
-    const value = inline ?? argv[i + 1];
-    if (flag === "--reporter") {
-      if (!reporterNames.includes(value as ReporterName)) throw new InvalidArgumentError(`--reporter must be one of ${reporterNames.join(", ")}`);
-      pairs.push({ name: value as ReporterName, output: null });
-    } else if (flag === "--output") {
-      const last = pairs[pairs.length - 1];
-      if (!last || last.output !== null || value === undefined) throw new InvalidArgumentError("--output must follow a --reporter");
-      last.output = value;
-    }
-  }
-  return pairs;
 }
 
 interface RunFlags {
@@ -164,7 +74,6 @@ interface RunFlags {
   verbose?: boolean;
 }
 
-/** Values to mask besides the targets' credentials and header values: each `--secret` and each line of PHOTON_SECRETS. */
 /** The config file's and the environment's credentials, known as soon as they are read (settle), before any is checked. */
 let settingSecrets: readonly string[] = [];
 /** Values to mask besides the targets' credentials and header values: each `--secret`, each line of PHOTON_SECRETS, the `--spec` URL's credentials and the settings'. */
@@ -187,25 +96,6 @@ function outputRedactor(flags: Pick<RunFlags, "url" | "header" | "secret" | "spe
 
 /** The redactor for messages of the command being run (stderr), set as soon as its flags are known. */
 let messageRedactor: Redactor = (text) => text;
-
-/** Options whose values are or carry credentials (a header's value, a URL's userinfo and token). */
-const CREDENTIAL_OPTIONS: ReadonlySet<string> = new Set(["--url", "--against", "--header", "--against-header", "--secret", "--spec"]);
-
-/**
- * The credentials on a command line, for commander's own errors: they quote a value it refused
- * (`argument 'Bearer sk_…' is invalid`), before any flag is known to the other redactors.
- */
-export function argvRedactor(argv: readonly string[]): Redactor {
-  const secrets: string[] = [];
-  argv.forEach((arg, i) => {
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const [flag, value] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, argv[i + 1]];
-    if (!CREDENTIAL_OPTIONS.has(flag) || value === undefined) return;
-    const colon = value.indexOf(":");
-    secrets.push(value, ...secretsOf(value), ...(colon > 0 ? secretsOf(undefined, { [value.slice(0, colon)]: value.slice(colon + 1) }) : []));
-  });
-  return createRedactor(secrets);
-}
 
 /**
  * The session of a command line: its sides (each with its own headers), the fixtures profile
