@@ -26,361 +26,72 @@
  * leaves', leaf_node_proof.rs:266-281 and persisted_batch_event/sequence.rs:40-47).
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { encodeOnce, internalError, RpcCode, RpcError } from "@photon-indexer-kit/runtime";
+import { internalError, RpcError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
-import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TreeRecord, TreeType } from "../records.js";
-import { type AddressTreeVersion, type IndexedElement, IndexedMerkleTree, indexedLeafHash } from "./indexed-tree.js";
-import { base58ToBigint, bigintToBase58, bigintToHex, isFieldElement, nullifier, transactionHash, twoInputsHashChain } from "./poseidon.js";
-import { foldProof, MerkleTree } from "./state-tree.js";
+import type { AccountRecord, Dataset, SignatureRecord, TreeRecord } from "../records.js";
+import { type AddressSource, lowElementProofs, newAddressProofOf } from "./address-proofs.js";
+import {
+  type AccountProof,
+  type AccountProofV2,
+  type AddressProofOptions,
+  type AddressWithTree,
+  type NewAddressProof,
+  type TreeRoot,
+  treeContextOf,
+  type ValidityProofInputsV1,
+  type ValidityProofInputsV2,
+  type WrittenAs,
+  ZERO_HASH,
+} from "./answers.js";
+import { addressRowsOf, indexAccounts, nullifierRowsOf, sortAddresses, spendersOf, zeroRowsOf } from "./dataset-indexes.js";
+import {
+  type AddressTree,
+  EMPTY_ADDRESS_TREE_SEQ,
+  RECORDS_PER_STEP,
+  holdsOwnHash,
+  type LeafProof,
+  type LowElementProof,
+  namesLeafTwice,
+  type Row,
+  type StateTree,
+  version,
+} from "./forest-parts.js";
+import { type AddressTreeVersion, IndexedMerkleTree } from "./indexed-tree.js";
+import { Lazy, Stepwise } from "./lazy.js";
+import { recordNotFound, unexpected } from "./photon-errors.js";
+import { base58ToBigint, bigintToBase58, nullifier, transactionHash } from "./poseidon.js";
+import { MerkleTree } from "./state-tree.js";
+import { type ProofSource, validityInputsV1, validityInputsV2 } from "./validity-inputs.js";
+import { KEPT_PROOF_BYTES, WrittenProofs } from "./written-proofs.js";
 
-/** Photon's `TreeType` as the u16 it sends (`treeType`): light-compressed-account's TreeType. */
-export const TREE_TYPE_CODE: Readonly<Record<TreeType, number>> = { StateV1: 1, AddressV1: 2, StateV2: 3, AddressV2: 4 };
-
-/**
- * The V1 address tree Photon proves new addresses against when a request names no tree
- * (light-sdk-types `ADDRESS_TREE_V1`, used by get_multiple_new_address_proofs.rs:177-193 and
- * get_validity_proof/v1.rs:77-87).
- */
-export const ADDRESS_TREE_V1 = "amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2";
-
-/** Base58 of 32 zero bytes: the zero leaf, and `Hash::default()` / `Pubkey::default()` in Photon's answers. */
-export const ZERO_HASH = "11111111111111111111111111111111";
-
-/**
- * The root sequence number Photon reports for an address tree it holds no element of
- * (indexed_merkle_tree/proof.rs:99-116 and 441-453): 3 for AddressV1 (init appends the zero
- * leaf, updates it and appends the highest element), 0 otherwise.
- */
-const EMPTY_ADDRESS_TREE_SEQ: Readonly<Record<TreeType, number>> = { StateV1: 0, AddressV1: 3, StateV2: 0, AddressV2: 0 };
-
-// --- Answers, with Photon's field names in Photon's order -------------------------------------
-
-/** An account proof as the V1 methods answer it (get_compressed_account_proof/v1.rs:18-41). */
-export interface AccountProof {
-  proof: string[];
-  root: string;
-  leafIndex: number;
-  hash: string;
-  merkleTree: string;
-  rootSeq: number;
-}
-
-/** `TreeContextInfo` (get_validity_proof/v2.rs:61-69). */
-export interface TreeContextInfo {
-  treeType: number;
-  tree: string;
-  queue: string;
-  cpiContext: string | null;
-}
-
-/** An account proof as the V2 methods answer it (get_compressed_account_proof/v2.rs:24-54). */
-export interface AccountProofV2 {
-  proof: string[];
-  root: string;
-  leafIndex: number;
-  hash: string;
-  rootSeq: number;
-  proveByIndex: boolean;
-  treeContext: TreeContextInfo;
-}
-
-export interface AddressWithTree {
-  address: string;
-  tree: string;
-}
-
-/**
- * How `get_multiple_new_address_proofs_helper` is called (get_multiple_new_address_proofs.rs:50-71):
- * the most addresses it takes (`max_addresses`: more is `Validation Error: Too many addresses
- * requested N. Maximum allowed: M`, checked after emptiness; no cap when absent) and whether an
- * address still in a batched address tree's queue is refused (`check_queue`, default true;
- * getQueueElements proves the queued addresses themselves, get_queue_elements.rs:783-789).
- */
-export interface AddressProofOptions {
-  maxAddresses?: number;
-  checkQueue?: boolean;
-}
-
-/** A new-address (non-inclusion) proof (`MerkleContextWithNewAddressProof`, get_multiple_new_address_proofs.rs:28-41). */
-export interface NewAddressProof {
-  root: string;
-  address: string;
-  lowerRangeAddress: string;
-  higherRangeAddress: string;
-  nextIndex: number;
-  proof: string[];
-  merkleTree: string;
-  rootSeq: number;
-  lowElementLeafIndex: number;
-}
-
-/** `MerkleContextV2` (get_validity_proof/v2.rs:49-59). */
-export interface MerkleContextV2 {
-  treeType: number;
-  tree: string;
-  queue: string;
-  cpiContext: string | null;
-  nextTreeContext: TreeContextInfo | null;
-}
-
-/**
- * `TreeContextInfo` of a tree (get_validity_proof/v2.rs:61-69): its TreeType as the u16 Photon
- * sends, its queue (the nullifier queue of a StateV1 tree, the output queue of a StateV2 tree:
- * v2.rs:55), and `cpiContext` null, as Photon 0.51.2 always sends it (no code fills it:
- * src/common/typedefs/account/v2.rs:107, 130; spec/DECISIONS.md row 55).
- */
-export function treeContextOf(tree: TreeRecord): TreeContextInfo {
-  return { treeType: TREE_TYPE_CODE[tree.type], tree: tree.tree, queue: tree.queue, cpiContext: null };
-}
-
-/** `MerkleContextV2` of a tree (get_validity_proof/v2.rs:49-59): its TreeContextInfo plus `nextTreeContext`, always null at 0.51.2 (v2.rs:108, 131). */
-export function merkleContextOf(tree: TreeRecord): MerkleContextV2 {
-  return { ...treeContextOf(tree), nextTreeContext: null };
-}
-
-/** `AccountProofInputs` (get_validity_proof/v2.rs:79-104). */
-export interface AccountProofInputs {
-  hash: string;
-  root: string;
-  rootIndex: { rootIndex: number; proveByIndex: boolean };
-  leafIndex: number;
-  merkleContext: MerkleContextV2;
-}
-
-/** `AddressProofInputs` (get_validity_proof/v2.rs:89-96). */
-export interface AddressProofInputs {
-  address: string;
-  root: string;
-  rootIndex: number;
-  merkleContext: MerkleContextV2;
-}
-
-/** What Photon posts to `{prover_url}/prove` (`HexBatchInputsForProver`, prover/structs.rs), absent fields omitted as Photon omits them. */
-export interface ProverRequest {
-  circuitType: "inclusion" | "non-inclusion" | "combined";
-  stateTreeHeight?: number;
-  addressTreeHeight?: number;
-  publicInputHash?: string;
-  inputCompressedAccounts?: { root: string; pathIndex: number; pathElements: string[]; leaf: string }[];
-  newAddresses?: {
-    root: string;
-    value: string;
-    pathIndex: number;
-    pathElements: string[];
-    leafLowerRangeValue: string;
-    leafHigherRangeValue: string;
-    nextIndex: number;
-  }[];
-}
-
-/** A V1 validity proof without its `compressedProof` (`CompressedProofWithContext`, get_validity_proof/v1.rs:19-28), and the prover's request. */
-export interface ValidityProofInputsV1 {
-  roots: string[];
-  rootIndices: number[];
-  leafIndices: number[];
-  leaves: string[];
-  merkleTrees: string[];
-  prover: ProverRequest;
-}
-
-/**
- * A V2 validity proof without its `compressedProof` (`CompressedProofWithContextV2`): `prover`
- * is null when every account proves by index and there is no address, and then Photon's
- * `compressedProof` is null (get_validity_proof/v2.rs:274-321).
- */
-export interface ValidityProofInputsV2 {
-  accounts: AccountProofInputs[];
-  addresses: AddressProofInputs[];
-  prover: ProverRequest | null;
-}
-
-/** The root of a tree as Photon reports it with proofs. */
-export interface TreeRoot {
-  root: string;
-  rootSeq: number;
-}
-
-/**
- * The root a proof folds to (base58 in, base58 out): Poseidon up the tree, the leaf on the left
- * where the index bit is 0. Every proof this module returns folds to its `root`.
- */
-export function fold(leaf: string, leafIndex: number, proof: readonly string[]): string {
-  return bigintToBase58(foldProof(base58ToBigint(leaf), leafIndex, proof.map(base58ToBigint)));
-}
-
-// --- Photon's errors ----------------------------------------------------------------------------
-// PhotonApiError → jsonrpsee CallError (src/api/error.rs:26-74): every variant answers -32000 with
-// the error's Display text, except database and unexpected errors ("Internal server error").
-
-const recordNotFound = (detail: string) => new RpcError(RpcCode.CALL_EXECUTION_FAILED, `Record Not Found: ${detail}`);
-const invalidPubkey = (field: string) => new RpcError(RpcCode.CALL_EXECUTION_FAILED, `Invalid Public Key: field '${field}'`);
-const unexpected = () => new RpcError(RpcCode.CALL_EXECUTION_FAILED, "Internal server error");
-/** Rust's `{:?}` of a `Vec<String>` of base58 texts. */
-const debugList = (values: readonly string[]) => `[${values.map((v) => `"${v}"`).join(", ")}]`;
-
-// --- The forest -----------------------------------------------------------------------------------
-
-interface StateTree {
-  record: TreeRecord;
-  merkle: MerkleTree;
-}
-
-interface AddressTree {
-  record: TreeRecord;
-  indexed: IndexedMerkleTree;
-}
-
-/** A stored leaf (Photon: a `state_trees` row at level 0). */
-interface Row {
-  record: TreeRecord;
-  leafIndex: number;
-  leaf: bigint;
-}
-
-/**
- * A leaf to prove (stored or empty): its tree and index. Nothing of the proof is computed until it
- * is written out, and then from the tree's kept base58 texts (`MerkleTree.proofBase58`); the
- * bigint siblings are read only for a prover's request.
- */
-interface LeafProof {
-  record: TreeRecord;
-  leafIndex: number;
-  merkle: MerkleTree;
-  rootSeq: number;
-}
-
-/** A non-inclusion proof before it is written out; `merkleTree` is the key the request named, `tree` the Merkle tree of the low element's leaf. */
-interface LowElementProof {
-  address: bigint;
-  merkleTree: string;
-  low: IndexedElement;
-  tree: MerkleTree;
-  rootSeq: number;
-}
-
-/**
- * Defines `key` on `target` as an enumerable property computed on first read (then kept, in the
- * same key position): JSON.stringify and deep equality see a plain value.
- */
-function defineLazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get(): T[K] {
-      const value = make();
-      Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
-      return value;
-    },
-  });
-}
-
-class Lazy<T> {
-  private value: T | undefined;
-  private done = false;
-  constructor(private readonly make: () => T) {}
-  get(): T {
-    if (!this.done) {
-      this.value = this.make();
-      this.done = true;
-    }
-    return this.value as T;
-  }
-}
-
-/** A value built a slice at a time (`steps`, one `next()` per slice) or at once (`get`), by the same single build. */
-class Stepwise<T> {
-  private build: Generator<void, T, undefined> | null = null;
-  private value: T | undefined;
-  private done = false;
-  constructor(private readonly make: () => Generator<void, T, undefined>) {}
-  get(): T {
-    while (!this.done) this.step();
-    return this.value as T;
-  }
-  *steps(): Generator<void, void, undefined> {
-    while (!this.done) {
-      this.step();
-      if (!this.done) yield;
-    }
-  }
-  private step(): void {
-    this.build ??= this.make();
-    let r: IteratorResult<void, T>;
-    try {
-      r = this.build.next();
-    } catch (err) {
-      // A build that fails fails again, with the same error, on the next use.
-      this.build = null;
-      throw err;
-    }
-    if (r.done) {
-      this.value = r.value;
-      this.done = true;
-      this.build = null;
-    }
-  }
-}
-
-/** Records indexed or leaves decoded per slice of a background build (about a millisecond). */
-const RECORDS_PER_STEP = 512;
-
-/**
- * Written V1 account proofs kept (`Forest.writeAccountProof`), by default: about this many bytes of
- * JSON text at most, the first written dropped first. A proof of 26 levels is about 1.4 KB of text,
- * kept twice (the text and the listener's UTF-8 bytes): about 5,800 proofs, some 17 MB.
- */
-const KEPT_PROOF_BYTES = 8 << 20;
+export {
+  ADDRESS_TREE_V1,
+  type AccountProof,
+  type AccountProofInputs,
+  type AccountProofV2,
+  type AddressProofInputs,
+  type AddressProofOptions,
+  type AddressWithTree,
+  accountProofJson,
+  addressLeaf,
+  fold,
+  type MerkleContextV2,
+  merkleContextOf,
+  type NewAddressProof,
+  type ProverRequest,
+  TREE_TYPE_CODE,
+  type TreeContextInfo,
+  type TreeRoot,
+  treeContextOf,
+  type ValidityProofInputsV1,
+  type ValidityProofInputsV2,
+  type WrittenAs,
+  ZERO_HASH,
+} from "./answers.js";
 
 export interface ForestOptions {
   /** Bytes of JSON text of written V1 account proofs kept for later answers (default 8 MiB; 0 keeps none). */
   readonly keptProofBytes?: number;
-}
-/** A listener's `CallContext.written`: marks a value with its JSON text (exactly `stringifyJson(value)`). */
-export type WrittenAs = <T extends object>(value: T, json: string) => T;
-
-/**
- * `stringifyJson(proof)` for a proof `writeAccountProof` wrote: its keys in their order, and its node
- * texts (`proof`, `root`, `hash`: base58 from `bigintToBase58`, nothing to escape) joined without
- * the serialiser's per-character escape scan; the tree's key is written by JSON.stringify.
- */
-export function accountProofJson(proof: AccountProof): string {
-  return `{"proof":["${proof.proof.join('","')}"],"root":"${proof.root}","leafIndex":${proof.leafIndex},"hash":"${proof.hash}","merkleTree":${JSON.stringify(proof.merkleTree)},"rootSeq":${proof.rootSeq}}`;
-}
-
-/** A written proof's text beyond its base58 strings: keys, quotes, commas, numbers. */
-const PROOF_FRAME_BYTES = 128;
-
-function version(type: TreeType): AddressTreeVersion | null {
-  return type === "AddressV1" ? 1 : type === "AddressV2" ? 2 : null;
-}
-
-/** Whether an account of state tree `record` holds its own hash as its leaf (`Forest.leafValue` without hashing anything). */
-function holdsOwnHash(record: TreeRecord, account: AccountRecord): boolean {
-  if (record.type === "StateV1") return !account.spent;
-  // Not in the output queue (`Forest.isInOutputQueue`), and not spent out of the input queue.
-  return !account.inOutputQueue && !(account.spent && !account.inInputQueue);
-}
-
-/** Whether two of `accounts` name the same leaf (tree and index). */
-function namesLeafTwice(accounts: readonly AccountRecord[]): boolean {
-  const n = accounts.length;
-  if (n <= 16) {
-    for (let i = 1; i < n; i++) {
-      const a = accounts[i] as AccountRecord;
-      for (let j = 0; j < i; j++) {
-        const b = accounts[j] as AccountRecord;
-        if (a.leafIndex === b.leafIndex && a.tree === b.tree) return true;
-      }
-    }
-    return false;
-  }
-  const seen = new Set<string>();
-  for (const a of accounts) {
-    const key = `${a.tree}/${a.leafIndex}`;
-    if (seen.has(key)) return true;
-    seen.add(key);
-  }
-  return false;
 }
 
 export class Forest {
@@ -388,120 +99,33 @@ export class Forest {
   private readonly records = new Map<string, TreeRecord>();
   private readonly byQueue = new Map<string, TreeRecord>();
   private readonly stateTrees = new Map<string, StateTree>();
-  /** Written V1 proofs (`writeAccountProof`) by Merkle tree and leaf index; each answers while its tree and rootSeq are the ones it was written from. */
-  private readonly written = new Map<MerkleTree, Map<number, AccountProof>>();
-  /** The kept proofs in the order they were written (dropped from the front): each one's text size and the leaf map holding it. */
-  private readonly writtenOrder = new Map<AccountProof, { readonly size: number; readonly byLeaf: Map<number, AccountProof> }>();
-  private writtenBytes = 0;
   private readonly addressTrees = new Map<string, AddressTree>();
   private readonly emptyAddressTrees = new Map<string, IndexedMerkleTree>();
   private readonly txHashes = new Map<string, bigint>();
   private readonly nullifiers = new Map<string, bigint>();
 
-  private readonly accounts = new Stepwise(
-    function* (this: Forest) {
-      const byHash = new Map<string, AccountRecord>();
-      const byTree = new Map<string, AccountRecord[]>();
-      let done = 0;
-      for (const account of this.dataset.accounts) {
-        if (byHash.has(account.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `account ${account.hash} appears twice`);
-        byHash.set(account.hash, account);
-        const list = byTree.get(account.tree);
-        if (list) list.push(account);
-        else byTree.set(account.tree, [account]);
-        if (++done % RECORDS_PER_STEP === 0) yield;
-      }
-      return { byHash, byTree };
-    }.bind(this),
-  );
+  private readonly accounts = new Stepwise(() => indexAccounts(this.dataset));
 
-  private readonly addresses = new Lazy(() => {
-    const inserted = new Map<string, AddressRecord[]>();
-    const queued = new Map<string, Set<string>>();
-    for (const record of this.dataset.addresses) {
-      const tree = this.records.get(record.tree);
-      if (!tree || version(tree.type) === null)
-        throw new ReferenceIndexerError(
-          RefErrorCode.DATASET_INCONSISTENT,
-          `address ${record.address} is in ${record.tree}, which is not an address tree of the dataset`,
-        );
-      if (record.queued) {
-        if (tree.type !== "AddressV2")
-          throw new ReferenceIndexerError(
-            RefErrorCode.DATASET_INCONSISTENT,
-            `address ${record.address} is queued in ${record.tree}, which is not a batched address tree`,
-          );
-        const set = queued.get(record.tree);
-        if (set) set.add(record.address);
-        else queued.set(record.tree, new Set([record.address]));
-      } else {
-        const list = inserted.get(record.tree);
-        if (list) list.push(record);
-        else inserted.set(record.tree, [record]);
-      }
-    }
-    return { inserted, queued };
-  });
+  private readonly addresses = new Lazy(() => sortAddresses(this.dataset, this.records));
 
   /** The transaction that spent each account (`closed`), for nullifiers. */
-  private readonly spenders = new Lazy(() => {
-    const by = new Map<string, SignatureRecord>();
-    for (const signature of this.dataset.signatures) for (const hash of signature.closed) by.set(hash, signature);
-    return by;
-  });
+  private readonly spenders = new Lazy(() => spendersOf(this.dataset));
 
   /** Stored leaves equal to zero: spent StateV1 accounts (Photon keeps their rows with the zero hash). */
-  private readonly zeroRows = new Lazy(() => {
-    const rows: Row[] = [];
-    for (const record of this.dataset.trees) {
-      if (record.type !== "StateV1") continue;
-      for (const account of this.accounts.get().byTree.get(record.tree) ?? []) if (account.spent) rows.push({ record, leafIndex: account.leafIndex, leaf: 0n });
-    }
-    return rows;
-  });
+  private readonly zeroRows = new Lazy(() => zeroRowsOf(this.dataset, this.accounts.get().byTree));
 
   /** Stored leaves that are nullifiers (nullified StateV2 accounts), by leaf value. */
-  private readonly nullifierRows = new Lazy(() => {
-    const rows = new Map<bigint, Row[]>();
-    for (const record of this.dataset.trees) {
-      if (record.type !== "StateV2") continue;
-      for (const account of this.accounts.get().byTree.get(record.tree) ?? []) {
-        if (!account.spent || account.inInputQueue) continue;
-        const leaf = this.nullifierValue(account);
-        const row = { record, leafIndex: account.leafIndex, leaf };
-        const list = rows.get(leaf);
-        if (list) list.push(row);
-        else rows.set(leaf, [row]);
-      }
-    }
-    return rows;
-  });
+  private readonly nullifierRows = new Lazy(() => nullifierRowsOf(this.dataset, this.accounts.get().byTree, (account) => this.nullifierValue(account)));
 
-  /**
-   * Stored leaves of address trees, by leaf value: Photon writes each indexed element's leaf hash to
-   * `state_trees` as well (persisted_indexed_merkle_tree.rs:233-256, 418-431), from the first
-   * address appended on (a tree that holds none has no rows; the initial elements come with it).
-   */
-  private readonly addressRows = new Lazy(() => {
-    const rows = new Map<bigint, Row>();
-    const inserted = this.addresses.get().inserted;
-    for (const record of this.dataset.trees) {
-      if (version(record.type) === null || !inserted.has(record.tree)) continue;
-      const merkle = this.addressTree(record).indexed.merkleTree();
-      for (let leafIndex = 0; leafIndex < merkle.size; leafIndex++) {
-        const leaf = merkle.leaf(leafIndex);
-        rows.set(leaf, { record, leafIndex, leaf });
-      }
-    }
-    return rows;
-  });
+  /** Stored leaves of address trees, by leaf value (`addressRowsOf`). */
+  private readonly addressRows = new Lazy(() => addressRowsOf(this.dataset, this.addresses.get().inserted, (record) => this.addressTree(record)));
 
   /** Indexes the dataset's trees by key; builds nothing. */
-  private readonly keptProofBytes: number;
+  private readonly writtenProofs: WrittenProofs;
 
   constructor(dataset: Dataset, options: ForestOptions = {}) {
     this.dataset = dataset;
-    this.keptProofBytes = options.keptProofBytes ?? KEPT_PROOF_BYTES;
+    this.writtenProofs = new WrittenProofs(options.keptProofBytes ?? KEPT_PROOF_BYTES);
     for (const record of dataset.trees) {
       if (this.records.has(record.tree)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `tree ${record.tree} is listed twice`);
       this.records.set(record.tree, record);
@@ -641,14 +265,14 @@ export class Forest {
   accountProof(hash: string, written?: WrittenAs): AccountProof {
     const [proof] = this.leafProofs([hash]);
     if (!proof) throw recordNotFound("Account not found");
-    return this.writeAccountProof(proof, written);
+    return this.writtenProofs.write(proof, written);
   }
 
   /** Account proofs by leaf hash, V1, in request order (get_multiple_compressed_account_proofs/mod.rs:26-47); `written` as in `accountProof`. */
   accountProofs(hashes: readonly string[], written?: WrittenAs): AccountProof[] {
     const proofs = this.leafProofs(hashes);
     const out: AccountProof[] = new Array(proofs.length);
-    for (let i = 0; i < proofs.length; i++) out[i] = this.writeAccountProof(proofs[i] as LeafProof, written);
+    for (let i = 0; i < proofs.length; i++) out[i] = this.writtenProofs.write(proofs[i] as LeafProof, written);
     return out;
   }
 
@@ -721,27 +345,12 @@ export class Forest {
    * Emptiness is checked first, then `maxAddresses`.
    */
   newAddressProofs(items: readonly AddressWithTree[], options: AddressProofOptions = {}): NewAddressProof[] {
-    return this.lowElementProofs(items, options).map((p) => ({
-      root: p.tree.rootBase58(),
-      address: bigintToBase58(p.address),
-      lowerRangeAddress: bigintToBase58(p.low.value),
-      higherRangeAddress: bigintToBase58(p.low.nextValue),
-      nextIndex: p.low.nextIndex,
-      proof: p.tree.proofBase58(p.low.leafIndex),
-      merkleTree: p.merkleTree,
-      rootSeq: p.rootSeq,
-      lowElementLeafIndex: p.low.leafIndex,
-    }));
+    return this.lowElementProofs(items, options).map(newAddressProofOf);
   }
 
   // --- validity proofs ---
 
-  /**
-   * Everything of a V1 validity proof but the Groth16 proof, in Photon's order of checks
-   * (get_validity_proof/v1.rs:58-221): account proofs by leaf hash (spent accounts included, as
-   * Photon does not filter them), then new-address proofs (`newAddresses` prove against
-   * ADDRESS_TREE_V1), then the first tree's metadata, then the circuit's height checks.
-   */
+  /** Everything of a V1 validity proof but the Groth16 proof (`validityInputsV1`, validity-inputs.ts). */
   validityProofV1(request: {
     hashes?: readonly string[];
     newAddresses?: readonly string[];
@@ -749,104 +358,37 @@ export class Forest {
     /** Photon's MAX_ADDRESSES for the address proofs (v1.rs:100-110), checked after the account proofs. */
     maxAddresses?: number;
   }): ValidityProofInputsV1 {
-    const hashes = request.hashes ?? [];
-    const newAddresses = request.newAddresses ?? [];
-    let withTrees = request.newAddressesWithTrees ?? [];
-    if (hashes.length === 0 && newAddresses.length === 0 && withTrees.length === 0)
-      throw RpcError.validation("No hashes or new addresses provided for proof generation");
-    if (withTrees.length > 0 && newAddresses.length > 0) throw RpcError.validation("Cannot provide both newAddresses and newAddressesWithTree");
-    if (newAddresses.length > 0) withTrees = newAddresses.map((address) => ({ address, tree: ADDRESS_TREE_V1 }));
-    const accounts = hashes.length > 0 ? this.leafProofs(hashes) : [];
-    const addresses = withTrees.length > 0 ? this.lowElementProofs(withTrees, { maxAddresses: request.maxAddresses }) : [];
-    const first = accounts[0]?.record.tree ?? (addresses[0] as LowElementProof).merkleTree;
-    this.requireMetadata(first);
-    const prover = this.proverRequest(accounts, addresses);
-    return {
-      roots: [...accounts.map((a) => a.merkle.rootBase58()), ...addresses.map((a) => a.tree.rootBase58())],
-      rootIndices: [
-        ...accounts.map((a) => this.rootIndex(a.rootSeq, a.record.tree, first)),
-        ...addresses.map((a) => this.rootIndex(a.rootSeq, a.merkleTree, first)),
-      ],
-      leafIndices: [...accounts.map((a) => a.leafIndex), ...addresses.map((a) => a.low.leafIndex)],
-      leaves: [...accounts.map((a) => a.merkle.leafBase58(a.leafIndex)), ...addresses.map((a) => bigintToBase58(a.address))],
-      merkleTrees: [...accounts.map((a) => a.record.tree), ...addresses.map((a) => a.merkleTree)],
-      prover,
-    };
+    return validityInputsV1(this.source, request);
   }
 
-  /**
-   * Everything of a V2 validity proof but the Groth16 proof (get_validity_proof/v2.rs:130-344), or
-   * null for a request with neither hashes nor addresses, which Photon answers with its default
-   * response (`compressedProof: null`, empty lists, and `context.slot` 0). Accounts must be
-   * unspent; those still in an output queue prove by index (root zero, root index 0).
-   */
+  /** Everything of a V2 validity proof but the Groth16 proof, or null for an empty request (`validityInputsV2`, validity-inputs.ts). */
   validityProofV2(request: {
     hashes?: readonly string[];
     newAddressesWithTrees?: readonly AddressWithTree[];
     /** Photon's MAX_ADDRESSES for the address proofs (v2.rs:224-234), checked after the account proofs. */
     maxAddresses?: number;
   }): ValidityProofInputsV2 | null {
-    const hashes = request.hashes ?? [];
-    const withTrees = request.newAddressesWithTrees ?? [];
-    if (hashes.length === 0 && withTrees.length === 0) return null;
-    const byHash = this.accounts.get().byHash;
-    const position = new Map<string, number>();
-    hashes.forEach((h, i) => {
-      if (!position.has(h)) position.set(h, i);
-    });
-    const found = [...position.keys()].filter((h) => byHash.get(h)?.spent === false);
-    if (found.length !== hashes.length)
-      throw RpcError.validation(
-        `Not all requested account hashes exist or are available (might be spent). Requested: ${debugList(hashes)}, Found in DB: ${debugList(found)}`,
-      );
-    const byIndex = new Map<string, AccountProofInputs>();
-    const full: string[] = [];
-    for (const hash of hashes) {
-      const account = byHash.get(hash) as AccountRecord;
-      const record = this.stateRecord(account.tree);
-      if (this.isInOutputQueue(account))
-        byIndex.set(hash, {
-          hash,
-          root: ZERO_HASH,
-          rootIndex: { rootIndex: 0, proveByIndex: true },
-          leafIndex: account.leafIndex,
-          merkleContext: merkleContextOf(record),
-        });
-      else full.push(hash);
-    }
-    const accounts = full.length > 0 ? this.leafProofs(full) : [];
-    const addresses = withTrees.length > 0 ? this.lowElementProofs(withTrees, { maxAddresses: request.maxAddresses }) : [];
-    const first = accounts[0]?.record.tree ?? addresses[0]?.merkleTree ?? withTrees[0]?.tree ?? (byHash.get(hashes[0] as string) as AccountRecord).tree;
-    this.requireMetadata(first);
-    if (accounts.length === 0 && addresses.length === 0)
-      return { accounts: hashes.map((h) => byIndex.get(h) as AccountProofInputs), addresses: [], prover: null };
-    const prover = this.proverRequest(accounts, addresses);
-    const context = (key: string): MerkleContextV2 => {
-      const info = this.treeInfo(key);
-      if (!info) throw unexpected();
-      return merkleContextOf(info);
-    };
-    const proved = new Map<string, AccountProofInputs>();
-    full.forEach((hash, i) => {
-      const a = accounts[i] as LeafProof;
-      proved.set(hash, {
-        hash: a.merkle.leafBase58(a.leafIndex),
-        root: a.merkle.rootBase58(),
-        rootIndex: { rootIndex: this.rootIndex(a.rootSeq, a.record.tree, first), proveByIndex: false },
-        leafIndex: a.leafIndex,
-        merkleContext: context(a.record.tree),
-      });
-    });
-    return {
-      accounts: hashes.map((h) => (byIndex.get(h) ?? proved.get(h)) as AccountProofInputs),
-      addresses: addresses.map((a) => ({
-        address: bigintToBase58(a.address),
-        root: a.tree.rootBase58(),
-        rootIndex: this.rootIndex(a.rootSeq, a.merkleTree, first) % 65536,
-        merkleContext: context(a.merkleTree),
-      })),
-      prover,
-    };
+    return validityInputsV2(this.source, request);
+  }
+
+  /** What the validity and address proofs read of this forest. */
+  private readonly source: ProofSource & AddressSource = {
+    accountsByHash: () => this.accounts.get().byHash,
+    stateRecord: (key) => this.stateRecord(key),
+    isInOutputQueue: (account) => this.isInOutputQueue(account),
+    leafProofs: (hashes) => this.leafProofs(hashes),
+    lowElementProofs: (items, options) => this.lowElementProofs(items, options),
+    requireMetadata: (tree) => this.requireMetadata(tree),
+    rootIndex: (rootSeq, tree, fallbackTree) => this.rootIndex(rootSeq, tree, fallbackTree),
+    treeInfo: (key) => this.treeInfo(key),
+    queued: (key) => this.addresses.get().queued.get(key),
+    addressTree: (record) => this.addressTree(record),
+    emptyAddressTree: (v, height) => this.emptyAddressTree(v, height),
+  };
+
+  /** Photon's `get_multiple_new_address_proofs_helper` with the queue check (`lowElementProofs`, address-proofs.ts). */
+  private lowElementProofs(items: readonly AddressWithTree[], options: AddressProofOptions = {}): LowElementProof[] {
+    return lowElementProofs(this.source, items, options);
   }
 
   // --- internals ---
@@ -1047,186 +589,4 @@ export class Forest {
     const merkle = version(record.type) === null ? this.stateTree(record).merkle : this.addressTree(record).indexed.merkleTree();
     return { record, leafIndex, merkle, rootSeq: record.seq };
   }
-
-  /**
-   * A proof written out from the tree's texts (each node encoded once: the same text bigintToBase58
-   * gives), frozen with its JSON text (`encodeOnce`: the listener copies its bytes into the answer
-   * instead of serialising 26 levels again) and kept while its tree and rootSeq stay the ones it
-   * was written from (bounded: `ForestOptions.keptProofBytes`).
-   */
-  private writeAccountProof(p: LeafProof, mark?: WrittenAs): AccountProof {
-    const { merkle, leafIndex } = p;
-    let byLeaf = this.written.get(merkle);
-    const kept = byLeaf?.get(leafIndex);
-    if (kept !== undefined && kept.rootSeq === p.rootSeq && kept.merkleTree === p.record.tree) return kept;
-    const proof = merkle.proofBase58(leafIndex);
-    const plain: AccountProof = {
-      proof,
-      root: merkle.rootBase58(),
-      leafIndex,
-      hash: merkle.leafBase58(leafIndex),
-      merkleTree: p.record.tree,
-      rootSeq: p.rootSeq,
-    };
-    if (this.keptProofBytes === 0) {
-      // Nothing kept: written for this answer only, its JSON text (for the listener) joined from the node texts.
-      if (mark === undefined) return plain;
-      // The text first: joining a frozen array takes V8's slow path (about twice the time).
-      const json = accountProofJson(plain);
-      Object.freeze(proof);
-      return mark(plain, json);
-    }
-    const written = encodeOnce(plain);
-    if (byLeaf === undefined) {
-      byLeaf = new Map();
-      this.written.set(merkle, byLeaf);
-    }
-    if (kept !== undefined) this.forget(kept);
-    let size = PROOF_FRAME_BYTES + written.root.length + written.hash.length + written.merkleTree.length;
-    for (const text of proof) size += text.length + 3;
-    byLeaf.set(leafIndex, written);
-    this.writtenOrder.set(written, { size, byLeaf });
-    this.writtenBytes += size;
-    for (const [old] of this.writtenOrder) {
-      if (this.writtenBytes <= this.keptProofBytes) break;
-      this.forget(old);
-    }
-    return written;
-  }
-
-  /** Drops a kept written proof. */
-  private forget(proof: AccountProof): void {
-    const kept = this.writtenOrder.get(proof);
-    if (kept === undefined) return;
-    this.writtenBytes -= kept.size;
-    this.writtenOrder.delete(proof);
-    if (kept.byLeaf.get(proof.leafIndex) === proof) kept.byLeaf.delete(proof.leafIndex);
-  }
-
-  /** Photon's `get_multiple_new_address_proofs_helper` with the queue check (get_multiple_new_address_proofs.rs:50-172). */
-  private lowElementProofs(items: readonly AddressWithTree[], options: AddressProofOptions = {}): LowElementProof[] {
-    if (items.length === 0) throw RpcError.validation("No addresses provided");
-    const most = options.maxAddresses;
-    if (most !== undefined && items.length > most) throw RpcError.validation(`Too many addresses requested ${items.length}. Maximum allowed: ${most}`);
-    const byTree = new Map<string, { index: number; address: string }[]>();
-    items.forEach(({ address, tree }, index) => {
-      const list = byTree.get(tree);
-      if (list) list.push({ index, address });
-      else byTree.set(tree, [{ index, address }]);
-    });
-    const out: LowElementProof[] = new Array(items.length);
-    for (const [key, list] of byTree) {
-      const info = this.treeInfo(key);
-      if (!info) throw invalidPubkey(key);
-      if (info.type === "AddressV2" && options.checkQueue !== false) {
-        const queued = this.addresses.get().queued.get(key);
-        if (queued) {
-          const asked = new Set(list.map((e) => e.address));
-          const hit = [...queued].find((a) => asked.has(a));
-          if (hit !== undefined) throw RpcError.validation(`Address ${hit} already exists`);
-        }
-      }
-      const v = version(info.type);
-      // A state tree (or a state queue) named as an address tree: Photon finds no indexed element and
-      // fails to hash the initial element for that tree type (indexed_merkle_tree/helpers.rs:27-31).
-      if (v === null) throw unexpected();
-      // Elements are looked up under the key the request named: a queue's key holds none.
-      const tree = key === info.tree ? this.addressTree(info).indexed : null;
-      for (const { index, address } of list) {
-        const value = base58ToBigint(address);
-        const low = tree && tree.inserted > 0 ? tree.lowElement(value) : undefined;
-        if (tree && low) {
-          out[index] = { address: value, merkleTree: key, low, tree: tree.merkleTree(), rootSeq: info.seq };
-        } else {
-          // No element below the address (the tree holds nothing, or the address is 0): Photon
-          // answers the proof of the zeroeth element of a freshly initialised tree (proof.rs:118-172).
-          const empty = this.emptyAddressTree(v, info.height);
-          const zeroth = empty.element(0);
-          out[index] = { address: value, merkleTree: key, low: zeroth, tree: empty.merkleTree(), rootSeq: EMPTY_ADDRESS_TREE_SEQ[info.type] };
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Photon's `generate_proof` up to the prover call (prover/prove.rs:52-133): the height checks and
-   * the prover's request. Its checks run here, in Photon's order; its values (the public input hash,
-   * prover/helpers.rs:97-177, and the hex paths, helpers.rs:44-55) are computed when the request is
-   * first read, which only a forwarding reference does (./handlers/prover.ts `prove`): without a
-   * prover nothing is sent and the answer does not depend on them. They read the trees as they are
-   * now, which never change after the dataset is loaded.
-   */
-  private proverRequest(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): ProverRequest {
-    const stateHeight = accounts[0]?.merkle.height ?? 0;
-    if (!accounts.every((a) => a.merkle.height === stateHeight)) throw RpcError.validation("All state trees for account proofs must have the same height");
-    const addressHeight = addresses[0]?.tree.height ?? 0;
-    if (!addresses.every((a) => a.tree.height === addressHeight))
-      throw RpcError.validation("All address trees for new address proofs must have the same height");
-    const request: ProverRequest = {
-      circuitType: accounts.length > 0 && addresses.length > 0 ? "combined" : accounts.length > 0 ? "inclusion" : "non-inclusion",
-    };
-    if (stateHeight !== 0) request.stateTreeHeight = stateHeight;
-    if (addressHeight !== 0) request.addressTreeHeight = addressHeight;
-    // light-batched-merkle-tree DEFAULT_BATCH_STATE_TREE_HEIGHT / DEFAULT_BATCH_ADDRESS_TREE_HEIGHT (constants.rs:5-7).
-    if (stateHeight === 32 || addressHeight === 40) {
-      this.checkPublicInputs(accounts, addresses);
-      defineLazy(request, "publicInputHash", () => bigintToHex(this.publicInputHash(accounts, addresses)));
-    }
-    if (accounts.length > 0)
-      defineLazy(request, "inputCompressedAccounts", () =>
-        accounts.map((a) => ({
-          root: bigintToHex(a.merkle.root()),
-          pathIndex: a.leafIndex,
-          pathElements: a.merkle.proof(a.leafIndex).map(bigintToHex),
-          leaf: bigintToHex(a.merkle.leaf(a.leafIndex)),
-        })),
-      );
-    if (addresses.length > 0)
-      defineLazy(request, "newAddresses", () =>
-        addresses.map((a) => ({
-          root: bigintToHex(a.tree.root()),
-          value: bigintToHex(a.address),
-          pathIndex: a.low.leafIndex,
-          pathElements: a.tree.proof(a.low.leafIndex).map(bigintToHex),
-          leafLowerRangeValue: bigintToHex(a.low.value),
-          leafHigherRangeValue: bigintToHex(a.low.nextValue),
-          nextIndex: a.low.nextIndex,
-        })),
-      );
-    return request;
-  }
-
-  /**
-   * The errors of Photon's `get_public_input_hash` (prover/helpers.rs:97-177), before it hashes: a
-   * value Poseidon refuses is its "Internal server error"; no proof at all is "No proofs provided"
-   * (both hash chains 0, which a non-empty chain, a Poseidon output, is not).
-   */
-  private checkPublicInputs(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): void {
-    for (const a of accounts) if (!isFieldElement(a.merkle.leaf(a.leafIndex)) || !isFieldElement(a.merkle.root())) throw unexpected();
-    for (const a of addresses) if (!isFieldElement(a.address) || !isFieldElement(a.tree.root())) throw unexpected();
-    if (accounts.length === 0 && addresses.length === 0) throw RpcError.validation("No proofs provided");
-  }
-
-  /** Photon's `get_public_input_hash` (prover/helpers.rs:97-177), once `checkPublicInputs` passed. */
-  private publicInputHash(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): bigint {
-    const inclusion = twoInputsHashChain(
-      accounts.map((a) => a.merkle.root()),
-      accounts.map((a) => a.merkle.leaf(a.leafIndex)),
-    );
-    const nonInclusion = twoInputsHashChain(
-      addresses.map((a) => a.tree.root()),
-      addresses.map((a) => a.address),
-    );
-    if (inclusion !== 0n && nonInclusion !== 0n) return twoInputsHashChain([inclusion], [nonInclusion]);
-    if (nonInclusion !== 0n) return nonInclusion;
-    return inclusion;
-  }
-}
-
-/** The leaf hash of an indexed element, for tests and for a conformance suite that folds address proofs. */
-export function addressLeaf(type: "AddressV1" | "AddressV2", value: string, nextIndex: number, nextValue: string): string {
-  return bigintToBase58(
-    indexedLeafHash(type === "AddressV1" ? 1 : 2, { leafIndex: 0, value: base58ToBigint(value), nextIndex, nextValue: base58ToBigint(nextValue) }),
-  );
 }
