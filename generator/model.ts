@@ -13,17 +13,17 @@ import {
   type MovingField,
   type OrderKey,
   type PaginationInfo,
-  type ParamFact,
-  type ParamKind,
   type ParamShape,
   type SumsInfo,
   type TransactionAccountsInfo,
 } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, quote } from "./errors.js";
 import type { LoadedSpec, SpecDocument } from "./load.js";
-import { resolvePointer } from "./load.js";
 import { checkMethodCollisions, checkMethodName, OBJECT_MEMBERS, pascal } from "./emit/names.js";
 import { normalizeSchema } from "./normalize/index.js";
+import { methodName } from "./method-name.js";
+import { movingFields } from "./moving.js";
+import { deref, fail, objectView, paramShape } from "./schema-view.js";
 
 export const COMPONENTS_ID = "components.json";
 
@@ -79,86 +79,6 @@ export interface SpecModel {
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 /** OpenAPI 3.0.3 §4.7.7: keys of `components` maps match this. */
 const COMPONENT_NAME = /^[A-Za-z0-9._-]{1,256}$/;
-
-function fail(code: (typeof GenErrorCode)[keyof typeof GenErrorCode], message: string, file: string, path: readonly (string | number)[]): never {
-  throw new GenError(code, message, { file, pointer: pointerOf(path) });
-}
-
-/** Follows `$ref` chains (already checked to terminate) to the node they name. */
-function deref(doc: JsonObject, node: Json | undefined): Json | undefined {
-  let current = node;
-  for (let i = 0; i < 64 && isObject(current) && typeof current.$ref === "string"; i++) current = resolvePointer(doc, current.$ref);
-  return current;
-}
-
-/** The object schema under `allOf: [X]` + nullable wrappers, for reading property names. */
-function objectView(doc: JsonObject, node: Json | undefined): JsonObject | undefined {
-  let current = deref(doc, node);
-  for (let i = 0; i < 16 && isObject(current); i++) {
-    if (isObject(current.properties)) return current;
-    if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc, current.allOf[0]);
-    else return undefined;
-  }
-  return undefined;
-}
-
-interface NameSource {
-  readonly name: string;
-  readonly at: (string | number)[];
-  /** How a message names the source: "the `method` enum", "operationId", `path "/getX"`. */
-  readonly label: string;
-}
-
-/**
- * The method name and the pointer it was read at: the `method` enum, else the operationId, else
- * the path's last segment. Every one of them the spec gives must name the same method (a path
- * `/` names none, as in per-method files): a typo in one would otherwise generate silently.
- */
-function methodName(
-  doc: SpecDocument,
-  envelope: JsonObject,
-  operation: JsonObject,
-  path: (string | number)[],
-  route: string,
-  envelopePath: (string | number)[] | null,
-): { name: string; at: (string | number)[] } {
-  const sources: NameSource[] = [];
-  const props = envelope.properties as JsonObject;
-  const method = deref(doc.doc, props.method);
-  if (isObject(method) && Array.isArray(method.enum) && method.enum.length === 1 && typeof method.enum[0] === "string") {
-    const inline = envelopePath !== null && isObject(props.method) && props.method.$ref === undefined;
-    const at = inline ? [...envelopePath, "properties", "method", "enum", 0] : [...path, "requestBody"];
-    sources.push({ name: method.enum[0], at, label: "the `method` enum" });
-  }
-  if (typeof operation.operationId === "string") sources.push({ name: operation.operationId, at: [...path, "operationId"], label: "operationId" });
-  const segment = route.split("/").filter(Boolean).pop();
-  if (segment && /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) sources.push({ name: segment, at: path.slice(0, 2), label: `path ${quote(route)}` });
-  const [first] = sources;
-  if (first === undefined) {
-    return fail(GenErrorCode.NOT_JSONRPC, "cannot tell the JSON-RPC method name: give `method` a one-value enum or the operation an operationId", doc.file, [
-      ...path,
-      "requestBody",
-    ]);
-  }
-  checkNamesAgree(doc.file, sources);
-  return { name: first.name, at: first.at };
-}
-
-/** Refuses sources that name different methods, pointing at the one the others outvote (else the lesser of two). */
-function checkNamesAgree(file: string, sources: readonly NameSource[]): void {
-  if (sources.every((s) => s.name === sources[0]!.name)) return;
-  const majority = sources.find((s) => sources.filter((o) => o.name === s.name).length > 1)?.name ?? sources[0]!.name;
-  const odd = sources.find((s) => s.name !== majority)!;
-  const others = sources.filter((s) => s.name === majority).map((s) => s.label);
-  const say = others.length > 1 ? "say" : "says";
-  const oddText = odd.label.startsWith("path ") ? odd.label : `${odd.label} ${quote(odd.name)}`;
-  fail(
-    GenErrorCode.METHOD_MISMATCH,
-    `the method's names disagree: ${oddText}, but ${others.join(" and ")} ${say} ${quote(majority)} (a method has one name; others it answers to go in x-aliases)`,
-    file,
-    odd.at,
-  );
-}
 
 function readOrder(value: Json | undefined, file: string, path: (string | number)[]): OrderKey[] | null {
   if (value === undefined || value === null) return null;
@@ -407,54 +327,6 @@ function readMaxItems(
   return out;
 }
 
-const STRING_FORMATS: ReadonlySet<string> = new Set(["pubkey", "hash", "signature", "base58", "base64"]);
-const UNSIGNED = /^uint(8|16|32|64)$/;
-
-/**
- * One schema reduced to a ParamFact (for spec-derived conformance cases): `$ref` and
- * single-`allOf` wrappers followed, `nullable` on any of them kept, the innermost `type`
- * and `format` read; several types or `oneOf`/`anyOf` give `any`.
- */
-function paramFact(doc: JsonObject, node: Json | undefined): ParamFact {
-  let current = deref(doc, node);
-  let nullable = false;
-  let minimum: number | null = null;
-  let maximum: number | null = null;
-  for (let i = 0; i < 16 && isObject(current); i++) {
-    if (current.nullable === true) nullable = true;
-    if (typeof current.minimum === "number") minimum = current.minimum;
-    if (typeof current.maximum === "number") maximum = current.maximum;
-    if (Array.isArray(current.allOf) && current.allOf.length === 1 && current.type === undefined) current = deref(doc, current.allOf[0]);
-    else break;
-  }
-  const schema = isObject(current) ? current : {};
-  const format = typeof schema.format === "string" ? schema.format : null;
-  let kind: ParamKind = "any";
-  if (schema.type === "string") kind = format !== null && STRING_FORMATS.has(format) ? (format as ParamKind) : "string";
-  else if (schema.type === "integer") kind = "integer";
-  else if (schema.type === "number" || schema.type === "boolean" || schema.type === "array") kind = schema.type;
-  else if (schema.type === "object" || (schema.type === undefined && isObject(schema.properties))) kind = "object";
-  if (kind === "integer" && format !== null && UNSIGNED.test(format)) minimum = Math.max(minimum ?? 0, 0);
-  return kind === "integer" ? { kind, nullable, minimum, maximum } : { kind, nullable, minimum: null, maximum: null };
-}
-
-/** The params schema's shape: an object's properties (closed or open) or a JSON array's items. */
-function paramShape(doc: JsonObject, params: JsonObject | undefined, source: Json | undefined): ParamShape | null {
-  if (source === undefined) return null;
-  if (params) {
-    const properties = isObject(params.properties) ? params.properties : {};
-    return {
-      type: "object",
-      closed: params.additionalProperties === false,
-      properties: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, paramFact(doc, schema)])),
-      items: null,
-    };
-  }
-  const list = deref(doc, source);
-  if (isObject(list) && list.type === "array") return { type: "array", closed: false, properties: {}, items: paramFact(doc, list.items) };
-  return null;
-}
-
 /**
  * Where the slot stands in a result: `x-slot` on the result schema (a path inside it, `""`
  * for the result itself) or on the schema of one of its properties (`context` + `slot`).
@@ -481,92 +353,6 @@ function slotPath(doc: SpecDocument, result: Json, path: (string | number)[]): s
     if (inner !== null) return inner === "" ? name : `${name}.${inner}`;
   }
   return null;
-}
-
-const MOVES_WITH = ["root", "slot"] as const;
-
-/** The conformance `{type: …}` name a value of this schema always satisfies, or null (nullable, or several types). */
-function matcherType(fact: ParamFact): string | null {
-  if (fact.nullable || fact.kind === "any") return null;
-  if (fact.kind === "integer") return fact.minimum !== null && fact.minimum >= 0 ? "uint64" : "number";
-  return fact.kind;
-}
-const LOCAL_REF = /^#\/(.*)$/;
-
-/**
- * `x-moves-with` on an object schema: `{root: [property, …], slot: [property, …], seq: property}`,
- * the properties whose value moves with the tree's root sequence or with the slot although the
- * thing the object describes did not change, and the property stating the root sequence the
- * object was read at (two answers stating the same one must agree on the `root` fields). Read on every object schema the result reaches
- * (through `$ref`, `allOf`/`anyOf`/`oneOf` and array `items`), each property's path dotted
- * from the result with `[]` after an array.
- */
-function movingFields(doc: SpecDocument, result: Json, resultPath: (string | number)[]): MovingField[] {
-  const out: MovingField[] = [];
-  const seen = new Set<string>();
-  const visit = (node: Json | undefined, at: (string | number)[], path: string, stack: ReadonlySet<string>, depth: number): void => {
-    if (depth > 32) return;
-    let current = node;
-    let where = at;
-    const refs = new Set(stack);
-    for (let i = 0; i < 64 && isObject(current) && typeof current.$ref === "string"; i++) {
-      const ref = current.$ref;
-      if (refs.has(ref)) return; // a recursive schema: its fields were read on the way in
-      refs.add(ref);
-      const m = LOCAL_REF.exec(ref);
-      where = m
-        ? m[1]!
-            .split("/")
-            .filter(Boolean)
-            .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-        : where;
-      current = resolvePointer(doc.doc, ref);
-    }
-    if (!isObject(current)) return;
-    for (const key of ["allOf", "anyOf", "oneOf"]) {
-      const branches = current[key];
-      if (Array.isArray(branches)) branches.forEach((b, i) => visit(b, [...where, key, i], path, refs, depth + 1));
-    }
-    if (current.items !== undefined) visit(current.items, [...where, "items"], `${path}[]`, refs, depth + 1);
-    const props = isObject(current.properties) ? current.properties : {};
-    const mark = current["x-moves-with"];
-    if (mark !== undefined) {
-      const markAt = [...where, "x-moves-with"];
-      if (!isObject(mark)) fail(GenErrorCode.SCHEMA, "`x-moves-with` must map `root` or `slot` to a list of the object's properties", doc.file, markAt);
-      const full = (name: string) => (path === "" ? name : `${path}.${name}`);
-      let seq: string | null = null;
-      if (mark.seq !== undefined) {
-        if (typeof mark.seq !== "string" || !Object.hasOwn(props, mark.seq))
-          fail(GenErrorCode.SCHEMA, "`x-moves-with.seq` must name the property stating the root sequence", doc.file, [...markAt, "seq"]);
-        seq = full(mark.seq as string);
-      }
-      for (const [what, names] of Object.entries(mark)) {
-        if (what === "seq") continue;
-        if (!(MOVES_WITH as readonly string[]).includes(what))
-          fail(GenErrorCode.SCHEMA, `\`x-moves-with\` keys are ${MOVES_WITH.join(", ")} or seq, not ${quote(what)}`, doc.file, [...markAt, what]);
-        if (!Array.isArray(names)) fail(GenErrorCode.SCHEMA, `\`x-moves-with.${what}\` must be a list of property names`, doc.file, [...markAt, what]);
-        names.forEach((name, i) => {
-          if (typeof name !== "string" || !Object.hasOwn(props, name))
-            fail(GenErrorCode.SCHEMA, `\`x-moves-with.${what}\` names ${quote(String(name))}, which is not a property of the object`, doc.file, [
-              ...markAt,
-              what,
-              i,
-            ]);
-          if (seen.has(full(name))) return;
-          seen.add(full(name));
-          out.push({
-            path: full(name),
-            with: what as MovingField["with"],
-            type: matcherType(paramFact(doc.doc, props[name])),
-            seq: what === "root" ? seq : null,
-          });
-        });
-      }
-    }
-    for (const [name, prop] of Object.entries(props)) visit(prop, [...where, "properties", name], path === "" ? name : `${path}.${name}`, refs, depth + 1);
-  };
-  visit(result, resultPath, "", new Set(), 0);
-  return out;
 }
 
 interface Builder {
