@@ -11,11 +11,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createListener } from "../generated/index.js";
-import { PhotonError, visibleText, withMiddleware } from "@photon-indexer-kit/runtime";
-import { generateDataset } from "./dataset.js";
+import { withMiddleware } from "@photon-indexer-kit/runtime";
+import { datasetProfile, generateDataset } from "./dataset.js";
 import { latency, rateLimit } from "./faults.js";
 import { readDataset } from "./dataset-file.js";
 import { createReferenceHandlers } from "./handlers/index.js";
+import { failureLine, LiveChain, type LiveOptions } from "./live/chain.js";
+import { pinnedBy } from "./live/pinned.js";
 import type { Dataset } from "./records.js";
 import { ReferenceStore } from "./store.js";
 import { Forest } from "./trees/forest.js";
@@ -55,6 +57,12 @@ export interface ReferenceOptions {
    * kept (records never change; bounded per shape, `cachedItem`): that is how pages are written.
    */
   memoize?: boolean;
+  /**
+   * A moving chain (`serve --live MS`): one deterministic change every `intervalMs` (live/chain.ts),
+   * started once the trees are built; each request reads one state. The fixtures profile of the
+   * dataset stays true: the stream moves none of the entities it names.
+   */
+  live?: LiveOptions;
 }
 
 /**
@@ -81,6 +89,8 @@ export interface ReferenceIndexer {
   readonly server: Server;
   /** Settles when the background tree build ends (finished, stopped by close(), or failed and reported); at once without it. */
   readonly warmed: Promise<void>;
+  /** The moving chain, with `live`. */
+  readonly live: LiveChain | null;
   close(): Promise<void>;
 }
 
@@ -91,15 +101,16 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const store = new ReferenceStore(data);
   const forest = new Forest(data, options.memoize === false ? { keptProofBytes: 0 } : {});
   // One line per failure, escaped for the console (a prover's answer may hold anything), never a stack trace.
-  const report = (what: string, err: unknown) => {
-    const detail = err instanceof PhotonError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
-    process.stderr.write(`reference indexer: ${visibleText(what)} failed: ${visibleText(detail)}\n`);
+  const report = (what: string, err: unknown): void => {
+    process.stderr.write(failureLine(what, err));
   };
+  const live = options.live ? new LiveChain(data, store, forest, options.live, pinnedBy(datasetProfile(data), store), report) : null;
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const listener = withMiddleware(
     createListener(createReferenceHandlers(store, { proverUrl: options.proverUrl }, forest), {
-      // The dataset never changes: an identical call gets the same answer.
+      // An identical call gets the same answer while the state stays (always, unless live).
       memoizeResults: options.memoize === false ? false : { maxEntries: 4096, maxBytes: 64 * 1024 * 1024 },
+      gate: live?.gate,
       maxConnections,
       onError: (err, { method }) => report(method, err),
     }),
@@ -121,6 +132,10 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
     options.warmTrees === false
       ? Promise.resolve()
       : forest.warm({ signal: warming.signal, sliceMs: WARM_SLICE_MS }).catch((err: unknown) => report("building the Merkle trees", err));
+  if (live !== null)
+    void warmed.then(() => {
+      if (!warming.signal.aborted) live.start();
+    });
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/`,
@@ -128,9 +143,11 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
     forest,
     server,
     warmed,
+    live,
     close: () =>
       new Promise<void>((resolve) => {
         warming.abort();
+        live?.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

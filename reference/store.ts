@@ -14,8 +14,13 @@
  *   that needs it (`builtIndexes()` names those built so far).
  */
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
+import type { Change } from "./live/change.js";
+import type { Touched } from "./live/apply.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TreeRecord } from "./records.js";
 import { keyByAccountHash, keyByAddress, keyByProgramOwner, keyByTokenOwner, type HistoryKey, histories } from "./store/history.js";
+import { balanceRows, lamportsByOwner, openers } from "./store/builders.js";
+import { group, Lazy } from "./store/lazy-index.js";
+import { type OwnerData, packData } from "./store/owner-data.js";
 import { type Order, type Sorted, SortedGroups } from "./store/order.js";
 import {
   type AddressQueueElement,
@@ -31,6 +36,7 @@ import {
 
 export { documentedOrder, EMPTY, firstIndex, type Order, orderComparator, orderSignature, type Probe, Sorted } from "./store/order.js";
 export type { AddressQueueElement, InputQueueElement, OutputQueueElement } from "./store/queues.js";
+export type { OwnerData } from "./store/owner-data.js";
 export { QueueList } from "./store/queues.js";
 
 /** An unspent token account: its account and token records (`tokenData` is `token`, at the item's path). */
@@ -66,50 +72,11 @@ export interface TransactionView {
   readonly closed: readonly TxAccount[];
 }
 
-/**
- * A list's account data bytes, decoded once, in the list's order: account i's bytes are
- * `bytes[start[i], start[i + 1])`, and `hasData[i]` is 0 where its data is null. memcmp
- * filters compare in place here instead of decoding base64 per account and call.
- */
-export interface OwnerData {
-  readonly bytes: Buffer;
-  readonly start: Int32Array;
-  readonly hasData: Uint8Array;
-}
-
-const EMPTY_DATA: OwnerData = { bytes: Buffer.alloc(0), start: new Int32Array(1), hasData: new Uint8Array(0) };
-
-function group<T>(rows: Iterable<T>, keyOf: (row: T) => string | null): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    if (key === null) continue;
-    const list = out.get(key);
-    if (list === undefined) out.set(key, [row]);
-    else list.push(row);
-  }
-  return out;
-}
-
-/** Memoises a builder; `built` tells whether it ran. */
-class Lazy<T> {
-  private value: T | undefined;
-  constructor(
-    readonly name: string,
-    private readonly build: () => T,
-  ) {}
-  get built(): boolean {
-    return this.value !== undefined;
-  }
-  get(): T {
-    if (this.value === undefined) this.value = this.build();
-    return this.value;
-  }
-}
-
 export class ReferenceStore {
   /** The indexed slot: what every answer's context states and the slot method answers. */
-  readonly slot: number;
+  get slot(): number {
+    return this.dataset.slot;
+  }
   readonly dataset: Dataset;
   private readonly byHash = new Map<string, AccountRecord>();
   private readonly byAddress = new Map<string, AccountRecord>();
@@ -138,17 +105,23 @@ export class ReferenceStore {
   private readonly tokenDelegateMints = new SortedGroups<string, TokenEntry>("tokenAccountsByDelegateAndMint", () =>
     group(this.unspentTokens.get(), (e) => (e.token.delegate === null ? null : `${e.token.delegate} ${e.token.mint}`)),
   );
-  private readonly balanceRows = new Lazy("tokenOwnerBalances", () => this.buildBalanceRows());
+  private readonly balanceRows = new Lazy("tokenOwnerBalances", () => balanceRows(this.dataset.tokens, (h) => this.byHash.get(h) as AccountRecord));
   private readonly balancesByOwner = new SortedGroups<string, BalanceRow>("balancesByOwner", () => group(this.balanceRows.get(), (r) => r.owner));
   private readonly holdersByMint = new SortedGroups<string, BalanceRow>("holdersByMint", () => group(this.balanceRows.get(), (r) => r.mint));
-  private readonly lamports = new Lazy("lamportsByOwner", () => this.buildLamports());
+  private readonly lamports = new Lazy("lamportsByOwner", () => lamportsByOwner(this.dataset.accounts));
   private readonly accountHistory = this.history("signaturesByAccount", keyByAccountHash);
   private readonly addressHistory = this.history("signaturesByAddress", keyByAddress);
   private readonly ownerHistory = this.history("signaturesByOwner", keyByProgramOwner);
   private readonly tokenOwnerHistory = this.history("signaturesByTokenOwner", keyByTokenOwner);
-  private readonly latest = new SortedGroups<string, SignatureRecord>("latestSignatures", () => new Map([["", this.dataset.signatures]]));
+  private readonly histories: readonly [SortedGroups<string, SignatureRecord>, HistoryKey][] = [
+    [this.accountHistory, keyByAccountHash],
+    [this.addressHistory, keyByAddress],
+    [this.ownerHistory, keyByProgramOwner],
+    [this.tokenOwnerHistory, keyByTokenOwner],
+  ];
+  private readonly latest = new SortedGroups<string, SignatureRecord>("latestSignatures", () => new Map([["", this.dataset.signatures.slice()]]));
   private readonly bySignature = new Lazy("transactions", () => new Map(this.dataset.signatures.map((s) => [s.signature, s])));
-  private readonly openers = new Lazy("openedBy", () => this.buildOpeners());
+  private readonly openers = new Lazy("openedBy", () => openers(this.dataset.signatures));
   private readonly nullifierIndexes = new Lazy("nullifierQueueIndexes", () =>
     nullifierQueueIndexes(this.dataset.signatures, (h) => this.byHash.get(h), this.batchedState),
   );
@@ -162,6 +135,8 @@ export class ReferenceStore {
    * `cachedItems`, which bounds each map): records never change, so neither do their items.
    */
   readonly itemCache = new Map<string, Map<object, object>>();
+  /** Token entries by account hash: one object per account, so its item is found again. */
+  private readonly entries = new Map<string, TokenEntry>();
 
   /**
    * Indexes the lookups and checks the records: a hash twice, an address held by two unspent
@@ -169,7 +144,6 @@ export class ReferenceStore {
    * queue key twice are DATASET_INCONSISTENT.
    */
   constructor(dataset: Dataset) {
-    this.slot = dataset.slot;
     this.dataset = dataset;
     // Duplicates are detected by a map that does not grow (one lookup per insert).
     for (const a of dataset.accounts) {
@@ -305,29 +279,11 @@ export class ReferenceStore {
     return this.accountsByOwner(owner, order).indexOf(a);
   }
 
-  /** The data bytes of ownerAccounts(owner, order) for memcmp, decoded on first use and kept (the dataset never changes). */
+  /** The data bytes of ownerAccounts(owner, order) for memcmp, decoded on first use per list and kept (a list never changes; a moved one is a new list). */
   ownerData(owner: string, order: Order): OwnerData {
     const list = this.accountsByOwner(owner, order);
-    if (list.length === 0) return EMPTY_DATA;
     let packed = this.dataByList.get(list);
-    if (packed !== undefined) return packed;
-    const rows = list.rows;
-    const parts: Buffer[] = [];
-    const start = new Int32Array(rows.length + 1);
-    const hasData = new Uint8Array(rows.length);
-    let at = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const data = (rows[i] as AccountRecord).data;
-      start[i] = at;
-      if (data === null) continue;
-      const bytes = Buffer.from(data.data, "base64");
-      hasData[i] = 1;
-      parts.push(bytes);
-      at += bytes.length;
-    }
-    start[rows.length] = at;
-    packed = { bytes: Buffer.concat(parts, at), start, hasData };
-    this.dataByList.set(list, packed);
+    if (packed === undefined) this.dataByList.set(list, (packed = packData(list.rows)));
     return packed;
   }
 
@@ -528,6 +484,79 @@ export class ReferenceStore {
     return this.nullifierIndexes.get().get(hash)?.queueIndex ?? null;
   }
 
+  // ---------------------------------------------------------------- a moving dataset
+
+  /**
+   * Brings the indexes up to a change `applyChange` wrote into the records: lookups and built
+   * groups are updated in place (a sorted list is replaced, never changed under a page reading
+   * it); the small whole-dataset indexes are built again on next use. Items of records that
+   * changed in place are forgotten.
+   */
+  apply(change: Change, touched: Touched): void {
+    for (const a of change.opened) {
+      this.byHash.set(a.hash, a);
+      if (a.address !== null) this.byAddress.set(a.address, a);
+    }
+    for (const t of change.tokens) this.tokenByHash.set(t.hash, t);
+    for (const a of touched.closed) if (a.address !== null && this.byAddress.get(a.address) === a) this.byAddress.delete(a.address);
+    const lamports = this.lamports.peek();
+    for (const a of change.opened) {
+      this.owners.add(a.owner, a);
+      if (lamports) lamports.set(a.owner, (lamports.get(a.owner) ?? 0n) + BigInt(a.lamports));
+      const token = this.tokenByHash.get(a.hash);
+      if (token !== undefined) this.tokenGroups((g, key) => g.add(key, this.entryOf(a, token)), token);
+    }
+    for (const a of touched.closed) {
+      this.owners.remove(a.owner, a);
+      if (lamports) lamports.set(a.owner, (lamports.get(a.owner) ?? 0n) - BigInt(a.lamports));
+      const token = this.tokenByHash.get(a.hash);
+      if (token !== undefined) this.tokenGroups((g, key) => g.remove(key, this.entryOf(a, token)), token);
+    }
+    for (const a of [...touched.appended, ...touched.nullified, ...touched.closed]) {
+      for (const cache of this.itemCache.values()) cache.delete(a);
+      const entry = this.entries.get(a.hash);
+      if (entry !== undefined) for (const cache of this.itemCache.values()) cache.delete(entry);
+      this.owners.touch(a.owner);
+      const token = this.tokenByHash.get(a.hash);
+      if (token !== undefined) this.tokenGroups((g, key) => g.touch(key), token);
+    }
+    const s = change.signature;
+    this.latest.add("", s);
+    for (const [history, keyOf] of this.histories) {
+      const keys = new Set<string>();
+      for (const hash of [...s.opened, ...s.closed]) keys.add(keyOf(hash, this.byHash.get(hash), this.tokenByHash.get(hash)) ?? "");
+      keys.delete("");
+      for (const key of keys) history.add(key, s);
+    }
+    this.bySignature.peek()?.set(s.signature, s);
+    const openers = this.openers.peek();
+    for (const hash of s.opened) openers?.opened.set(hash, s);
+    for (const hash of s.closed) openers?.closed.set(hash, s);
+    if (change.tokens.length > 0 || touched.closed.some((a) => this.tokenByHash.has(a.hash))) {
+      for (const lazy of [this.unspentTokens, this.balanceRows]) lazy.reset();
+      this.balancesByOwner.reset();
+      this.holdersByMint.reset();
+    }
+    for (const lazy of [this.nullifierIndexes, this.outputs, this.inputs, this.addressLists]) lazy.reset();
+  }
+
+  /** The one token entry of an account (items are cached by entry). */
+  private entryOf(account: AccountRecord, token: TokenRecord): TokenEntry {
+    let entry = this.entries.get(account.hash);
+    if (entry === undefined) this.entries.set(account.hash, (entry = { account, token, tokenData: token }));
+    return entry;
+  }
+
+  /** Calls `f` with each token group and the key `token` has in it. */
+  private tokenGroups(f: (groups: SortedGroups<string, TokenEntry>, key: string) => void, token: TokenRecord): void {
+    f(this.tokenOwners, token.owner);
+    f(this.tokenOwnerMints, `${token.owner} ${token.mint}`);
+    if (token.delegate !== null) {
+      f(this.tokenDelegates, token.delegate);
+      f(this.tokenDelegateMints, `${token.delegate} ${token.mint}`);
+    }
+  }
+
   // ---------------------------------------------------------------- builders
 
   private history(name: string, keyOf: HistoryKey): SortedGroups<string, SignatureRecord> {
@@ -545,42 +574,8 @@ export class ReferenceStore {
     const out: TokenEntry[] = [];
     for (const token of this.dataset.tokens) {
       const account = this.byHash.get(token.hash) as AccountRecord;
-      if (!account.spent) out.push({ account, token, tokenData: token });
+      if (!account.spent) out.push(this.entryOf(account, token));
     }
     return out;
-  }
-
-  private buildBalanceRows(): BalanceRow[] {
-    const sums = new Map<string, Map<string, { balance: bigint; row: boolean }>>();
-    for (const t of this.dataset.tokens) {
-      const amount = BigInt(t.amount);
-      const spent = (this.byHash.get(t.hash) as AccountRecord).spent;
-      let perMint = sums.get(t.owner);
-      if (perMint === undefined) sums.set(t.owner, (perMint = new Map()));
-      let cell = perMint.get(t.mint);
-      if (cell === undefined) perMint.set(t.mint, (cell = { balance: 0n, row: false }));
-      // A row exists once some change was non-zero: the account's creation with a non-zero amount.
-      if (amount !== 0n) cell.row = true;
-      if (!spent) cell.balance += amount;
-    }
-    const rows: BalanceRow[] = [];
-    for (const [owner, perMint] of sums) for (const [mint, cell] of perMint) if (cell.row) rows.push({ owner, mint, balance: cell.balance });
-    return rows;
-  }
-
-  private buildLamports(): Map<string, bigint> {
-    const out = new Map<string, bigint>();
-    for (const a of this.dataset.accounts) if (!a.spent) out.set(a.owner, (out.get(a.owner) ?? 0n) + BigInt(a.lamports));
-    return out;
-  }
-
-  private buildOpeners(): { opened: Map<string, SignatureRecord>; closed: Map<string, SignatureRecord> } {
-    const opened = new Map<string, SignatureRecord>();
-    const closed = new Map<string, SignatureRecord>();
-    for (const s of this.dataset.signatures) {
-      for (const hash of s.opened) if (!opened.has(hash)) opened.set(hash, s);
-      for (const hash of s.closed) if (!closed.has(hash)) closed.set(hash, s);
-    }
-    return { opened, closed };
   }
 }

@@ -19,7 +19,7 @@ import { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUES
 import { RpcCore } from "./server/rpc.js";
 
 export { withMiddleware, type Middleware, type RequestListener } from "./server/middleware.js";
-export type { CallContext, Handler, ListenerOptions } from "./server/options.js";
+export type { CallContext, Handler, ListenerOptions, StateGate } from "./server/options.js";
 
 /**
  * The node:http request listener: JSON-RPC 2.0 on POST to any path, `GET /liveness`,

@@ -176,6 +176,27 @@ export class Sorted<T> {
   page(start: number, limit: number): readonly T[] {
     return this.rows.slice(start, start + limit);
   }
+
+  /** A new list with `row` added at its place (this one is left as it is for the pages reading it). */
+  with(row: T): Sorted<T> {
+    const rows = this.rows.slice();
+    rows.splice(this.after(row as Probe<T>), 0, row);
+    return presorted(rows, this.compare);
+  }
+
+  /** A new list without `row` (by identity); this one when it is not here. */
+  without(row: T): Sorted<T> {
+    const at = this.indexOf(row);
+    if (at < 0) return this;
+    const rows = this.rows.slice();
+    rows.splice(at, 1);
+    return presorted(rows, this.compare);
+  }
+}
+
+/** A list over rows already in `compare`'s order. */
+function presorted<T>(rows: T[], compare: (a: T | Probe<T>, b: T | Probe<T>) => number): Sorted<T> {
+  return Object.assign(Object.create(Sorted.prototype) as Sorted<T>, { rows, compare });
 }
 
 const NO_ROWS: readonly never[] = [];
@@ -223,6 +244,41 @@ export class SortedGroups<K, T> {
     const list = new Sorted(rows.slice(), order);
     sorted.set(key, list);
     return list;
+  }
+
+  /** Adds `row` to `key`'s group: sorted lists of the key are replaced, never changed under a reader. Nothing before the grouping is built. */
+  add(key: K, row: T): void {
+    if (this.groups === null) return;
+    this.groups.set(key, [...(this.groups.get(key) ?? NO_ROWS), row]);
+    for (const lists of this.byOrder.values()) {
+      const list = lists.get(key);
+      if (list !== undefined) lists.set(key, list.with(row));
+    }
+  }
+
+  /** Removes `row` (by identity) from `key`'s group, as `add`. */
+  remove(key: K, row: T): void {
+    const rows = this.groups?.get(key);
+    if (rows === undefined) return;
+    (this.groups as Map<K, readonly T[]>).set(
+      key,
+      rows.filter((r) => r !== row),
+    );
+    for (const lists of this.byOrder.values()) {
+      const list = lists.get(key);
+      if (list !== undefined) lists.set(key, list.without(row));
+    }
+  }
+
+  /** Forgets every sorted list of `key` (a row changed in place; they are sorted again on next use). */
+  touch(key: K): void {
+    for (const lists of this.byOrder.values()) lists.delete(key);
+  }
+
+  /** Forgets the grouping and every list: built again from the records on next use. */
+  reset(): void {
+    this.groups = null;
+    this.byOrder.clear();
   }
 }
 

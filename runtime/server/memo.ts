@@ -27,6 +27,13 @@ export class ResultMemo {
     return bytes;
   }
 
+  /** Forgets every result. */
+  clear(): void {
+    this.texts.clear();
+    this.encoded.clear();
+    this.size = 0;
+  }
+
   set(key: string, text: string): void {
     if (text.length > this.maxChars || this.texts.has(key)) return;
     this.texts.set(key, text);

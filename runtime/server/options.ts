@@ -65,10 +65,23 @@ export interface ListenerOptions {
    * are kept. Default off.
    */
   memoizeResults?: { maxEntries?: number; maxBytes?: number } | false;
+  /**
+   * For servers whose data moves between requests: every call of a request (a batch whole) runs
+   * inside one `enter`, so it reads one state, and memoised results are kept for one `version` only.
+   */
+  gate?: StateGate;
   /** Backs `GET /readiness` and the `readiness` method. Default: always ready. */
   readiness?: () => boolean | Promise<boolean>;
   /** Called with unexpected handler errors (the client only sees -32000 `Internal server error`). */
   onError?: (err: unknown, ctx: { method: string }) => void;
+}
+
+/** A readers-writer gate over a server's moving state (see `ListenerOptions.gate`). */
+export interface StateGate {
+  /** Runs `work` once no change is being applied; `work` calls `done` once its answer is written (more calls are ignored). */
+  enter(work: (done: () => void) => void): void;
+  /** A number that changes whenever the state does. */
+  readonly version: number;
 }
 
 export const DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024;

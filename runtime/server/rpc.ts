@@ -33,7 +33,7 @@ import {
 } from "./envelope.js";
 import { ResultMemo } from "./memo.js";
 import { serdeMessage, unexpected } from "./params-message.js";
-import { DEFAULT_MAX_BATCH_MS, DEFAULT_MAX_RESPONSE_BYTES, limit, type CallContext, type Handler, type ListenerOptions } from "./options.js";
+import { DEFAULT_MAX_BATCH_MS, DEFAULT_MAX_RESPONSE_BYTES, limit, type CallContext, type Handler, type ListenerOptions, type StateGate } from "./options.js";
 import { EMPTY, RESULT_HEAD, sendJson, sendParts } from "./send.js";
 
 /** A batch runs at most this long before it yields to the event loop. */
@@ -94,6 +94,9 @@ export class RpcCore {
   readonly table = new Map<string, Entry>();
   private readonly validateResults: boolean;
   private readonly memo: ResultMemo | null;
+  private readonly gate: StateGate | undefined;
+  /** The gate's version the memo's results belong to. */
+  private memoVersion = 0;
   private readonly onError: ((err: unknown, ctx: { method: string }) => void) | undefined;
   private readonly tooBigData: string;
 
@@ -105,6 +108,8 @@ export class RpcCore {
     this.validateResults = options.validateResults === true;
     this.memo = options.memoizeResults ? new ResultMemo(options.memoizeResults.maxEntries ?? 4096, options.memoizeResults.maxBytes ?? 64 * 1024 * 1024) : null;
     this.onError = options.onError;
+    this.gate = options.gate;
+    this.memoVersion = options.gate?.version ?? 0;
     this.tooBigData = `Exceeded max limit of ${this.maxResponseBytes}`;
 
     const { methods, validators, handlers } = options;
@@ -134,8 +139,30 @@ export class RpcCore {
     }
   }
 
-  /** A fully read POST body (DECISIONS #80). */
+  /** A fully read POST body (DECISIONS #80); with a gate, the whole request inside one state. */
   answer(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    const gate = this.gate;
+    if (gate === undefined) {
+      this.answerNow(req, res, body);
+      return;
+    }
+    gate.enter((done) => {
+      if (this.memo !== null && gate.version !== this.memoVersion) {
+        this.memo.clear();
+        this.memoVersion = gate.version;
+      }
+      // The state is released once the answer is handed to `end` (not when a slow reader has read it).
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        done();
+        return end(...args);
+      }) as typeof res.end;
+      res.once("close", done);
+      this.answerNow(req, res, body);
+    });
+  }
+
+  private answerNow(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
     try {
       const parsed = parseBody(body);
       if (parsed === NOT_JSON_400) sendJson(res, 400, PARSE_ERROR_BYTES);

@@ -1,0 +1,94 @@
+/**
+ * The live reference's clock: one change of the stream every `intervalMs`, applied to the
+ * records, the store and the forest inside the gate's write side. With `lag` N the changes wait
+ * N ticks before they are applied, as an indexer catching up answers N slots behind the chain.
+ */
+import { PhotonError, visibleText } from "@photon-indexer-kit/runtime";
+import type { AddressRecord, Dataset } from "../records.js";
+import type { ReferenceStore } from "../store.js";
+import type { Forest } from "../trees/forest.js";
+import { applyChange } from "./apply.js";
+import type { Change } from "./change.js";
+import { LiveGate } from "./gate.js";
+import { LiveStream, type Pinned } from "./stream.js";
+
+export interface LiveOptions {
+  /** Milliseconds between changes (one slot each). */
+  readonly intervalMs: number;
+  /** The stream's seed (default the dataset's, else 1): two chains of one seed over one dataset follow the same history. */
+  readonly seed?: number;
+  /** Slots the served state stays behind the stream (default 0). */
+  readonly lag?: number;
+}
+
+export class LiveChain {
+  readonly gate: LiveGate;
+  private readonly stream: LiveStream;
+  private readonly pending: Change[] = [];
+  private readonly queuedAddresses = new Map<string, AddressRecord>();
+  private timer: NodeJS.Timeout | null = null;
+  private applied = 0;
+
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly store: ReferenceStore,
+    private readonly forest: Forest,
+    private readonly options: LiveOptions,
+    pinned: Pinned,
+    report: (what: string, err: unknown) => void,
+  ) {
+    this.gate = new LiveGate((err) => {
+      report("applying a live change", err);
+      this.stop();
+    });
+    this.stream = new LiveStream(dataset, options.seed ?? dataset.seed ?? 1, pinned, (tree) => store.inputQueue(tree).elements.map((e) => e.account.hash));
+    for (const a of dataset.addresses) if (a.queued) this.queuedAddresses.set(`${a.tree} ${a.address}`, a);
+  }
+
+  /** The program owners, token owners and mint the stream moves (never named by the fixtures profile). */
+  entities(): ReturnType<LiveStream["entities"]> {
+    return this.stream.entities();
+  }
+
+  /** Changes applied so far. */
+  get slotsApplied(): number {
+    return this.applied;
+  }
+
+  start(): void {
+    if (this.timer !== null) return;
+    this.timer = setInterval(() => this.tick(), Math.max(1, this.options.intervalMs));
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One slot of the chain: the stream's next change, applied now or `lag` ticks later. */
+  tick(): void {
+    this.pending.push(this.stream.next());
+    while (this.pending.length > (this.options.lag ?? 0)) {
+      const change = this.pending.shift() as Change;
+      this.gate.write(() => this.apply(change));
+    }
+  }
+
+  private apply(change: Change): void {
+    const touched = applyChange(this.dataset, change, {
+      account: (hash) => this.store.account(hash),
+      queuedAddress: (tree, address) => this.queuedAddresses.get(`${tree} ${address}`),
+    });
+    for (const a of change.addresses) if (a.queued) this.queuedAddresses.set(`${a.tree} ${a.address}`, a);
+    for (const a of touched.inserted) this.queuedAddresses.delete(`${a.tree} ${a.address}`);
+    this.store.apply(change, touched);
+    this.forest.apply(change, touched);
+    this.applied++;
+  }
+}
+
+/** One line for a failure, never a stack trace. */
+export function failureLine(what: string, err: unknown): string {
+  const detail = err instanceof PhotonError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  return `reference indexer: ${visibleText(what)} failed: ${visibleText(detail)}\n`;
+}
