@@ -1,7 +1,7 @@
 /**
  * photon-conformance: certify an indexer against the spec, or serve the reference indexer.
  *   run   [--url URL] [options]   exit 0 conformant, 1 not, 2 usage / unreadable cases / unreachable target
- *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS]
+ *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS] [--live MS [--lag N]]
  *   cases derive [--out DIR]     write the spec-derived cases (derive.ts) as YAML files for review
  * run, diff, record, check and cases derive take `--spec VERSION|FILE` (spec-bundle.ts): the interface judged against.
  * Settings also come from a config file and the environment (conformance/config.ts); flags win.
@@ -46,6 +46,8 @@ interface ServeFlags {
   rateLimit?: number;
   latency?: number;
   proverUrl?: string;
+  live?: number;
+  lag?: number;
 }
 
 interface RunFlags {
@@ -548,8 +550,12 @@ export async function main(argv: string[]): Promise<number> {
     .option("--prover-url <url>", "a gnark prover (POST URL/prove) for real validity proofs; without it they carry a placeholder proof", (value: string) =>
       checkUrl("--prover-url", value),
     )
+    .option("--live <ms>", "a moving chain: one deterministic transaction every MS milliseconds (the same --seed, the same history)", int("--live", 1))
+    .option("--lag <n>", "with --live: answer N slots behind the chain, as an indexer catching up", int("--lag", 0))
     .action(async (flags: ServeFlags) => {
+      if (flags.lag !== undefined && flags.live === undefined) throw new UsageError("--lag needs --live");
       const server = await startReferenceIndexer({
+        live: flags.live === undefined ? undefined : { intervalMs: flags.live, lag: flags.lag },
         host: flags.host,
         port: flags.port,
         dataset: flags.dataset,
@@ -564,6 +570,7 @@ export async function main(argv: string[]): Promise<number> {
         throw err;
       });
       process.stdout.write(`listening on ${server.url}\n`);
+      if (server.live !== null) process.stdout.write(`${server.live.describe()}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once("SIGINT", stop);

@@ -50,6 +50,13 @@ export class LiveChain {
     return this.stream.entities();
   }
 
+  /** One line for the console: the pace, the lag and what moves. */
+  describe(): string {
+    const { owners, tokenOwners, mint } = this.stream.entities();
+    const lag = this.options.lag ? `, ${this.options.lag} slots behind` : "";
+    return `live: one slot every ${this.options.intervalMs} ms${lag} once the trees are built; moving: owners ${owners.join(" ")}, token owners ${tokenOwners.join(" ")}, mint ${mint}, the trees' roots and queues, the latest signatures`;
+  }
+
   /** Changes applied so far. */
   get slotsApplied(): number {
     return this.applied;
