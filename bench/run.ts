@@ -14,7 +14,21 @@ import { fmtMeasure, fmtRatio, resultRows, RESULT_COLUMNS, ROOT, type FigureOutp
 import { TS_FLAGS } from "./lib/proc.js";
 import { formatTable } from "./lib/table.js";
 
-const FIGURES = ["validate", "parse", "client-rps", "stateless", "server-rps", "suite", "start", "check", "generate", "dataset", "scaling", "trees"] as const;
+const FIGURES = [
+  "validate",
+  "parse",
+  "client-rps",
+  "stateless",
+  "server-rps",
+  "suite",
+  "start",
+  "check",
+  "generate",
+  "dataset",
+  "scaling",
+  "trees",
+  "live",
+] as const;
 type FigureName = (typeof FIGURES)[number];
 
 interface Outcome {

@@ -516,6 +516,9 @@ export class ReferenceStore {
       for (const cache of this.itemCache.values()) cache.delete(a);
       const entry = this.entries.get(a.hash);
       if (entry !== undefined) for (const cache of this.itemCache.values()) cache.delete(entry);
+    }
+    // An appended account stays in its lists with another item: they are built again (spent ones left them above).
+    for (const a of touched.appended) {
       this.owners.touch(a.owner);
       const token = this.tokenByHash.get(a.hash);
       if (token !== undefined) this.tokenGroups((g, key) => g.touch(key), token);

@@ -1,6 +1,8 @@
 /**
  * What the live stream must not move so that a fixtures profile stays true: the queues holding
- * an account or address the profile names (a batch would move them into their tree).
+ * an account or address the profile names (a batch would move them into their tree), and the
+ * owners whose lists it moves with their counts kept (the profile's many-accounts program owner
+ * and thousand-token-account owner: their lists, lamports, balances and histories move).
  */
 import type { AddressRecord } from "../records.js";
 import type { ReferenceStore } from "../store.js";
@@ -24,5 +26,11 @@ export function pinnedBy(profile: unknown, store: ReferenceStore): Pinned {
   }
   const queued: AddressRecord[] = store.dataset.addresses.filter((a) => a.queued);
   for (const a of queued) if (named.has(a.address)) addressQueues.add(a.tree);
-  return { stateQueues, addressQueues };
+  const p = profile as { ownerWithManyAccounts?: { owner?: string }; tokenOwnerWith1000TokenAccounts?: { owner?: string } };
+  const churn = {
+    owners: [p.ownerWithManyAccounts?.owner].filter((o): o is string => typeof o === "string"),
+    tokenOwners: [p.tokenOwnerWith1000TokenAccounts?.owner].filter((o): o is string => typeof o === "string"),
+    named,
+  };
+  return { stateQueues, addressQueues, churn };
 }

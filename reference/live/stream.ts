@@ -9,7 +9,8 @@
 import { base58Text, blockTime, HASH_TEXT, SIGNATURE_TEXT, tokenLayout } from "../dataset-encoding.js";
 import { Random } from "../random.js";
 import { type AccountRecord, type AddressRecord, type Dataset, TOKEN_PROGRAM, type TokenRecord, type TreeRecord, type U64 } from "../records.js";
-import { asAddress, type Key, roleKey } from "../roles.js";
+import { decodeBase58 } from "@photon-indexer-kit/runtime";
+import { asAddress, type Key, keyFromBytes, roleKey } from "../roles.js";
 import { encodeBase58Fast } from "../base58.js";
 import type { BatchOf, Change } from "./change.js";
 
@@ -19,6 +20,12 @@ export interface Pinned {
   readonly stateQueues: ReadonlySet<string>;
   /** AddressV2 trees whose queued addresses the profile names (their queue neither fills nor empties). */
   readonly addressQueues: ReadonlySet<string>;
+  /**
+   * Profile owners whose lists move with their counts kept: a transaction closes one of their
+   * unspent V1 accounts (never one the profile names, nor a delegated one) and opens another for
+   * the same owner (program accounts) or the same owner and mint (token accounts), other values.
+   */
+  readonly churn: { readonly owners: readonly string[]; readonly tokenOwners: readonly string[]; readonly named: ReadonlySet<string> };
 }
 
 /** Queue entries a forester batch moves at most, and the queue length that calls one. */
@@ -51,6 +58,8 @@ export class LiveStream {
   private readonly mint: Key;
   /** Unspent live accounts that can be spent (in a tree, not in an output queue). */
   private readonly spendable: Live[] = [];
+  /** Accounts of the churned profile owners: spent and replaced one for one. */
+  private readonly churned: Live[] = [];
   /** Live accounts in an output queue, by hash, spendable once appended. */
   private readonly queued = new Map<string, Live>();
   private readonly hashBytes = new Uint8Array(32);
@@ -85,6 +94,13 @@ export class LiveStream {
     this.owners = Array.from({ length: OWNERS }, (_, i) => roleKey(seed, `live:owner:${i}`));
     this.tokenOwners = Array.from({ length: TOKEN_OWNERS }, (_, i) => roleKey(seed, `live:tokenOwner:${i}`));
     this.mint = roleKey(seed, "live:mint");
+    const { owners, tokenOwners, named } = pinned.churn;
+    const tokens = new Map(dataset.tokens.map((t) => [t.hash, t]));
+    for (const a of dataset.accounts) {
+      if (a.spent || a.seq === null || named.has(a.hash)) continue;
+      const token = tokens.get(a.hash) ?? null;
+      if (token === null ? owners.includes(a.owner) : tokenOwners.includes(token.owner) && token.delegate === null) this.churned.push({ record: a, token });
+    }
   }
 
   /** The program owners, token owners and mint the stream moves. */
@@ -96,8 +112,9 @@ export class LiveStream {
   next(): Change {
     const slot = ++this.slot;
     const tx = new TxBuilder();
-    const kind = this.step++ % 6;
-    if (kind === 0 || this.spendable.length === 0) this.openProgram(tx, slot, this.v1Trees);
+    const kind = this.step++ % 8;
+    if (kind >= 6 && this.churned.length > 0) this.churn(tx, slot, kind === 6);
+    else if (kind === 0 || this.spendable.length === 0) this.openProgram(tx, slot, this.v1Trees);
     else if (kind === 1) this.openProgram(tx, slot, this.batchedTrees.length > 0 ? this.batchedTrees : this.v1Trees);
     else if (kind === 2 || kind === 3) this.transfer(tx, slot);
     else if (kind === 4) this.mintTokens(tx, slot);
@@ -159,6 +176,7 @@ export class LiveStream {
     owner: string,
     data: AccountRecord["data"],
     token: TokenRecord | null,
+    pool: Live[] = this.spendable,
   ): AccountRecord {
     const tree = this.rng.pick(trees);
     const batched = tree.type === "StateV2";
@@ -187,7 +205,7 @@ export class LiveStream {
     if (batched) {
       this.outputQueue.get(tree.tree)?.push(record.hash);
       this.queued.set(record.hash, live);
-    } else this.spendable.push(live);
+    } else pool.push(live);
     return record;
   }
 
@@ -221,10 +239,26 @@ export class LiveStream {
     else this.spend(tx, at);
   }
 
-  /** Spends spendable[at]: a V1 leaf is zeroed (one seq step); a batched account enters its tree's input queue. */
-  private spend(tx: TxBuilder, at: number): Live {
-    const live = this.spendable[at] as Live;
-    this.spendable.splice(at, 1);
+  /** Closes a churned account and opens its successor: the owner's (and mint's) count stays, the items and sums move. */
+  private churn(tx: TxBuilder, slot: number, program: boolean): void {
+    const found = this.churned.findIndex((l) => (l.token === null) === program);
+    const { record, token } = this.spend(tx, Math.max(0, found), this.churned);
+    const next = token && { ...token, hash: this.newHash(), amount: this.rng.between(1, 1_000_000_000), tlv: null };
+    const data =
+      next === null
+        ? record.data && { ...record.data, dataHash: this.newHash() }
+        : {
+            discriminator: TOKEN_DISCRIMINATOR,
+            data: Buffer.from(tokenLayout(keyOf(next.mint), keyOf(next.owner), next.amount, null, next.state, null)).toString("base64"),
+            dataHash: this.newHash(),
+          };
+    this.open(tx, slot, this.v1Trees, record.owner, data, next, this.churned);
+  }
+
+  /** Spends pool[at]: a V1 leaf is zeroed (one seq step); a batched account enters its tree's input queue. */
+  private spend(tx: TxBuilder, at: number, pool: Live[] = this.spendable): Live {
+    const live = pool[at] as Live;
+    pool.splice(at, 1);
     const { tree, hash } = live.record;
     tx.closed.push(hash);
     const input = this.inputQueue.get(tree);
@@ -263,6 +297,9 @@ export class LiveStream {
     if (amount > paid) this.openToken(tx, slot, sender, Number(amount - paid));
   }
 }
+
+/** A pubkey's bytes (token data holds mint and owner as bytes). */
+const keyOf = (text: string): Key => keyFromBytes(decodeBase58(text) as Uint8Array);
 
 /** The parts of one transaction as it is built. */
 class TxBuilder {
