@@ -249,7 +249,10 @@ export class SortedGroups<K, T> {
   /** Adds `row` to `key`'s group: sorted lists of the key are replaced, never changed under a reader. Nothing before the grouping is built. */
   add(key: K, row: T): void {
     if (this.groups === null) return;
-    this.groups.set(key, [...(this.groups.get(key) ?? NO_ROWS), row]);
+    // Group arrays are this object's own (readers get sorted copies): grown in place.
+    const rows = this.groups.get(key) as T[] | undefined;
+    if (rows === undefined) this.groups.set(key, [row]);
+    else rows.push(row);
     for (const lists of this.byOrder.values()) {
       const list = lists.get(key);
       if (list !== undefined) lists.set(key, list.with(row));
@@ -258,12 +261,10 @@ export class SortedGroups<K, T> {
 
   /** Removes `row` (by identity) from `key`'s group, as `add`. */
   remove(key: K, row: T): void {
-    const rows = this.groups?.get(key);
-    if (rows === undefined) return;
-    (this.groups as Map<K, readonly T[]>).set(
-      key,
-      rows.filter((r) => r !== row),
-    );
+    const rows = this.groups?.get(key) as T[] | undefined;
+    const at = rows === undefined ? -1 : rows.indexOf(row);
+    if (at < 0) return;
+    (rows as T[]).splice(at, 1);
     for (const lists of this.byOrder.values()) {
       const list = lists.get(key);
       if (list !== undefined) lists.set(key, list.without(row));
