@@ -16,46 +16,59 @@ export interface AddressIndex {
 }
 
 export function* indexAccounts(dataset: Dataset): Generator<void, AccountIndex, undefined> {
-  const byHash = new Map<string, AccountRecord>();
-  const byTree = new Map<string, AccountRecord[]>();
+  const index: AccountIndex = { byHash: new Map(), byTree: new Map() };
   let done = 0;
+  // Accounts pushed to the dataset while this build is under way are indexed too (the loop reads the array's length).
   for (const account of dataset.accounts) {
-    if (byHash.has(account.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `account ${account.hash} appears twice`);
-    byHash.set(account.hash, account);
-    const list = byTree.get(account.tree);
-    if (list) list.push(account);
-    else byTree.set(account.tree, [account]);
+    indexAccount(index, account);
     if (++done % RECORDS_PER_STEP === 0) yield;
   }
-  return { byHash, byTree };
+  return index;
+}
+
+/** Adds an account to the index, after the accounts of its tree. */
+export function indexAccount(index: AccountIndex, account: AccountRecord): void {
+  if (index.byHash.has(account.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `account ${account.hash} appears twice`);
+  index.byHash.set(account.hash, account);
+  const list = index.byTree.get(account.tree);
+  if (list) list.push(account);
+  else index.byTree.set(account.tree, [account]);
 }
 
 export function sortAddresses(dataset: Dataset, records: ReadonlyMap<string, TreeRecord>): AddressIndex {
-  const inserted = new Map<string, AddressRecord[]>();
-  const queued = new Map<string, Set<string>>();
-  for (const record of dataset.addresses) {
-    const tree = records.get(record.tree);
-    if (!tree || version(tree.type) === null)
+  const index: AddressIndex = { inserted: new Map(), queued: new Map() };
+  for (const record of dataset.addresses) indexAddress(index, records, record);
+  return index;
+}
+
+/** Adds an address to the index: to its tree's queue when `queued`, else after its tree's inserted addresses. */
+export function indexAddress(index: AddressIndex, records: ReadonlyMap<string, TreeRecord>, record: AddressRecord): void {
+  const tree = records.get(record.tree);
+  if (!tree || version(tree.type) === null)
+    throw new ReferenceIndexerError(
+      RefErrorCode.DATASET_INCONSISTENT,
+      `address ${record.address} is in ${record.tree}, which is not an address tree of the dataset`,
+    );
+  if (record.queued) {
+    if (tree.type !== "AddressV2")
       throw new ReferenceIndexerError(
         RefErrorCode.DATASET_INCONSISTENT,
-        `address ${record.address} is in ${record.tree}, which is not an address tree of the dataset`,
+        `address ${record.address} is queued in ${record.tree}, which is not a batched address tree`,
       );
-    if (record.queued) {
-      if (tree.type !== "AddressV2")
-        throw new ReferenceIndexerError(
-          RefErrorCode.DATASET_INCONSISTENT,
-          `address ${record.address} is queued in ${record.tree}, which is not a batched address tree`,
-        );
-      const set = queued.get(record.tree);
-      if (set) set.add(record.address);
-      else queued.set(record.tree, new Set([record.address]));
-    } else {
-      const list = inserted.get(record.tree);
-      if (list) list.push(record);
-      else inserted.set(record.tree, [record]);
-    }
+    const set = index.queued.get(record.tree);
+    if (set) set.add(record.address);
+    else index.queued.set(record.tree, new Set([record.address]));
+  } else {
+    const list = index.inserted.get(record.tree);
+    if (list) list.push(record);
+    else index.inserted.set(record.tree, [record]);
   }
-  return { inserted, queued };
+}
+
+/** Moves a queued address that a batch inserted (its record no longer `queued`) from its tree's queue to its inserted addresses. */
+export function dequeueAddress(index: AddressIndex, records: ReadonlyMap<string, TreeRecord>, record: AddressRecord): void {
+  index.queued.get(record.tree)?.delete(record.address);
+  indexAddress(index, records, record);
 }
 
 /** The transaction that spent each account (`closed`), for nullifiers. */
@@ -86,14 +99,17 @@ export function nullifierRowsOf(
     if (record.type !== "StateV2") continue;
     for (const account of byTree.get(record.tree) ?? []) {
       if (!account.spent || account.inInputQueue) continue;
-      const leaf = nullifierValue(account);
-      const row = { record, leafIndex: account.leafIndex, leaf };
-      const list = rows.get(leaf);
-      if (list) list.push(row);
-      else rows.set(leaf, [row]);
+      addRow(rows, { record, leafIndex: account.leafIndex, leaf: nullifierValue(account) });
     }
   }
   return rows;
+}
+
+/** Adds a stored leaf to rows kept by leaf value. */
+export function addRow(rows: Map<bigint, Row[]>, row: Row): void {
+  const list = rows.get(row.leaf);
+  if (list) list.push(row);
+  else rows.set(row.leaf, [row]);
 }
 
 /**

@@ -24,10 +24,13 @@
  *   leaves too: the V1 lookups by leaf hash (account proofs, validity proofs) find them.
  * Root sequence numbers are `TreeRecord.seq` (Photon: the root node's seq, the highest of its
  * leaves', leaf_node_proof.rs:266-281 and persisted_batch_event/sequence.rs:40-47).
+ * The records may move (`apply`, forest-apply.ts): every answer is then the one a fresh forest over them gives.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { internalError, RpcError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
+import type { Touched } from "../live/apply.js";
+import type { Change } from "../live/change.js";
 import type { AccountRecord, Dataset, SignatureRecord, TreeRecord } from "../records.js";
 import { type AddressSource, lowElementProofs, newAddressProofOf } from "./address-proofs.js";
 import {
@@ -44,6 +47,7 @@ import {
   ZERO_HASH,
 } from "./answers.js";
 import { addressRowsOf, indexAccounts, nullifierRowsOf, sortAddresses, spendersOf, zeroRowsOf } from "./dataset-indexes.js";
+import { applyToForest, LeafLogs, type LiveParts } from "./forest-apply.js";
 import {
   type AddressTree,
   EMPTY_ADDRESS_TREE_SEQ,
@@ -51,13 +55,13 @@ import {
   holdsOwnHash,
   type LeafProof,
   type LowElementProof,
-  namesLeafTwice,
   type Row,
   type StateTree,
   version,
 } from "./forest-parts.js";
 import { type AddressTreeVersion, IndexedMerkleTree } from "./indexed-tree.js";
 import { Lazy, Stepwise } from "./lazy.js";
+import { indexProofOf, type LeafSource, leafProofsOf, storedRows } from "./leaf-lookup.js";
 import { recordNotFound, unexpected } from "./photon-errors.js";
 import { base58ToBigint, bigintToBase58, nullifier, transactionHash } from "./poseidon.js";
 import { MerkleTree } from "./state-tree.js";
@@ -103,6 +107,8 @@ export class Forest {
   private readonly emptyAddressTrees = new Map<string, IndexedMerkleTree>();
   private readonly txHashes = new Map<string, bigint>();
   private readonly nullifiers = new Map<string, bigint>();
+  /** Leaf writes to state trees whose leaves a build is reading (`stateTreeSteps`). */
+  private readonly logs = new LeafLogs();
 
   private readonly accounts = new Stepwise(() => indexAccounts(this.dataset));
 
@@ -120,9 +126,26 @@ export class Forest {
   /** Stored leaves of address trees, by leaf value (`addressRowsOf`). */
   private readonly addressRows = new Lazy(() => addressRowsOf(this.dataset, this.addresses.get().inserted, (record) => this.addressTree(record)));
 
-  /** Indexes the dataset's trees by key; builds nothing. */
   private readonly writtenProofs: WrittenProofs;
 
+  /** What a change updates (forest-apply.ts). */
+  private readonly live: LiveParts = {
+    records: this.records,
+    accounts: this.accounts,
+    addresses: this.addresses,
+    spenders: this.spenders,
+    zeroRows: this.zeroRows,
+    nullifierRows: this.nullifierRows,
+    addressRows: this.addressRows,
+    stateTrees: this.stateTrees,
+    logs: this.logs,
+    addressTrees: this.addressTrees,
+    stateRecord: (key) => this.stateRecord(key),
+    leafValue: (record, account) => this.leafValue(record, account),
+    nullifierValue: (account) => this.nullifierValue(account),
+  };
+
+  /** Indexes the dataset's trees by key; builds nothing. */
   constructor(dataset: Dataset, options: ForestOptions = {}) {
     this.dataset = dataset;
     this.writtenProofs = new WrittenProofs(options.keptProofBytes ?? KEPT_PROOF_BYTES);
@@ -155,9 +178,19 @@ export class Forest {
         const end = performance.now() + sliceMs;
         while (!done && performance.now() < end) done = steps.next().done === true;
         await nextTurn();
-        if (options.signal?.aborted) return;
+        // Ended, not dropped: a build reading a state tree's leaves stops logging the changes made to it.
+        if (options.signal?.aborted) return void steps.return();
       }
     }
+  }
+
+  /**
+   * Brings every tree and index up to date with a change that `applyChange` (live/apply.ts) has
+   * written into the dataset's records, which returned `touched`: built trees are written (hashed
+   * when next read), the others read the records when built (forest-apply.ts).
+   */
+  apply(change: Change, touched: Touched): void {
+    applyToForest(this.live, change, touched);
   }
 
   /** A tree's build in slices: a batched state tree's nullifiers one at a time, then its levels. */
@@ -447,26 +480,33 @@ export class Forest {
 
   /**
    * A state tree's leaves read (decoded) a slice at a time, then its tree (unbuilt) kept. When the
-   * tree was made meanwhile (a proof needed it), that one is kept and answered.
+   * tree was made meanwhile (a proof needed it), that one is kept and answered. Changes applied
+   * between slices are logged and replayed over the leaves read (accounts they add are read too).
    */
   private *stateTreeSteps(record: TreeRecord): Generator<void, StateTree, undefined> {
     const leaves: bigint[] = [];
     const filled: boolean[] = [];
     let done = 0;
-    for (const account of this.accounts.get().byTree.get(record.tree) ?? []) {
-      const leaf = this.leafValue(record, account);
-      if (leaf !== null) {
-        if (filled[account.leafIndex])
-          throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two accounts hold leaf ${account.leafIndex} of ${record.tree}`);
-        filled[account.leafIndex] = true;
-        leaves[account.leafIndex] = leaf;
+    const log = this.logs.start(record.tree);
+    try {
+      for (const account of this.accounts.get().byTree.get(record.tree) ?? []) {
+        const leaf = this.leafValue(record, account);
+        if (leaf !== null) {
+          if (filled[account.leafIndex])
+            throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two accounts hold leaf ${account.leafIndex} of ${record.tree}`);
+          filled[account.leafIndex] = true;
+          leaves[account.leafIndex] = leaf;
+        }
+        if (++done % RECORDS_PER_STEP === 0) {
+          yield;
+          const made = this.stateTrees.get(record.tree);
+          if (made) return made;
+        }
       }
-      if (++done % RECORDS_PER_STEP === 0) {
-        yield;
-        const made = this.stateTrees.get(record.tree);
-        if (made) return made;
-      }
+    } finally {
+      this.logs.close(record.tree, log);
     }
+    for (const [leafIndex, leaf] of log) leaves[leafIndex] = leaf;
     for (let i = 0; i < leaves.length; i++) if (leaves[i] === undefined) leaves[i] = 0n;
     const made = this.stateTrees.get(record.tree);
     if (made) return made;
@@ -496,97 +536,29 @@ export class Forest {
     return tree;
   }
 
-  /**
-   * Stored leaves equal to any of `values` (Photon: `state_trees` rows at level 0 whose hash is
-   * in the list, of any tree: leaf_node_proof.rs:100-107), each row once. Address trees' leaves
-   * are among them.
-   */
+  /** Stored leaves equal to any of `values` (`storedRows`, leaf-lookup.ts). */
   private rows(values: readonly bigint[]): Row[] {
-    const out: Row[] = [];
-    const seen = new Set<string>();
-    const add = (row: Row) => {
-      const key = `${row.record.tree}/${row.leafIndex}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push(row);
-      }
-    };
-    const byHash = this.accounts.get().byHash;
-    for (const value of new Set(values)) {
-      if (value === 0n) {
-        for (const row of this.zeroRows.get()) add(row);
-        continue;
-      }
-      const account = byHash.get(bigintToBase58(value));
-      // A nullifier equal to an account's hash would take 2^-250 luck: nullifiers (which cost hashing
-      // every nullified account) are looked up only for values that are no account's hash.
-      if (account) {
-        if (this.holdsOwnHash(account)) add({ record: this.stateRecord(account.tree), leafIndex: account.leafIndex, leaf: value });
-      } else {
-        for (const row of this.nullifierRows.get().get(value) ?? []) add(row);
-        const row = this.addressRows.get().get(value);
-        if (row) add(row);
-      }
-    }
-    return out;
+    return storedRows(this.leafSource, values);
   }
 
-  /**
-   * Photon's `get_multiple_compressed_leaf_proofs` (leaf_node_proof.rs:92-208), in request order:
-   * the leaves only (tree and index); the proofs are read from the trees when written out.
-   */
+  /** Photon's `get_multiple_compressed_leaf_proofs`, in request order (`leafProofsOf`, leaf-lookup.ts). */
   private leafProofs(hashes: readonly string[]): LeafProof[] {
-    if (hashes.length === 0) return [];
-    const direct = this.ownLeaves(hashes);
-    if (direct) return direct;
-    const values = hashes.map(base58ToBigint);
-    const rows = this.rows(values);
-    if (rows.length !== hashes.length) throw recordNotFound(`Leaf nodes not found for hashes. Got ${rows.length} hashes. Expected ${hashes.length}.`);
-    const byLeaf = new Map<bigint, Row>();
-    for (const row of rows) byLeaf.set(row.leaf, row);
-    return values.map((value, i) => {
-      const row = byLeaf.get(value);
-      if (!row) throw recordNotFound(`Leaf node not found for hash: ${hashes[i]}`);
-      return this.indexProof(row.record, row.leafIndex);
-    });
+    return leafProofsOf(this.leafSource, hashes);
   }
 
-  /**
-   * The common case of `leafProofs`, looked up by text: every hash is an account that holds its own
-   * hash as its leaf, and no two hashes name the same leaf. Then `rows()` would find exactly these
-   * leaves (a 32-byte value has one base58 text, so the text lookup is the value lookup), one per
-   * hash, and nothing is decoded. Null otherwise: the general lookup then answers (zero leaves,
-   * nullifiers, duplicates and their errors).
-   */
-  private ownLeaves(hashes: readonly string[]): LeafProof[] | null {
-    const byHash = this.accounts.get().byHash;
-    const n = hashes.length;
-    const accounts: AccountRecord[] = new Array(n);
-    const records: TreeRecord[] = new Array(n);
-    let record: TreeRecord | undefined;
-    for (let i = 0; i < n; i++) {
-      const account = byHash.get(hashes[i] as string);
-      if (account === undefined) return null;
-      // Requests name accounts of one tree or a few: the previous account's record is checked first.
-      if (record === undefined || record.tree !== account.tree) record = this.stateRecord(account.tree);
-      if (!holdsOwnHash(record, account)) return null;
-      accounts[i] = account;
-      records[i] = record;
-    }
-    if (n > 1 && namesLeafTwice(accounts)) return null;
-    const out: LeafProof[] = new Array(n);
-    let tree: StateTree | undefined;
-    for (let i = 0; i < n; i++) {
-      const r = records[i] as TreeRecord;
-      if (tree === undefined || tree.record !== r) tree = this.stateTree(r);
-      out[i] = { record: r, leafIndex: (accounts[i] as AccountRecord).leafIndex, merkle: tree.merkle, rootSeq: r.seq };
-    }
-    return out;
-  }
-
-  /** The proof of whatever leaf `leafIndex` of a tree holds (zero where nothing is stored); an address tree's leaves are its elements' hashes. */
+  /** The proof of whatever leaf `leafIndex` of a tree holds (`indexProofOf`, leaf-lookup.ts). */
   private indexProof(record: TreeRecord, leafIndex: number): LeafProof {
-    const merkle = version(record.type) === null ? this.stateTree(record).merkle : this.addressTree(record).indexed.merkleTree();
-    return { record, leafIndex, merkle, rootSeq: record.seq };
+    return indexProofOf(this.leafSource, record, leafIndex);
   }
+
+  /** What the leaf lookups read of this forest. */
+  private readonly leafSource: LeafSource = {
+    accountsByHash: () => this.accounts.get().byHash,
+    zeroRows: () => this.zeroRows.get(),
+    nullifierRows: () => this.nullifierRows.get(),
+    addressRows: () => this.addressRows.get(),
+    stateRecord: (key) => this.stateRecord(key),
+    stateTree: (record) => this.stateTree(record),
+    addressTree: (record) => this.addressTree(record),
+  };
 }

@@ -43,7 +43,7 @@ export function indexedLeafHash(version: AddressTreeVersion, element: IndexedEle
 export class IndexedMerkleTree {
   readonly version: AddressTreeVersion;
   readonly height: number;
-  private readonly values: readonly bigint[];
+  private readonly values: bigint[];
   private built: { elements: IndexedElement[]; sorted: IndexedElement[] } | null = null;
   private merkle: MerkleTree | null = null;
   private readonly leafHashes: bigint[] = [];
@@ -55,7 +55,37 @@ export class IndexedMerkleTree {
   constructor(version: AddressTreeVersion, height: number, values: readonly bigint[]) {
     this.version = version;
     this.height = height;
-    this.values = values;
+    this.values = [...values];
+  }
+
+  /**
+   * Inserts an address after those inserted so far, as the next leaf: it takes its low element's
+   * (nextIndex, nextValue) and the low element points to it; both leaves are rewritten in the Merkle
+   * tree (hashed now, their paths when next read). Before the first use only the value is kept.
+   */
+  insert(value: bigint): void {
+    if (this.built === null) {
+      this.values.push(value);
+      return;
+    }
+    checkRange(value);
+    const { elements, sorted } = this.built;
+    const at = this.lowerBound(value);
+    if (sorted[at]?.value === value) throw insertedTwice(value);
+    // Element 0 holds value 0, below every address: there is always a low element.
+    const low = sorted[at - 1] as IndexedElement;
+    const leafIndex = elements.length;
+    const element: IndexedElement = { leafIndex, value, nextIndex: low.nextIndex, nextValue: low.nextValue };
+    const linked: IndexedElement = { leafIndex: low.leafIndex, value: low.value, nextIndex: leafIndex, nextValue: value };
+    this.values.push(value);
+    elements[low.leafIndex] = linked;
+    sorted[at - 1] = linked;
+    elements.push(element);
+    sorted.splice(at, 0, element);
+    if (this.merkle !== null) {
+      this.merkle.set(low.leafIndex, this.leafHash(linked));
+      this.merkle.set(leafIndex, this.leafHash(element));
+    } else if (low.leafIndex < this.leafHashes.length) this.leafHashes[low.leafIndex] = this.leafHash(linked);
   }
 
   /** Addresses inserted (not counting the initial elements). */
@@ -150,20 +180,10 @@ export class IndexedMerkleTree {
           ]
         : [{ value: 0n, leafIndex: 0 }];
     const nodes = [...initial, ...this.values.map((value, i) => ({ value, leafIndex: initial.length + i }))];
-    for (const { value } of nodes.slice(initial.length)) {
-      if (value <= 0n || value >= HIGHEST_ADDRESS_PLUS_ONE)
-        throw new ReferenceIndexerError(
-          RefErrorCode.DATASET_INCONSISTENT,
-          `address ${bigintToBase58(value)} is outside the range of an address tree (0, 2^248 - 1): its first byte must be 0 and it must not be 0`,
-        );
-    }
+    for (const { value } of nodes.slice(initial.length)) checkRange(value);
     const order = [...nodes].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     for (let i = 1; i < order.length; i++)
-      if ((order[i] as { value: bigint }).value === (order[i - 1] as { value: bigint }).value)
-        throw new ReferenceIndexerError(
-          RefErrorCode.DATASET_INCONSISTENT,
-          `address ${bigintToBase58((order[i] as { value: bigint }).value)} is inserted twice`,
-        );
+      if ((order[i] as { value: bigint }).value === (order[i - 1] as { value: bigint }).value) throw insertedTwice((order[i] as { value: bigint }).value);
     const elements: IndexedElement[] = new Array(nodes.length);
     const sorted: IndexedElement[] = order.map((node, i) => {
       const next = order[i + 1];
@@ -180,4 +200,16 @@ export class IndexedMerkleTree {
     this.built = { elements, sorted };
     return this.built;
   }
+}
+
+function checkRange(value: bigint): void {
+  if (value <= 0n || value >= HIGHEST_ADDRESS_PLUS_ONE)
+    throw new ReferenceIndexerError(
+      RefErrorCode.DATASET_INCONSISTENT,
+      `address ${bigintToBase58(value)} is outside the range of an address tree (0, 2^248 - 1): its first byte must be 0 and it must not be 0`,
+    );
+}
+
+function insertedTwice(value: bigint): ReferenceIndexerError {
+  return new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${bigintToBase58(value)} is inserted twice`);
 }

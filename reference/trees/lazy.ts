@@ -27,6 +27,15 @@ export class Lazy<T> {
     }
     return this.value as T;
   }
+  /** The value when it has been made, else undefined (nothing is made). */
+  peek(): T | undefined {
+    return this.done ? this.value : undefined;
+  }
+  /** Forgets the value: the next `get` makes it again. */
+  reset(): void {
+    this.value = undefined;
+    this.done = false;
+  }
 }
 
 /** A value built a slice at a time (`steps`, one `next()` per slice) or at once (`get`), by the same single build. */
@@ -38,6 +47,10 @@ export class Stepwise<T> {
   get(): T {
     while (!this.done) this.step();
     return this.value as T;
+  }
+  /** The value when its build has ended, else undefined (nothing is built). */
+  peek(): T | undefined {
+    return this.done ? this.value : undefined;
   }
   *steps(): Generator<void, void, undefined> {
     while (!this.done) {

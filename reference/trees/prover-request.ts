@@ -12,7 +12,7 @@ import { bigintToHex, isFieldElement, twoInputsHashChain } from "./poseidon.js";
  * prover/helpers.rs:97-177, and the hex paths, helpers.rs:44-55) are computed when the request is
  * first read, which only a forwarding reference does (./handlers/prover.ts `prove`): without a
  * prover nothing is sent and the answer does not depend on them. They read the trees as they are
- * now, which never change after the dataset is loaded.
+ * when first read: read them before a change is applied to the forest (`Forest.apply`), in the same turn.
  */
 export function proverRequest(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): ProverRequest {
   const stateHeight = accounts[0]?.merkle.height ?? 0;

@@ -7,6 +7,10 @@
  * Only the non-empty part is stored: level k holds ceil(n / 2^k) nodes, so building a tree of n
  * leaves costs about n + height hashes; a pair of zero subtrees is the next zero value without
  * hashing. The levels are built on the first call to `root` or `proof`, never by the constructor.
+ *
+ * Leaves can be written (`set`) at any time: a write marks its parent dirty, and the next read of a
+ * node (root, proof, node, width) recomputes only the dirty nodes, level by level, so that writes
+ * between two reads share the upper levels of their paths.
  */
 import { internalError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode } from "../errors.js";
@@ -17,17 +21,20 @@ export const WORK_PER_STEP = 32;
 
 export class MerkleTree {
   readonly height: number;
-  private readonly leaves: readonly bigint[];
+  private readonly leaves: bigint[];
   private levels: bigint[][] | null = null;
   private pending: Generator<void, bigint[][], undefined> | null = null;
+  /** Positions at level 1 whose node must be recomputed from the leaves below (`set`), folded on the next read. */
+  private dirty = new Set<number>();
+  private writes = 0;
   /** Base58 texts of the stored nodes answered so far, by level and position: each node is encoded once. */
   private readonly texts: (string | undefined)[][] = [];
 
   /**
    * `leaves[i]` is leaf i (0 where nothing is stored, which is also the zero leaf); the array is
-   * kept, not copied, and must not change afterwards.
+   * kept, not copied: it changes only through `set`.
    */
-  constructor(height: number, leaves: readonly bigint[]) {
+  constructor(height: number, leaves: bigint[]) {
     if (!Number.isInteger(height) || height < 1 || height > MAX_HEIGHT) throw internalError(RefErrorCode.INTERNAL, `a Merkle tree of height ${height}`);
     if (leaves.length > 2 ** height) throw internalError(RefErrorCode.INTERNAL, `${leaves.length} leaves do not fit a tree of height ${height}`);
     this.height = height;
@@ -37,6 +44,31 @@ export class MerkleTree {
   /** Leaves stored (the index after the last one). */
   get size(): number {
     return this.leaves.length;
+  }
+
+  /** How many leaves have been written (`set`) so far: what a result read from this tree was current at. */
+  get generation(): number {
+    return this.writes;
+  }
+
+  /**
+   * Writes leaf `index`: the leaves between the stored ones and it are stored as zero. Nothing is
+   * hashed here; the nodes above it are recomputed when next read.
+   */
+  set(index: number, value: bigint): void {
+    this.check(index);
+    const leaves = this.leaves;
+    // Writing the value a stored leaf holds changes nothing.
+    if (index < leaves.length && leaves[index] === value) return;
+    for (let i = leaves.length; i < index; i++) {
+      leaves.push(0n);
+      this.dirty.add(Math.floor(i / 2));
+    }
+    leaves[index] = value;
+    this.dirty.add(Math.floor(index / 2));
+    const texts = this.texts[0];
+    if (texts !== undefined) texts[index] = undefined;
+    this.writes++;
   }
 
   /** Leaf `index` (0 beyond the stored ones). */
@@ -153,11 +185,39 @@ export class MerkleTree {
 
   private build(): bigint[][] {
     while (!this.levels) this.step();
+    if (this.dirty.size > 0) this.fold(this.levels);
     return this.levels;
   }
 
+  /** Recomputes the dirty nodes, level by level: each node once, however many writes below it. */
+  private fold(levels: bigint[][]): void {
+    let positions = this.dirty;
+    for (let k = 1; k <= this.height; k++) {
+      const below = levels[k - 1] as bigint[];
+      let level = levels[k];
+      if (level === undefined) {
+        level = [];
+        levels[k] = level;
+      }
+      const zero = zeroHash(k - 1);
+      const next = zeroHash(k);
+      const texts = this.texts[k];
+      const up = new Set<number>();
+      for (const j of positions) {
+        const left = below[2 * j] as bigint;
+        const right = below[2 * j + 1] ?? zero;
+        level[j] = left === zero && right === zero ? next : hash2(left, right);
+        if (texts !== undefined) texts[j] = undefined;
+        up.add(Math.floor(j / 2));
+      }
+      positions = up;
+    }
+    // Cleared once every level is folded: a fold that failed (a value Poseidon refuses) fails again when read again.
+    this.dirty = new Set();
+  }
+
   private *work(): Generator<void, bigint[][], undefined> {
-    const levels: bigint[][] = [this.leaves as bigint[]];
+    const levels: bigint[][] = [this.leaves];
     let done = 0;
     for (let k = 0; k < this.height; k++) {
       const below = levels[k] as bigint[];

@@ -16,10 +16,10 @@ const PROOF_FRAME_BYTES = 128;
 
 /** The written proofs a forest keeps. */
 export class WrittenProofs {
-  /** Written V1 proofs (`write`) by Merkle tree and leaf index; each answers while its tree and rootSeq are the ones it was written from. */
+  /** Written V1 proofs (`write`) by Merkle tree and leaf index; each answers while its tree (and its generation), and rootSeq are the ones it was written from. */
   private readonly written = new Map<MerkleTree, Map<number, AccountProof>>();
-  /** The kept proofs in the order they were written (dropped from the front): each one's text size and the leaf map holding it. */
-  private readonly writtenOrder = new Map<AccountProof, { readonly size: number; readonly byLeaf: Map<number, AccountProof> }>();
+  /** The kept proofs in the order they were written (dropped from the front): each one's text size, the leaf map holding it and the tree's generation it was written at. */
+  private readonly writtenOrder = new Map<AccountProof, { readonly size: number; readonly byLeaf: Map<number, AccountProof>; readonly generation: number }>();
   private writtenBytes = 0;
 
   constructor(private readonly keptProofBytes: number) {}
@@ -28,13 +28,14 @@ export class WrittenProofs {
    * A proof written out from the tree's texts (each node encoded once: the same text bigintToBase58
    * gives), frozen with its JSON text (`encodeOnce`: the listener copies its bytes into the answer
    * instead of serialising 26 levels again) and kept while its tree and rootSeq stay the ones it
-   * was written from (bounded: `ForestOptions.keptProofBytes`).
+   * was written from and no leaf of the tree has been written since (bounded: `ForestOptions.keptProofBytes`).
    */
   write(p: LeafProof, mark?: WrittenAs): AccountProof {
     const { merkle, leafIndex } = p;
     let byLeaf = this.written.get(merkle);
     const kept = byLeaf?.get(leafIndex);
-    if (kept !== undefined && kept.rootSeq === p.rootSeq && kept.merkleTree === p.record.tree) return kept;
+    if (kept !== undefined && kept.rootSeq === p.rootSeq && kept.merkleTree === p.record.tree && this.writtenOrder.get(kept)?.generation === merkle.generation)
+      return kept;
     const proof = merkle.proofBase58(leafIndex);
     const plain: AccountProof = {
       proof,
@@ -61,7 +62,7 @@ export class WrittenProofs {
     let size = PROOF_FRAME_BYTES + written.root.length + written.hash.length + written.merkleTree.length;
     for (const text of proof) size += text.length + 3;
     byLeaf.set(leafIndex, written);
-    this.writtenOrder.set(written, { size, byLeaf });
+    this.writtenOrder.set(written, { size, byLeaf, generation: merkle.generation });
     this.writtenBytes += size;
     for (const [old] of this.writtenOrder) {
       if (this.writtenBytes <= this.keptProofBytes) break;
