@@ -2,7 +2,7 @@
  * The JSON-RPC client core that the generated client wraps: one `call` for every method,
  * params and results checked with the generated validators, uint64 kept lossless, and
  * cursor walking driven by the method table. Transport (retries, timeouts, body caps)
- * lives in transport.ts.
+ * lives in transport.ts; waiting for the indexer to reach a slot in slots.ts.
  */
 import type { Dispatcher } from "undici";
 import type { MethodInfo, MethodValidators } from "./contracts.js";
@@ -10,7 +10,9 @@ import { formatIssues, validate } from "./contracts.js";
 import { ClientErrorCode, PhotonClientError, RpcError } from "./errors.js";
 import { isObject, parseJson, stringifyJson } from "./json.js";
 import { createRedactor, secretsOf, type Redactor } from "./redact.js";
+import { checkMinContextSlot, isSlot, type IndexerSlot, slotAt, type SlotTry, type SlotWaitOptions, waitForSlot, type Walk, walkOf } from "./slots.js";
 import { postJson, type RetryOptions } from "./transport.js";
+import { DEFAULT_TIMEOUT_MS } from "./transport/options.js";
 
 export interface ClientOptions {
   /** The endpoint, used exactly as given (its query string, e.g. `?api-key=…`, is kept). */
@@ -29,11 +31,20 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** An undici dispatcher (Agent, Pool, MockAgent, interceptors). */
   dispatcher?: Dispatcher;
+  /** Pauses between the tries of a call given `minContextSlot`. Default 400 ms doubling to 8000 ms, 10 tries. */
+  slotWait?: SlotWaitOptions;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Per attempt (the client's `timeoutMs` when absent); with `minContextSlot`, the whole call: every try and pause. */
   timeoutMs?: number;
+  /**
+   * Answer only from an indexer that has reached this slot: tries again while the answer's slot
+   * (the method table's `slot` path) is lower, else fails with PHOTON_ERR_INDEXER_BEHIND. A method
+   * whose answer carries no slot is called once the table's slot method has reached it.
+   */
+  minContextSlot?: number | bigint;
 }
 
 export interface PageOptions extends CallOptions {
@@ -44,10 +55,10 @@ export interface PageOptions extends CallOptions {
 export interface RpcClient {
   /** Calls any method of the table; resolves to its `result`, rejects with RpcError or PhotonClientError. */
   call(method: string, params?: unknown, options?: CallOptions): Promise<unknown>;
-  /** Follows a paginated method's cursor, yielding each result `value` until the cursor is null. */
-  pages(method: string, params: Record<string, unknown>, options?: PageOptions): AsyncGenerator<Record<string, unknown>>;
+  /** Follows a paginated method's cursor, yielding each result `value` until the cursor is null; `slots`/`mixedSlots` tell each page's slot. */
+  pages(method: string, params: Record<string, unknown>, options?: PageOptions): Walk<Record<string, unknown>>;
   /** Like `pages`, yielding the items of every page. */
-  items(method: string, params: Record<string, unknown>, options?: PageOptions): AsyncGenerator<unknown>;
+  items(method: string, params: Record<string, unknown>, options?: PageOptions): Walk<unknown>;
 }
 
 export interface ClientSpec {
@@ -81,7 +92,39 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
     return info;
   }
 
+  /** The method the table answers the indexer's slot with: its result is the slot itself, and it takes no params. */
+  const slotMethod = Object.values(spec.methods).find((m) => m.slot === "" && m.requiredParams.length === 0);
+
   async function call(method: string, params?: unknown, callOptions: CallOptions = {}): Promise<unknown> {
+    if (callOptions.minContextSlot === undefined) return send(method, params, callOptions, undefined);
+    const info = infoOf(method);
+    const min = checkMinContextSlot(method, callOptions.minContextSlot);
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const wait = { method, minContextSlot: min, timeoutMs, signal: callOptions.signal, options: options.slotWait };
+    const path = info.slot;
+    if (path !== null) {
+      const answer = await waitForSlot({ ...wait, attempt: async (remaining) => slotTry(method, path, await send(method, params, callOptions, remaining)) });
+      return answer.result;
+    }
+    // No slot in the answer: wait until the indexer's own slot reaches it, then ask once.
+    if (!slotMethod) {
+      throw new PhotonClientError(ClientErrorCode.INVALID_OPTIONS, `${method}: minContextSlot needs a slot in the answer or a slot method in the table`);
+    }
+    const reached = await waitForSlot({
+      ...wait,
+      attempt: async (remaining) => slotTry(slotMethod.name, "", await send(slotMethod.name, undefined, callOptions, remaining)),
+    });
+    return send(method, params, callOptions, reached.remainingMs);
+  }
+
+  function slotTry(method: string, path: string, result: unknown): SlotTry {
+    const slot = slotAt(result, path);
+    if (isSlot(slot)) return { result, slot };
+    throw new PhotonClientError(ClientErrorCode.INVALID_RESULT, `${method}: the answer carries no slot at ${path === "" ? "the result" : `result.${path}`}`);
+  }
+
+  /** One request; `remainingMs` (a waiting call's deadline) caps its attempt and retry budget. */
+  async function send(method: string, params: unknown, callOptions: CallOptions, remainingMs: number | undefined): Promise<unknown> {
     const info = infoOf(method);
     const validators = spec.validators[method];
     if (checkParams && info.hasParams && validators) {
@@ -93,10 +136,14 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
     const id = nextId++;
     const envelope = info.hasParams && params !== undefined ? { jsonrpc: "2.0", id, method, params } : { jsonrpc: "2.0", id, method };
     const url = options.methodPath ? withMethodPath(options.url, method) : options.url;
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
     const exchange = await postJson(url, stringifyJson(envelope), {
       headers: options.headers,
-      timeoutMs: callOptions.timeoutMs ?? options.timeoutMs,
-      retry: options.retry,
+      timeoutMs: remainingMs === undefined ? timeoutMs : Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, remainingMs),
+      retry:
+        remainingMs === undefined || options.retry === false
+          ? options.retry
+          : { ...options.retry, budgetMs: Math.min(options.retry?.budgetMs ?? Infinity, remainingMs) },
       signal: callOptions.signal,
       maxBodyBytes: options.maxBodyBytes,
       dispatcher: options.dispatcher,
@@ -147,7 +194,23 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
     return body.result;
   }
 
-  async function* pages(method: string, params: Record<string, unknown>, pageOptions: PageOptions = {}): AsyncGenerator<Record<string, unknown>> {
+  function pages(method: string, params: Record<string, unknown>, pageOptions: PageOptions = {}): Walk<Record<string, unknown>> {
+    const slots: (IndexerSlot | null)[] = [];
+    return walkOf(walkPages(method, params, pageOptions, slots), slots);
+  }
+
+  function items(method: string, params: Record<string, unknown>, pageOptions: PageOptions = {}): Walk<unknown> {
+    const slots: (IndexerSlot | null)[] = [];
+    return walkOf(walkItems(method, params, pageOptions, slots), slots);
+  }
+
+  /** Yields each page's value, pushing the slot it was read at to `slots`. */
+  async function* walkPages(
+    method: string,
+    params: Record<string, unknown>,
+    pageOptions: PageOptions,
+    slots: (IndexerSlot | null)[],
+  ): AsyncGenerator<Record<string, unknown>> {
     const info = infoOf(method);
     const pagination = info.pagination;
     if (!pagination) throw new PhotonClientError(ClientErrorCode.INVALID_PARAMS, `${method} is not paginated`);
@@ -155,6 +218,8 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
     let cursor: unknown = params[pagination.cursor] ?? null;
     for (let page = 0; pageOptions.maxPages === undefined || page < pageOptions.maxPages; page++) {
       const result = await call(method, cursor === null ? params : { ...params, [pagination.cursor]: cursor }, pageOptions);
+      const slot = info.slot === null ? null : slotAt(result, info.slot);
+      slots.push(isSlot(slot) ? slot : null);
       // A page is `result.value` for `{ context, value }` results, else the result itself.
       const value = isObject(result) ? (info.hasContext ? result.value : result) : undefined;
       if (!isObject(value)) return;
@@ -170,9 +235,9 @@ export function createRpcClient(options: ClientOptions, spec: ClientSpec): RpcCl
     }
   }
 
-  async function* items(method: string, params: Record<string, unknown>, pageOptions: PageOptions = {}): AsyncGenerator<unknown> {
+  async function* walkItems(method: string, params: Record<string, unknown>, pageOptions: PageOptions, slots: (IndexerSlot | null)[]): AsyncGenerator<unknown> {
     const field = infoOf(method).pagination?.items;
-    for await (const value of pages(method, params, pageOptions)) {
+    for await (const value of walkPages(method, params, pageOptions, slots)) {
       const list = field ? value[field] : undefined;
       if (Array.isArray(list)) yield* list;
     }

@@ -159,6 +159,8 @@ export const ClientErrorCode = {
   REDIRECT: "PHOTON_ERR_REDIRECT",
   RETRIES_EXHAUSTED: "PHOTON_ERR_RETRIES_EXHAUSTED",
   CURSOR_REPEATED: "PHOTON_ERR_CURSOR_REPEATED",
+  /** A call given `minContextSlot` got answers only from older slots until its deadline or its tries ran out. */
+  INDEXER_BEHIND: "PHOTON_ERR_INDEXER_BEHIND",
   /** A request that cannot be sent as configured: unparseable URL, invalid header name or value. */
   INVALID_OPTIONS: "PHOTON_ERR_INVALID_OPTIONS",
   /** Listener options that cannot work together (`createRequestListener`). */

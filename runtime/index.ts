@@ -6,5 +6,6 @@ export * from "./client.js";
 export * from "./redact.js";
 export * from "./regex.js";
 export * from "./server.js";
+export { DEFAULT_SLOT_WAIT, type IndexerSlot, type SlotWaitOptions, type Walk } from "./slots.js";
 export * from "./transport.js";
 export * from "./visible.js";

@@ -150,6 +150,7 @@ describe("the client catalogue", () => {
       "REDIRECT",
       "RETRIES_EXHAUSTED",
       "CURSOR_REPEATED",
+      "INDEXER_BEHIND",
       "INVALID_OPTIONS",
       "INTERNAL",
     ]) {
