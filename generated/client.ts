@@ -10,7 +10,7 @@
  */
 
 import { createRpcClient } from "@photon-indexer-kit/runtime";
-import type { CallOptions, ClientOptions, PageOptions, RpcClient } from "@photon-indexer-kit/runtime";
+import type { CallOptions, ClientOptions, PageOptions, RpcClient, Walk } from "@photon-indexer-kit/runtime";
 import { methods } from "./methods.js";
 import type { Item, MethodName, PaginatedMethodName, Params, Result } from "./types.js";
 
@@ -78,11 +78,9 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedAccountsByOwner`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
-  iterateCompressedAccountsByOwner: (
-    params: Params<"getCompressedAccountsByOwner">,
-    options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedAccountsByOwner">>;
+  iterateCompressedAccountsByOwner: (params: Params<"getCompressedAccountsByOwner">, options?: PageOptions) => Walk<Item<"getCompressedAccountsByOwner">>;
   /**
    * Returns compressed token accounts owned by an address.
    *
@@ -104,11 +102,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedTokenAccountsByOwner`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressedTokenAccountsByOwner: (
     params: Params<"getCompressedTokenAccountsByOwner">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedTokenAccountsByOwner">>;
+  ) => Walk<Item<"getCompressedTokenAccountsByOwner">>;
   /**
    * Returns token balances for compressed accounts owned by an address.
    *
@@ -131,11 +130,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedTokenBalancesByOwner`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressedTokenBalancesByOwner: (
     params: Params<"getCompressedTokenBalancesByOwner">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedTokenBalancesByOwner">>;
+  ) => Walk<Item<"getCompressedTokenBalancesByOwner">>;
   /**
    * Returns the signatures of transactions that modified an owner's compressed token accounts.
    *
@@ -156,11 +156,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressionSignaturesForTokenOwner`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressionSignaturesForTokenOwner: (
     params: Params<"getCompressionSignaturesForTokenOwner">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressionSignaturesForTokenOwner">>;
+  ) => Walk<Item<"getCompressionSignaturesForTokenOwner">>;
   /**
    * Returns the slot of the last block indexed.
    *
@@ -236,11 +237,9 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedAccountsByOwnerV2`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
-  iterateCompressedAccountsByOwnerV2: (
-    params: Params<"getCompressedAccountsByOwnerV2">,
-    options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedAccountsByOwnerV2">>;
+  iterateCompressedAccountsByOwnerV2: (params: Params<"getCompressedAccountsByOwnerV2">, options?: PageOptions) => Walk<Item<"getCompressedAccountsByOwnerV2">>;
   /**
    * Returns the compressed token accounts of a token owner, with their Merkle contexts.
    *
@@ -263,11 +262,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedTokenAccountsByOwnerV2`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressedTokenAccountsByOwnerV2: (
     params: Params<"getCompressedTokenAccountsByOwnerV2">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedTokenAccountsByOwnerV2">>;
+  ) => Walk<Item<"getCompressedTokenAccountsByOwnerV2">>;
   /**
    * Returns the compressed token accounts delegated to an address.
    *
@@ -289,11 +289,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedTokenAccountsByDelegate`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressedTokenAccountsByDelegate: (
     params: Params<"getCompressedTokenAccountsByDelegate">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedTokenAccountsByDelegate">>;
+  ) => Walk<Item<"getCompressedTokenAccountsByDelegate">>;
   /**
    * Returns the compressed token accounts delegated to an address, with their Merkle contexts.
    *
@@ -313,11 +314,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedTokenAccountsByDelegateV2`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressedTokenAccountsByDelegateV2: (
     params: Params<"getCompressedTokenAccountsByDelegateV2">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedTokenAccountsByDelegateV2">>;
+  ) => Walk<Item<"getCompressedTokenAccountsByDelegateV2">>;
   /**
    * Returns per-mint token balances of a token owner, listed under `items`.
    *
@@ -340,11 +342,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedTokenBalancesByOwnerV2`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressedTokenBalancesByOwnerV2: (
     params: Params<"getCompressedTokenBalancesByOwnerV2">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedTokenBalancesByOwnerV2">>;
+  ) => Walk<Item<"getCompressedTokenBalancesByOwnerV2">>;
   /**
    * Returns the lamports of one compressed account, looked up by address or by hash.
    *
@@ -403,11 +406,9 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressedMintTokenHolders`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
-  iterateCompressedMintTokenHolders: (
-    params: Params<"getCompressedMintTokenHolders">,
-    options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressedMintTokenHolders">>;
+  iterateCompressedMintTokenHolders: (params: Params<"getCompressedMintTokenHolders">, options?: PageOptions) => Walk<Item<"getCompressedMintTokenHolders">>;
   /**
    * Returns the signatures of the transactions that created and spent one compressed account.
    *
@@ -445,11 +446,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressionSignaturesForAddress`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressionSignaturesForAddress: (
     params: Params<"getCompressionSignaturesForAddress">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressionSignaturesForAddress">>;
+  ) => Walk<Item<"getCompressionSignaturesForAddress">>;
   /**
    * Returns the signatures of the transactions that touched the compressed accounts of an owner.
    *
@@ -472,11 +474,12 @@ export interface PhotonClient {
   /**
    * Every item of `getCompressionSignaturesForOwner`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
   iterateCompressionSignaturesForOwner: (
     params: Params<"getCompressionSignaturesForOwner">,
     options?: PageOptions,
-  ) => AsyncGenerator<Item<"getCompressionSignaturesForOwner">>;
+  ) => Walk<Item<"getCompressionSignaturesForOwner">>;
   /**
    * Returns the signatures of the latest transactions that used compression.
    *
@@ -497,11 +500,9 @@ export interface PhotonClient {
   /**
    * Every item of `getLatestCompressionSignatures`, following `cursor` page by page until it is null.
    * Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.
+   * `slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk).
    */
-  iterateLatestCompressionSignatures: (
-    params: Params<"getLatestCompressionSignatures">,
-    options?: PageOptions,
-  ) => AsyncGenerator<Item<"getLatestCompressionSignatures">>;
+  iterateLatestCompressionSignatures: (params: Params<"getLatestCompressionSignatures">, options?: PageOptions) => Walk<Item<"getLatestCompressionSignatures">>;
   /**
    * Returns the signatures of the latest indexed transactions, with their errors.
    *
@@ -768,13 +769,15 @@ export interface PhotonClient {
  * Creates a client. POSTs to `options.url` exactly as given (set `methodPath` for `/<method>` paths).
  * JSON-RPC errors reject with `RpcError` (`code`, `message`, `data`); transport and validation
  * failures with `PhotonClientError`. uint64 values above 2^53 - 1 arrive as `bigint`.
+ * A call given `minContextSlot` tries again until the indexer has reached that slot, within its
+ * `timeoutMs`, else rejects with `PhotonClientError` (PHOTON_ERR_INDEXER_BEHIND).
  */
 export function createClient(options: ClientOptions): PhotonClient {
   const rpc = createRpcClient(options, { methods, validators: methodValidators });
   const call = <M extends MethodName>(method: M, params: Params<M> | undefined, callOptions?: CallOptions) =>
     rpc.call(method, params, callOptions) as Promise<Result<M>>;
   const items = <M extends PaginatedMethodName>(method: M, params: Params<M>, pageOptions?: PageOptions) =>
-    rpc.items(method, params as Record<string, unknown>, pageOptions) as AsyncGenerator<Item<M>>;
+    rpc.items(method, params as Record<string, unknown>, pageOptions) as Walk<Item<M>>;
   return {
     rpc,
     getCompressedAccount: (params, options) => call("getCompressedAccount", params, options),

@@ -52,10 +52,16 @@ function clientParts(model: SpecModel, runtime: RuntimeModule): { statements: St
       members.push({
         key: iter,
         member: iter,
-        signature: `(${iterArgs}): AsyncGenerator<Item<${name}>>`,
+        signature: `(${iterArgs}): Walk<Item<${name}>>`,
         body: `(params, options) => items(${name}, params, options)`,
         docs: docLines(
-          `Every item of \`${m.name}\`, following \`${m.pagination.cursor}\` page by page until it is null.\nThrows PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.`,
+          [
+            `Every item of \`${m.name}\`, following \`${m.pagination.cursor}\` page by page until it is null.`,
+            "Throws PhotonClientError (PHOTON_ERR_CURSOR_REPEATED) if the server repeats a cursor.",
+            ...(m.slot === null
+              ? []
+              : ["`slots` holds the slot each page was read at; `mixedSlots` is true when they differ (the list moved during the walk)."]),
+          ].join("\n"),
         ),
       });
     }
@@ -64,7 +70,7 @@ function clientParts(model: SpecModel, runtime: RuntimeModule): { statements: St
   const wrapped = new Map<string, string>();
   const statements: Statements = [
     importOf(runtime, ["createRpcClient"]),
-    importOf(runtime, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"], true),
+    importOf(runtime, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient", ...(paginated ? ["Walk"] : [])], true),
     importOf("./methods.js", ["methods"]),
     importOf("./types.js", paginated ? ["Item", "MethodName", "PaginatedMethodName", "Params", "Result"] : ["MethodName", "Params", "Result"], true),
     importOf("./validators.js", ["methodValidators"]),
@@ -91,6 +97,8 @@ function clientParts(model: SpecModel, runtime: RuntimeModule): { statements: St
           "Creates a client. POSTs to `options.url` exactly as given (set `methodPath` for `/<method>` paths).",
           "JSON-RPC errors reject with `RpcError` (`code`, `message`, `data`); transport and validation",
           "failures with `PhotonClientError`. uint64 values above 2^53 - 1 arrive as `bigint`.",
+          "A call given `minContextSlot` tries again until the indexer has reached that slot, within its",
+          "`timeoutMs`, else rejects with `PhotonClientError` (PHOTON_ERR_INDEXER_BEHIND).",
         ].join("\n"),
       ],
       parameters: [{ name: "options", type: "ClientOptions" }],
@@ -102,7 +110,7 @@ function clientParts(model: SpecModel, runtime: RuntimeModule): { statements: St
         writer.indent().write("rpc.call(method, params, callOptions) as Promise<Result<M>>;").newLine();
         if (paginated) {
           writer.writeLine("const items = <M extends PaginatedMethodName>(method: M, params: Params<M>, pageOptions?: PageOptions) =>");
-          writer.indent().write("rpc.items(method, params as Record<string, unknown>, pageOptions) as AsyncGenerator<Item<M>>;").newLine();
+          writer.indent().write("rpc.items(method, params as Record<string, unknown>, pageOptions) as Walk<Item<M>>;").newLine();
         }
         writer.writeLine("return {");
         writer.indent(() => {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { SpecModel } from "../model.js";
 import { templatesDir } from "../paths.js";
 import { renderClient } from "./client.js";
+import { iteratorName } from "./names.js";
 import { renderMethodTable } from "./methods.js";
 import { renderServer, wrapHandlerSignatures } from "./server.js";
 import { renderTypes } from "./types.js";
@@ -116,7 +117,19 @@ export async function emitAll(model: SpecModel, options: EmitOptions): Promise<M
         none: m.hasParams ? "(object)" : "none",
         pagination: m.pagination,
       })),
+      slotExample: slotExampleOf(model),
     }),
   );
   return new Map([...files.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The README's `minContextSlot` example: the first paginated method whose answers carry a slot, if any. */
+function slotExampleOf(model: SpecModel): { call: string; walk: string } | null {
+  const m = model.methods.find((x) => x.pagination && x.slot !== null);
+  if (!m) return null;
+  const params = m.requiredParams.length === 0 ? "{}" : `{ ${m.requiredParams.join(", ")} }`;
+  return {
+    call: `await photon.${m.name}(${params}, { minContextSlot: slot, timeoutMs: 20_000 })`,
+    walk: `const walk = photon.${iteratorName(m.name)}(${params}); for await (const item of walk) use(item);`,
+  };
 }

@@ -3,13 +3,14 @@
  * one member per method, an iterator only for paginated methods, every member a one-line
  * delegation to the two typed helpers `call` and `items`, and spec text only in escaped docs.
  */
-import { type FunctionDeclaration, type InterfaceDeclaration, Node, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
+import { type FunctionDeclaration, type InterfaceDeclaration, type JSDocableNode, Node, type ObjectLiteralExpression, type SourceFile } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderClient } from "../../../generator/emit/client.js";
 import { loadSpec } from "../../../generator/load.js";
 import { buildModel, type SpecModel } from "../../../generator/model.js";
 import { extendedSpec } from "../../helpers/paths.js";
 import { emptySourceFile, modelOf, paginated, specOf } from "../../helpers/spec.js";
+import { paginatedWithSlot } from "../slot-spec.js";
 
 function emit(model: SpecModel): SourceFile {
   return emptySourceFile("client.ts", renderClient(model));
@@ -17,6 +18,11 @@ function emit(model: SpecModel): SourceFile {
 
 const iface = (file: SourceFile): InterfaceDeclaration => file.getInterfaceOrThrow("PhotonClient");
 const create = (file: SourceFile): FunctionDeclaration => file.getFunctionOrThrow("createClient");
+const docsOf = (node: JSDocableNode): string =>
+  node
+    .getJsDocs()
+    .map((d) => d.getDescription())
+    .join("");
 const memberNames = (file: SourceFile) =>
   iface(file)
     .getProperties()
@@ -54,7 +60,7 @@ describe("over the ledger spec (four methods, one paginated)", () => {
   it("types each member by the method's Params and Result, and the iterator by its Item", () => {
     const type = (name: string) => iface(file).getPropertyOrThrow(name).getTypeNodeOrThrow().getText();
     expect(type("listEntries")).toBe('(params: Params<"listEntries">, options?: CallOptions) => Promise<Result<"listEntries">>');
-    expect(type("iterateListEntries")).toBe('(params: Params<"listEntries">, options?: PageOptions) => AsyncGenerator<Item<"listEntries">>');
+    expect(type("iterateListEntries")).toBe('(params: Params<"listEntries">, options?: PageOptions) => Walk<Item<"listEntries">>');
     expect(type("getHealth")).toBe('(options?: CallOptions) => Promise<Result<"getHealth">>');
   });
 
@@ -78,7 +84,7 @@ describe("over the ledger spec (four methods, one paginated)", () => {
       .getDescendants()
       .filter(Node.isAsExpression)
       .map((a) => a.getTypeNodeOrThrow().getText());
-    expect(casts.sort()).toEqual(["AsyncGenerator<Item<M>>", "Promise<Result<M>>", "Record<string, unknown>"]);
+    expect(casts.sort()).toEqual(["Promise<Result<M>>", "Record<string, unknown>", "Walk<Item<M>>"]);
     for (const text of Object.values(initializers(file))) expect(text).not.toContain(" as ");
   });
 
@@ -108,7 +114,7 @@ describe("over the ledger spec (four methods, one paginated)", () => {
     const runtime = file.getImportDeclarations().filter((d) => !d.getModuleSpecifierValue().startsWith("."));
     expect(runtime.map((d) => [d.isTypeOnly(), d.getNamedImports().map((n) => n.getName())])).toEqual([
       [false, ["createRpcClient"]],
-      [true, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient"]],
+      [true, ["CallOptions", "ClientOptions", "PageOptions", "RpcClient", "Walk"]],
     ]);
   });
 
@@ -120,7 +126,14 @@ describe("over the ledger spec (four methods, one paginated)", () => {
       .join("");
     expect(docs).toContain("following `after` page by page");
     expect(docs).toContain("PHOTON_ERR_CURSOR_REPEATED");
+    expect(docs).not.toContain("mixedSlots"); // its answers carry no slot
     expect(iface(file).getPropertyOrThrow("getEntry").getJsDocs()).toHaveLength(0); // no summary: no doc
+  });
+
+  it("tells createClient's reader about minContextSlot and PHOTON_ERR_INDEXER_BEHIND", () => {
+    const docs = docsOf(create(file));
+    expect(docs).toContain("`minContextSlot`");
+    expect(docs).toContain("PHOTON_ERR_INDEXER_BEHIND");
   });
 });
 
@@ -140,6 +153,13 @@ describe("over tiny specs", () => {
   it("an iterator per paginated method, none for the others", async () => {
     const file = emit(await modelOf(specOf([paginated("listA"), { name: "getB", params: { type: "object" } }, paginated("listC")])));
     expect(memberNames(file)).toEqual(["rpc", "listA", "iterateListA", "getB", "listC", "iterateListC"]);
+  });
+
+  it("an iterator whose answers carry a slot (`x-slot`) documents `slots` and `mixedSlots`", async () => {
+    const file = emit(await modelOf(specOf([paginatedWithSlot("listA")])));
+    expect(docsOf(iface(file).getPropertyOrThrow("iterateListA"))).toContain(
+      "`slots` holds the slot each page was read at; `mixedSlots` is true when they differ",
+    );
   });
 
   it("params the envelope does not require are optional", async () => {
