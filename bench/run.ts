@@ -28,6 +28,7 @@ const FIGURES = [
   "scaling",
   "trees",
   "live",
+  "live-trees",
 ] as const;
 type FigureName = (typeof FIGURES)[number];
 
