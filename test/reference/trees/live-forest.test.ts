@@ -307,8 +307,9 @@ describe("Forest.apply: a forest following changes answers as a fresh forest ove
     const warming = forest.warm({ sliceMs: 0.05 });
     let applied = 0;
     let whileUnbuilt = 0;
-    // A change every turn of the event loop, until the build has gone through both V1 trees (the accounts' index, their leaves, their levels).
-    while (!forest.built().includes(smt2.tree) && applied < 3000) {
+    // A change every turn of the event loop, until the build has gone through both V1 trees (the accounts' index, their leaves, their
+    // levels), or for 600 turns.
+    while (!forest.built().includes(smt2.tree) && applied < 600) {
       if (!forest.built().includes(smt1.tree)) whileUnbuilt++;
       const tree = applied % 2 === 0 ? smt1 : smt2;
       maker.step(
