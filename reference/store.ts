@@ -18,7 +18,7 @@ import type { Change } from "./live/change.js";
 import type { Touched } from "./live/apply.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TreeRecord } from "./records.js";
 import { keyByAccountHash, keyByAddress, keyByProgramOwner, keyByTokenOwner, type HistoryKey, histories } from "./store/history.js";
-import { balanceRows, lamportsByOwner, openers } from "./store/builders.js";
+import { type BalanceRow, balanceRows, lamportsByOwner, openers } from "./store/builders.js";
 import { group, Lazy } from "./store/lazy-index.js";
 import { type OwnerData, packData } from "./store/owner-data.js";
 import { type Order, type Sorted, SortedGroups } from "./store/order.js";
@@ -37,6 +37,7 @@ import {
 export { documentedOrder, EMPTY, firstIndex, type Order, orderComparator, orderSignature, type Probe, Sorted } from "./store/order.js";
 export type { AddressQueueElement, InputQueueElement, OutputQueueElement } from "./store/queues.js";
 export type { OwnerData } from "./store/owner-data.js";
+export type { BalanceRow } from "./store/builders.js";
 export { QueueList } from "./store/queues.js";
 
 /** An unspent token account: its account and token records (`tokenData` is `token`, at the item's path). */
@@ -45,18 +46,6 @@ export interface TokenEntry {
   readonly token: TokenRecord;
   /** The same record as `token`, where token-account items keep it (so orders read `tokenData.mint`). */
   readonly tokenData: TokenRecord;
-}
-
-/**
- * One row of Photon's `token_owner_balances` (token owner, mint): the rows of
- * getCompressedTokenBalancesByOwner(V2) (by owner) and getCompressedMintTokenHolders (by mint).
- */
-export interface BalanceRow {
-  /** The token owner. */
-  readonly owner: string;
-  readonly mint: string;
-  /** Sum of the unspent amounts: 0 once every account is spent; may exceed u64 (Photon then fails to parse it). */
-  readonly balance: bigint;
 }
 
 /** An account a transaction opened or closed, with its token fields when it is a token account. */

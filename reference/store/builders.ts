@@ -1,6 +1,17 @@
 /** Builders of the store's whole-dataset indexes: balance rows, lamports per owner, the transactions that opened and closed each account. */
 import type { AccountRecord, SignatureRecord, TokenRecord } from "../records.js";
-import type { BalanceRow } from "../store.js";
+
+/**
+ * One row of Photon's `token_owner_balances` (token owner, mint): the rows of
+ * getCompressedTokenBalancesByOwner(V2) (by owner) and getCompressedMintTokenHolders (by mint).
+ */
+export interface BalanceRow {
+  /** The token owner. */
+  readonly owner: string;
+  readonly mint: string;
+  /** Sum of the unspent amounts: 0 once every account is spent; may exceed u64 (Photon then fails to parse it). */
+  readonly balance: bigint;
+}
 
 /**
  * Photon's `token_owner_balances` rows: a row exists once some change was non-zero (the creation
