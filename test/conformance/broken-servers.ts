@@ -6,7 +6,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createListener, type Handlers } from "../../generated/index.js";
-import { createReferenceHandlers, ReferenceStore, type Dataset } from "../../reference/index.js";
+import { createReferenceHandlers, datasetProfile, ReferenceStore, type Dataset } from "../../reference/index.js";
+import { LiveChain, type LiveOptions } from "../../reference/live/chain.js";
+import { pinnedBy } from "../../reference/live/pinned.js";
+import { Forest } from "../../reference/trees/forest.js";
 import { parseJson, stringifyJson } from "../../runtime/index.js";
 
 export interface Defect {
@@ -44,14 +47,38 @@ function onWire(defect: Defect, next: Listener): Listener {
   };
 }
 
-export async function startBroken(dataset: Dataset, defect: Defect): Promise<BrokenServer> {
-  const base = createReferenceHandlers(new ReferenceStore(dataset));
+/**
+ * The reference with one defect. With `live` it moves as `serve --live` does (the chain mutates
+ * `dataset`: give it one of its own), each request reading one state; `tickBefore(n)` moves it
+ * one slot before the n-th request too.
+ */
+export async function startBroken(
+  dataset: Dataset,
+  defect: Defect,
+  options: { live?: LiveOptions; tickBefore?: (request: number) => boolean } = {},
+): Promise<BrokenServer> {
+  const store = new ReferenceStore(dataset);
+  const forest = new Forest(dataset);
+  const live = options.live
+    ? new LiveChain(dataset, store, forest, options.live, pinnedBy(datasetProfile(dataset), store), (what, err) => {
+        throw new Error(`${what}: ${String(err)}`);
+      })
+    : null;
+  const base = createReferenceHandlers(store, {}, forest);
   const handlers = { ...base, ...defect.handlers?.(base) } as Handlers;
-  const server: Server = createServer(onWire(defect, createListener(handlers)));
+  const listener = onWire(defect, createListener(handlers, { gate: live?.gate }));
+  // `tickBefore(n)`: the chain also moves one slot before the n-th request (1-based), whatever the machine's speed.
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    if (live !== null && options.tickBefore?.(requests)) live.tick();
+    listener(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  live?.start();
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
+    close: () => (live?.stop(), new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections()))),
   };
 }
 
@@ -150,3 +177,38 @@ export function addedEverywhere(name: string, value: unknown = 7): Defect {
     },
   };
 }
+
+/** Each cross-method defect with the cases written to catch it and what their failure says (relations.test.ts, live-broken.test.ts). */
+export const relationCases: [string, Defect, string[], RegExp][] = [
+  [
+    "a V2 account whose leafIndex is off by one",
+    broken.v2LeafIndexOffByOne,
+    ["account-v2/agrees-v1-by-hash"],
+    /semantics: differs from getCompressedAccount at leafIndex/,
+  ],
+  [
+    "V2 owner pages whose lamports are off by one",
+    broken.v2LamportsOffByOne,
+    ["accounts-by-owner-v2/agrees-v1-walk", "accounts-by-owner-v2/agrees-v1-page"],
+    /semantics: differs from getCompressedAccountsByOwner at .*lamports/,
+  ],
+  ["holders out of order", broken.holdersOutOfOrder, ["holders/sum-to-supply"], /pagination: .*order/],
+  [
+    "a transaction that omits a closed account",
+    broken.transactionOmitsClosed,
+    ["signatures-for-account/transactions-mention-account", "transactions/v2-agrees-v1", "transactions/closed-accounts-signatures"],
+    /semantics: (follow items\[\d\] → getTransactionWithCompressionInfo .*compressionInfo matches none of the options|differs from getTransactionWithCompressionInfo at compressionInfo\.closedAccounts|result\.compressionInfo\.closedAccounts has fewer than 1 items)/,
+  ],
+  [
+    "an owner balance that is not its accounts' sum",
+    broken.ownerBalanceOffByOne,
+    ["balances/owner-sum-of-accounts"],
+    /semantics: the sum of getCompressedAccountsByOwner's lamports/,
+  ],
+  [
+    "a token account balance that is not its amount",
+    broken.tokenBalanceOffByOne,
+    ["balances/token-balance-follows-amount"],
+    /semantics: follow items\[0\] → getCompressedTokenAccountBalance/,
+  ],
+];

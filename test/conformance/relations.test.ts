@@ -14,7 +14,7 @@ import { methods } from "../../generated/methods.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { parseJson } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
-import { broken, startBroken, type Defect } from "./broken-servers.js";
+import { relationCases as cases, startBroken, type Defect } from "./broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];
@@ -39,40 +39,6 @@ function failures(summary: RunSummary, id: string): string[] {
   expect(result, id).toBeDefined();
   return result!.findings.filter((f) => f.status === "fail").map((f) => `${f.check}: ${f.message}`);
 }
-
-const cases: [string, Defect, string[], RegExp][] = [
-  [
-    "a V2 account whose leafIndex is off by one",
-    broken.v2LeafIndexOffByOne,
-    ["account-v2/agrees-v1-by-hash"],
-    /semantics: differs from getCompressedAccount at leafIndex/,
-  ],
-  [
-    "V2 owner pages whose lamports are off by one",
-    broken.v2LamportsOffByOne,
-    ["accounts-by-owner-v2/agrees-v1-walk", "accounts-by-owner-v2/agrees-v1-page"],
-    /semantics: differs from getCompressedAccountsByOwner at .*lamports/,
-  ],
-  ["holders out of order", broken.holdersOutOfOrder, ["holders/sum-to-supply"], /pagination: .*order/],
-  [
-    "a transaction that omits a closed account",
-    broken.transactionOmitsClosed,
-    ["signatures-for-account/transactions-mention-account", "transactions/v2-agrees-v1", "transactions/closed-accounts-signatures"],
-    /semantics: (follow items\[\d\] → getTransactionWithCompressionInfo .*compressionInfo matches none of the options|differs from getTransactionWithCompressionInfo at compressionInfo\.closedAccounts|result\.compressionInfo\.closedAccounts has fewer than 1 items)/,
-  ],
-  [
-    "an owner balance that is not its accounts' sum",
-    broken.ownerBalanceOffByOne,
-    ["balances/owner-sum-of-accounts"],
-    /semantics: the sum of getCompressedAccountsByOwner's lamports/,
-  ],
-  [
-    "a token account balance that is not its amount",
-    broken.tokenBalanceOffByOne,
-    ["balances/token-balance-follows-amount"],
-    /semantics: follow items\[0\] → getCompressedTokenAccountBalance/,
-  ],
-];
 
 describe("cross-method cases against broken variants of the reference", () => {
   it("the correct reference passes every case written for them", async () => {
