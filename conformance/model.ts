@@ -27,7 +27,17 @@ export interface Finding {
    * answered in another order than Photon's): the run's `notes` name it.
    */
   readonly note?: true;
+  /** Why a warning decides nothing, as a code (read it, never the message): see FindingReason. */
+  readonly reason?: FindingReasonCode;
 }
+
+/** The coded reasons a finding can carry. */
+export const FindingReason = {
+  /** Inconclusive: a relation's answers stated different slots on every try (the target moved; same-slot.ts). */
+  MOVED: "PHOTON_CONF_MOVED",
+} as const;
+
+export type FindingReasonCode = (typeof FindingReason)[keyof typeof FindingReason];
 
 export interface SentRequest {
   readonly method: string;

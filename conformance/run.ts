@@ -8,29 +8,18 @@ import { isObject, parseJson, PhotonError, stringifyJson, type Json } from "@pho
 import { resultSource, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { ConfErrorCode, UsageError } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
-import { ABSENT, getPath } from "./matchers.js";
-import { canonicalMethod, contextSlotPaths, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
-import {
-  fail,
-  noCases,
-  pass,
-  rollUp,
-  runWideResult,
-  skip,
-  type CaseResult,
-  type Exchange,
-  type Finding,
-  type MethodStatus,
-  type MethodVerdict,
-  type RunSummary,
-} from "./model.js";
+import { canonicalMethod, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
+import { noCases, rollUp, skip, type CaseResult, type Exchange, type Finding, type MethodStatus, type MethodVerdict, type RunSummary } from "./model.js";
 import { deadline, formatDuration, openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import { RootLedger } from "./checks/root-ledger.js";
+import { movedNote } from "./same-slot.js";
+import { caseSlot, SLOT_ORDER_ID, slotOrder } from "./slot-order.js";
 import type { RawTarget } from "./target.js";
 
 export { UnreachableError } from "./errors.js";
 export { acceptsConnections, ensureReachable, formatDuration, selectCases, shardOf } from "./session.js";
+export { SLOT_ORDER_ID, slotOrder } from "./slot-order.js";
 
 export interface RunOptions {
   readonly url: string;
@@ -81,9 +70,6 @@ export interface RunOptions {
 export const DEFAULT_MAX_TIME_MS = SESSION_DEFAULTS.maxTimeMs;
 /** `run --case-time`: 2 minutes, ample for the corpus's longest walks at several hundred ms a page. */
 export const DEFAULT_CASE_TIME_MS = SESSION_DEFAULTS.caseTimeMs;
-
-/** The run-wide case: it judges the other results of its run (its shard's, when sharded). */
-export const SLOT_ORDER_ID = "run/slot-order";
 
 /**
  * Whether a selection holds the run-wide case: no `--method` (it is about no method), a
@@ -301,8 +287,8 @@ function within(target: RawTarget, signal: AbortSignal): RawTarget {
 }
 
 /** What a result keeps of its exchange once judged: the body only as far as the run-wide slot check reads it. */
-function retained(exchange: Exchange, table: MethodTable): Exchange {
-  const slot = slotOf(exchange, table);
+function retained(exchange: Exchange, c: ConformanceCase, table: MethodTable): Exchange {
+  const slot = caseSlot(exchange, c.method, c.http !== null, table);
   return { ...exchange, body: slot === null ? undefined : { result: { context: { slot } } } };
 }
 
@@ -333,7 +319,7 @@ async function runCase(
     description: c.description,
     required: c.required,
     findings,
-    exchange: retained(exchange, spec.methods),
+    exchange: retained(exchange, c, spec.methods),
     status: rollUp(findings, c.required),
     durationMs: performance.now() - started,
     ...resultSource(c),
@@ -342,47 +328,6 @@ async function runCase(
 }
 
 const withServed = (served: boolean | undefined): { served?: boolean } => (served === undefined ? {} : { served });
-
-/**
- * The context slot an answer states (where the method table's `x-slot` puts it), or null. A slot of
- * 0 was not read from the index: it is Photon's default answer to a request that asks nothing
- * (getValidityProofV2 with no hashes and no addresses, spec/DECISIONS.md row 69), so it states none.
- */
-function slotOf(exchange: Exchange | null, table: MethodTable): bigint | null {
-  const result = isObject(exchange?.body) ? exchange.body.result : undefined;
-  const slot = contextSlotPaths(table)
-    .map((p) => getPath(result, p))
-    .find((v) => v !== ABSENT);
-  return (typeof slot === "number" || typeof slot === "bigint") && BigInt(slot) !== 0n ? BigInt(slot) : null;
-}
-
-/** Slots never go backwards: an answer started after another finished reports a slot at least as high. */
-export function slotOrder(results: readonly CaseResult[], table: MethodTable): CaseResult {
-  const seen: { id: string; slot: bigint; start: number; end: number }[] = [];
-  for (const r of results) {
-    const slot = r?.exchange ? slotOf(r.exchange, table) : null;
-    if (slot !== null) seen.push({ id: r.id, slot, start: r.exchange!.startedAt, end: r.exchange!.startedAt + r.exchange!.durationMs });
-  }
-  const byEnd = [...seen].sort((a, b) => a.end - b.end);
-  // highest[i]: the highest slot among the first i answers to finish.
-  const highest: bigint[] = [-1n];
-  for (const o of byEnd) highest.push(o.slot > highest[highest.length - 1]! ? o.slot : highest[highest.length - 1]!);
-  const findings: Finding[] = [];
-  for (const s of seen) {
-    let lo = 0;
-    let hi = byEnd.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (byEnd[mid]!.end < s.start) lo = mid + 1;
-      else hi = mid;
-    }
-    if (highest[lo]! <= s.slot) continue; // none finished before s started with a higher slot
-    const first = byEnd.find((o) => o.end < s.start && o.slot > s.slot)!;
-    findings.push(fail("semantics", `${s.id} reported slot ${s.slot} after ${first.id} had reported ${first.slot}`));
-  }
-  if (findings.length === 0) findings.push(pass("semantics", `${seen.length} context slots never went backwards`));
-  return runWideResult(SLOT_ORDER_ID, `${contextSlotPaths(table).join(", ")} never goes backwards during the run`, findings);
-}
 
 /**
  * Runs the selected cases against `options.url`. Given an open `session` (the CLI's: its
@@ -455,7 +400,7 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       undefined,
       {
         identity: identityOf("run", { ...options, fixtures: options.fixturesName ?? "(given to runSuite)" }),
-        notes: [...session.notes, ...profile.notes()],
+        notes: [...session.notes, ...profile.notes(), ...movedNote(results)],
         spec,
       },
     );

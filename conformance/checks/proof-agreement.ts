@@ -17,13 +17,15 @@
  * So for each entry this asks the target for the same hashes and addresses with the methods the
  * method table says take a bare list of hashes, of public keys, or of objects (`paramShape`; no
  * method is named), and requires the same root, leaf index and tree (and queue, where both name
- * one), and root index = rootSeq % history. A tree that moved between the calls (the two answers
- * state different slots) makes a disagreement a skip, not a failure.
+ * one), and root index = rootSeq % history. The validity answer and its separate calls are one
+ * relation judged at one slot (same-slot.ts): a tree that moved between the calls (the answers
+ * state different slots) has them asked again, then makes the comparison inconclusive, never a failure.
  * At most MAX_FOLLOW_UPS calls per validity answer, with at most MAX_ENTRIES entries compared.
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import { fail, pass, skip, type Finding } from "../model.js";
-import { methodInfo, slotOfResult, type MethodTable } from "../spec-facts.js";
+import { atOneSlot, CHANGED, resultOf } from "../same-slot.js";
+import type { MethodTable } from "../spec-facts.js";
 import { show, type CheckContext } from "./check.js";
 import { collectProofs, historyOf, treeOf, type Obj } from "./proof-shapes.js";
 
@@ -133,11 +135,10 @@ function entriesOf(path: string, o: Obj, objectAddresses: ReadonlySet<string>): 
   return out;
 }
 
-/** A separate call's proof of one leaf, with the method that answered it and the slot it states. */
+/** A separate call's proof of one leaf, with the method that answered it. */
 interface Separate {
   method: string;
   o: Obj;
-  slot: unknown;
 }
 
 /** A follow-up answer: its method and result, for the run-wide root ledger. */
@@ -162,42 +163,59 @@ function requestLists(params: unknown): { strings: string[][]; objects: Obj[] } 
 const same = (a: unknown, b: unknown): boolean => (typeof a === "bigint" || typeof b === "bigint" ? String(a) === String(b) : a === b);
 
 /**
+ * Why the validity proofs among `validity` are not compared (a skip), or [] when they have no
+ * entry; null when they are to be compared.
+ */
+function notCompared(ctx: CheckContext, validity: readonly { path: string; o: Obj }[], methods: ProofMethods): Finding[] | null {
+  // Counted before any entry is built: an answer of a million entries costs a count, nothing more.
+  const listed = validity.reduce((n, { o }) => n + listedEntries(o), 0);
+  if (listed > MAX_ENTRIES) return [skip(P, `the validity proof's ${listed} entries were not compared with the separate proof calls (at most ${MAX_ENTRIES})`)];
+  const entries = validity.reduce((n, { path, o }) => n + entriesOf(path, o, new Set()).length, 0);
+  if (entries === 0) return [];
+  if (ctx.target.live === false)
+    return [skip(P, `the validity proof's ${entries} entries were not compared with the separate proof calls: captured traffic has no target to ask`)];
+  if (methods.accounts.length + methods.addresses.length + methods.addressesWithTrees.length === 0)
+    return [skip(P, "the method table names no proof list method (params a list of hashes or addresses): the validity proof was not compared")];
+  return null;
+}
+
+/**
  * Compares the validity proofs among `validity` (objects of the answer `result` to the case's
- * request) with the target's separate proof calls for the same hashes and addresses.
+ * request) with the target's separate proof calls for the same hashes and addresses, at one slot:
+ * the case's request is asked again with them when the answers state different slots.
  */
 export async function agreementFindings(
   ctx: CheckContext,
   result: unknown,
   validity: readonly { path: string; o: Obj }[],
 ): Promise<{ findings: Finding[]; followUps: FollowUp[] }> {
+  const methods = proofMethods(ctx.methods);
+  const early = notCompared(ctx, validity, methods);
+  if (early) return { findings: early, followUps: [] };
+  let followUps: FollowUp[] = [];
+  const findings = await atOneSlot(ctx, P, "the validity proof and the separate proof calls", async (t) => {
+    const exchange = await t.own();
+    const again = exchange === ctx.exchange ? { result } : resultOf(exchange);
+    const proofs = exchange === ctx.exchange ? validity : again ? collectProofs(again.result).validity : [];
+    if (!again || notCompared(t.ctx, proofs, methods)) return CHANGED;
+    const compared = await compare(t.ctx, proofs, methods);
+    followUps = compared.followUps;
+    return { each: [], across: compared.findings };
+  });
+  return { findings, followUps };
+}
+
+/** The comparison of one try: each validity-proof entry against the separate calls' proofs of it. */
+async function compare(
+  ctx: CheckContext,
+  validity: readonly { path: string; o: Obj }[],
+  methods: ProofMethods,
+): Promise<{ findings: Finding[]; followUps: FollowUp[] }> {
   const followUps: FollowUp[] = [];
   const findings: Finding[] = [];
-  const methods = proofMethods(ctx.methods);
-  // Counted before any entry is built: an answer of a million entries costs a count, nothing more.
-  const listed = validity.reduce((n, { o }) => n + listedEntries(o), 0);
-  if (listed > MAX_ENTRIES)
-    return {
-      findings: [skip(P, `the validity proof's ${listed} entries were not compared with the separate proof calls (at most ${MAX_ENTRIES})`)],
-      followUps,
-    };
   const { strings, objects } = requestLists(ctx.testCase.params);
   const objectAddresses = new Set(objects.flatMap((x) => (typeof x.address === "string" ? [x.address] : [])));
   const entries = validity.flatMap(({ path, o }) => entriesOf(path, o, objectAddresses));
-  if (entries.length === 0) return { findings, followUps };
-  if (ctx.target.live === false)
-    return {
-      findings: [
-        skip(P, `the validity proof's ${entries.length} entries were not compared with the separate proof calls: captured traffic has no target to ask`),
-      ],
-      followUps,
-    };
-  if (methods.accounts.length + methods.addresses.length + methods.addressesWithTrees.length === 0)
-    return {
-      findings: [skip(P, "the method table names no proof list method (params a list of hashes or addresses): the validity proof was not compared")],
-      followUps,
-    };
-
-  const ownSlot = slotOfResult(methodInfo(ctx.testCase.method, ctx.methods), result);
   let calls = 0;
   const errors: string[] = [];
   /** Calls `method` with `list`; its proofs by leaf (hash or address); null when it answered no result. */
@@ -211,12 +229,11 @@ export async function agreementFindings(
       return null;
     }
     followUps.push({ method, result: body.result });
-    const slot = slotOfResult(methodInfo(method, ctx.methods), body.result);
     const found = collectProofs(body.result);
     const out = new Map<string, Separate>();
     for (const { o } of kind === "accounts" ? found.accounts : found.addresses) {
       const key = kind === "accounts" ? o.hash : `${String(o.address)}#${String(treeOf(o))}`;
-      if (typeof key === "string" && !out.has(key)) out.set(key, { method, o, slot });
+      if (typeof key === "string" && !out.has(key)) out.set(key, { method, o });
     }
     return out;
   };
@@ -256,14 +273,7 @@ export async function agreementFindings(
   if (plainAddresses.length > 0) for (const method of methods.addresses) add(await ask(method, [...new Set(plainAddresses.map((e) => e.leaf))], "addresses"));
 
   let agreed = 0;
-  const bad = (s: Separate, message: string, expected: string, actual: string) => {
-    const moved = ownSlot !== undefined && s.slot !== undefined && !same(ownSlot, s.slot);
-    findings.push(
-      moved
-        ? skip(P, `${message} (the tree may have moved: the answers state slots ${show(ownSlot)} and ${show(s.slot)})`)
-        : fail(P, message, expected, actual),
-    );
-  };
+  const bad = (message: string, expected: string, actual: string) => findings.push(fail(P, message, expected, actual));
   for (const e of entries) {
     const isAddress = e.kind === "address" || plainAddresses.includes(e);
     const what = isAddress ? `address ${e.leaf}` : `account ${e.leaf}`;
@@ -286,22 +296,21 @@ export async function agreementFindings(
       const sepByIndex = o.proveByIndex === true;
       if (e.byIndex !== sepByIndex) {
         bad(
-          s,
           `${e.at("rootIndex")}: the validity proof ${e.byIndex ? "proves" : "does not prove"} ${what} by index, ${by} ${sepByIndex ? "does" : "does not"}`,
           String(sepByIndex),
           String(e.byIndex),
         );
         continue;
       }
-      if (treeOf(o) !== e.tree) bad(s, `${e.at("tree")}: not the tree of ${by}`, show(treeOf(o)), show(e.tree));
+      if (treeOf(o) !== e.tree) bad(`${e.at("tree")}: not the tree of ${by}`, show(treeOf(o)), show(e.tree));
       const ctxQueue = isObject(o.treeContext) ? o.treeContext.queue : undefined;
       if (e.queue !== undefined && ctxQueue !== undefined && ctxQueue !== e.queue)
-        bad(s, `${e.at("tree")}: the queue differs from ${by}'s treeContext.queue`, show(ctxQueue), show(e.queue));
+        bad(`${e.at("tree")}: the queue differs from ${by}'s treeContext.queue`, show(ctxQueue), show(e.queue));
       const sepIndex = isAddress ? o.lowElementLeafIndex : o.leafIndex;
       if (e.leafIndex !== undefined && !same(sepIndex, e.leafIndex))
-        bad(s, `${e.at("leafIndex")}: not the ${isAddress ? "lowElementLeafIndex" : "leafIndex"} of ${by}`, show(sepIndex), show(e.leafIndex));
+        bad(`${e.at("leafIndex")}: not the ${isAddress ? "lowElementLeafIndex" : "leafIndex"} of ${by}`, show(sepIndex), show(e.leafIndex));
       if (e.byIndex) continue;
-      if (o.root !== e.root) bad(s, `${e.at("root")}: not the root of ${by} (a stale or foreign root)`, show(o.root), show(e.root));
+      if (o.root !== e.root) bad(`${e.at("root")}: not the root of ${by} (a stale or foreign root)`, show(o.root), show(e.root));
       const history = historyOf(
         e.treeType ?? (isObject(o.treeContext) ? o.treeContext.treeType : undefined),
         Array.isArray(o.proof) ? o.proof.length : undefined,
@@ -311,7 +320,6 @@ export async function agreementFindings(
         const want = BigInt(seq) % BigInt(history);
         if (!(typeof e.rootIndex === "number" || typeof e.rootIndex === "bigint") || BigInt(e.rootIndex) !== want)
           bad(
-            s,
             `${e.at("rootIndex")}: root index is not the rootSeq ${seq} of ${by} modulo the tree's root history (${history})`,
             String(want),
             show(e.rootIndex),

@@ -7,9 +7,10 @@
 import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import { ABSENT, getPath, holds, match, matcherName } from "../matchers.js";
 import { fail, pass, type Finding } from "../model.js";
+import { atOneSlot, unanswered } from "../same-slot.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
-import { walk } from "./pagination.js";
 import { hasRelations, relationFindings } from "./relations.js";
+import { walk, type Walk } from "./walk.js";
 import { itemsOf, lookupKeyOf, methodInfo, slotMethod, slotOfResult } from "../spec-facts.js";
 
 type Rule = (ctx: CheckContext, result: unknown, params: Record<string, unknown>) => Promise<Finding[]> | Finding[];
@@ -46,48 +47,48 @@ const inputOrder: Rule = (ctx, result, params) => {
 };
 
 /** Every item of a paginated method, each kept as `keep` reduces it (a walk holds only what the rule compares). */
-async function walkAll<T>(
-  ctx: CheckContext,
-  method: string,
-  params: Record<string, unknown>,
-  keep: (item: unknown) => T,
-): Promise<{ items: T[]; problem: string | null }> {
+async function walkAll<T>(ctx: CheckContext, method: string, params: Record<string, unknown>, keep: (item: unknown) => T): Promise<Walk<T>> {
   const info = methodInfo(method, ctx.methods);
-  if (!info?.pagination) return { items: [], problem: `${method} is not a paginated method of the spec` };
+  if (!info?.pagination) return { items: [], pages: 0, problem: `${method} is not a paginated method of the spec` };
   return walk(ctx, info.pagination, info, params, null, 1000, keep);
 }
 
 /** Two fields of an item, nothing else of it. */
 const pick = (keyPath: string, sumPath: string) => (item: unknown) => ({ key: getPath(item, keyPath), sum: getPath(item, sumPath) });
 
-/** `x-sums`: each item's total is the sum of the other method's amounts in its group (the same params), and no group with a sum lacks a row. */
-const sums: Rule = async (ctx, _result, params) => {
+/**
+ * `x-sums`: each item's total is the sum of the other method's amounts in its group (the same
+ * params), and no group with a sum lacks a row; both walks are one relation, judged at one slot.
+ */
+const sums: Rule = (ctx, _result, params) => {
   const method = ctx.testCase.method;
   const info = methodInfo(method, ctx.methods);
   if (!info?.sums) return [fail(S, `${method} states no sums in the spec (x-sums)`)];
   const { key, sum } = info.sums;
+  const other = info.sums.method;
   const shared = Object.fromEntries(info.sums.params.map((p) => [p, params[p]]));
-  const totals = await walkAll(ctx, method, shared, pick(key.field, sum.field));
-  const parts = await walkAll(ctx, info.sums.method, shared, pick(key.of, sum.of));
-  const problem = totals.problem ?? parts.problem;
-  if (problem) return [fail(S, `cannot compare ${sum.field} with ${info.sums.method}: ${problem}`)];
-  const sumsOf = new Map<string, bigint>();
-  for (const a of parts.items) {
-    const group = String(a.key);
-    sumsOf.set(group, (sumsOf.get(group) ?? 0n) + BigInt(a.sum as number | bigint));
-  }
-  const findings: Finding[] = [];
-  for (const b of totals.items) {
-    const group = String(b.key);
-    const want = sumsOf.get(group) ?? 0n;
-    const got = BigInt(b.sum as number | bigint);
-    if (got !== want)
-      findings.push(fail(S, `${sum.field} of ${key.field} ${group} is not the sum of ${info.sums.method}'s ${sum.of}`, String(want), String(got)));
-    sumsOf.delete(group);
-  }
-  for (const [group, total] of sumsOf)
-    if (total > 0n) findings.push(fail(S, `${key.field} ${group} has ${info.sums.method} items but no row`, String(total), "absent"));
-  return findings.length > 0 ? findings : [pass(S, `${totals.items.length} ${sum.field}s equal the sums of ${parts.items.length} ${info.sums.method} items`)];
+  return atOneSlot(ctx, S, `the walks of ${method} and ${other}`, async (t) => {
+    const totals = await walkAll(t.ctx, method, shared, pick(key.field, sum.field));
+    const parts = await walkAll(t.ctx, other, shared, pick(key.of, sum.of));
+    const bad = totals.problem ? totals : parts.problem ? parts : null;
+    if (bad) return unanswered(fail(S, `cannot compare ${sum.field} with ${other}: ${bad.problem}`), bad.errorAnswer);
+    const sumsOf = new Map<string, bigint>();
+    for (const a of parts.items) {
+      const group = String(a.key);
+      sumsOf.set(group, (sumsOf.get(group) ?? 0n) + BigInt(a.sum as number | bigint));
+    }
+    const findings: Finding[] = [];
+    for (const b of totals.items) {
+      const group = String(b.key);
+      const want = sumsOf.get(group) ?? 0n;
+      const got = BigInt(b.sum as number | bigint);
+      if (got !== want) findings.push(fail(S, `${sum.field} of ${key.field} ${group} is not the sum of ${other}'s ${sum.of}`, String(want), String(got)));
+      sumsOf.delete(group);
+    }
+    for (const [group, total] of sumsOf) if (total > 0n) findings.push(fail(S, `${key.field} ${group} has ${other} items but no row`, String(total), "absent"));
+    if (findings.length === 0) findings.push(pass(S, `${totals.items.length} ${sum.field}s equal the sums of ${parts.items.length} ${other} items`));
+    return { each: [], across: findings };
+  });
 };
 
 /** The slot a result states never exceeds the slot method's answer read after it. */
@@ -153,7 +154,7 @@ export const semanticsCheck: Check = {
       // One at a time, never spread as arguments: a rule's list grows with the target's items (a sum's, one per group).
       for (const f of rule ? await rule(ctx, result, params) : [fail(S, `unknown semantic rule ${name}`)]) findings.push(f);
     }
-    findings.push(...(await relationFindings(ctx, result, params)));
+    findings.push(...(await relationFindings(ctx, params)));
     return findings;
   },
 };

@@ -103,7 +103,19 @@ describe("pagination check: repeats and order", () => {
       [item(4), item(2)],
     ];
     const got = await messages(contextFor(pages[0]!, pages, "[2]"));
-    expect(got).toEqual(["walk at 2 size: item 3 appears twice across pages", "across pages, item 3 is out of the documented order (leafIndex asc, hash asc)"]);
+    // Out of order within its page (wrong whatever the slot), repeated across pages (judged at one slot: here every page's).
+    expect(got).toEqual([
+      "walk at 2 size: item 3 is out of the documented order within its page (leafIndex asc, hash asc)",
+      "walk at 2 size: item 3 appears twice across pages",
+    ]);
+  });
+
+  it("finds the order broken between two pages (judged at one slot: here every page's)", async () => {
+    const pages = [
+      [item(3), item(4)],
+      [item(1), item(2)],
+    ];
+    expect(await messages(contextFor(pages[0]!, pages, "[2]"))).toEqual(["across pages, item 2 is out of the documented order (leafIndex asc, hash asc)"]);
   });
 
   it("compares each later walk with the first item by item: a changed, missing or extra item is reported with counts", async () => {
