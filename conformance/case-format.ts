@@ -423,6 +423,19 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
   };
 }
 
+/**
+ * The profile key of values set aside because they may move while the suite runs (a profile
+ * discovered from a moving target, discover/moving.ts): placeholder path → the value seen.
+ */
+export const MAY_MOVE = "mayMove";
+
+/** Why a case needing fixture `key` is skipped: the profile lacks it, or set it (or a parent) aside under MAY_MOVE. */
+function missingFixture(fixtures: Fixtures, key: string): string {
+  const aside = fixtures[MAY_MOVE];
+  const moves = isObject(aside) && Object.keys(aside).some((k) => key === k || key.startsWith(`${k}.`));
+  return moves ? `needs fixture \`${key}\`, which may move on this target (the profile's ${MAY_MOVE})` : `needs fixture \`${key}\`, which the profile lacks`;
+}
+
 /** Parses a case; one whose placeholders name fixtures the profile lacks comes back marked `skip`. */
 export function parseOrSkip(id: string, file: string, text: string, fixtures: Fixtures, filled: Filled = new Map()): ConformanceCase {
   return caseOrSkip(id, file, parseCaseYaml(file, text), fixtures, filled);
@@ -458,7 +471,7 @@ export function caseOrSkip(id: string, file: string, doc: Json | undefined, fixt
       required: raw.required !== false,
       recorded: null,
       tags: [],
-      skip: `needs fixture \`${err.key}\`, which the profile lacks`,
+      skip: missingFixture(fixtures, err.key),
     };
   }
 }

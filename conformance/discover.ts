@@ -4,25 +4,31 @@
  * for a well-known owner (a program id), it collects hashes, addresses and memcmp prefixes;
  * when that owner is the compressed-token program, it decodes token data (mint ‖ owner ‖
  * amount, borsh) to find token owners and mints, then asks for their lists. Only keys whose
- * promises it has checked are written; cases needing other keys are skipped.
+ * promises it has checked are written; cases needing other keys are skipped. On a target that
+ * moves, only what stays true is stated; the rest is set aside under `mayMove` (discover/moving.ts).
  */
 import { randomBytes } from "node:crypto";
 import { decodeBase58, encodeBase58, isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
 import type { Target } from "./checks/check.js";
 import { UsageError } from "./errors.js";
 import { discoverSignatures, SIGNATURE_CALLS } from "./discover/signatures.js";
-import { discoverMerkleContext, discoverTokenRoles, list, type Listing, delegateOf } from "./discover/token-roles.js";
+import { activeActors, actorsOf, setAside, SlotWatch, WATCH_MS } from "./discover/moving.js";
+import { dataOf, delegateOf, discoverMerkleContext, discoverTokenRoles, list, MAX_PAGES, type Listing } from "./discover/token-roles.js";
 import { ABSENT, getPath } from "./matchers.js";
 import type { Exchange } from "./model.js";
 import { slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
 
 /**
- * The most calls one discovery sends (every list page and lookup counts): past it, every call
- * answers nothing and discovery writes what it has. With MAX_PAGES (6) pages per walk: slot 1,
- * seed owner 6, token owners 8 × 3 lists × 6, merkle contexts 4 × 4, delegates 3 × 6, mints 3 × 6 (220);
- * then the signature keys (discover/signatures.ts: SIGNATURE_CALLS, 24).
+ * The calls discovery sends before its watch ends, and at its end (the slot, the seed owner's list
+ * again): past either budget, every call answers nothing and discovery writes what it has. With
+ * MAX_PAGES (6) pages per walk: slot 1, seed owner 6, token owners 8 × 3 lists × 6, merkle
+ * contexts 4 × 4, delegates 3 × 6, mints 3 × 6 (220); then the signature keys
+ * (discover/signatures.ts: SIGNATURE_CALLS, 24).
  */
-export const MAX_CALLS = 220 + SIGNATURE_CALLS;
+const FIND_CALLS = 220 + SIGNATURE_CALLS;
+const WATCH_CALLS = 1 + MAX_PAGES;
+/** The most calls one discovery sends (every list page and lookup counts). */
+export const MAX_CALLS = FIND_CALLS + WATCH_CALLS;
 /** Accounts with an address tried for knownHash's merkle context (4 lookups each). */
 const MAX_CONTEXT_TRIES = 4;
 
@@ -55,11 +61,6 @@ export function discoveryLists(table: MethodTable = specMethods) {
 }
 
 const randomKey = () => encodeBase58(randomBytes(32));
-
-function dataOf(account: Record<string, unknown>): Buffer | null {
-  const data = account.data;
-  return isObject(data) && typeof data.data === "string" ? Buffer.from(data.data, "base64") : null;
-}
 
 /** Memcmp cases over a complete list: the first account's 2-byte prefix, and a prefix nobody has. */
 function memcmp(owner: string, accounts: readonly Record<string, unknown>[]): Json | undefined {
@@ -117,9 +118,34 @@ async function tokenOwnerWithManyMints(target: Target, owners: Map<string, Set<s
   return undefined;
 }
 
-export async function discoverFixtures(unbounded: Target, seedOwner: string, table: MethodTable = specMethods): Promise<Record<string, Json>> {
-  const target = budgeted(unbounded, MAX_CALLS);
+export interface DiscoverOptions {
+  /** The shortest watch of the target, in ms (default WATCH_MS); the command's deadline does not shorten it. */
+  readonly watchMs?: number;
+}
+
+/** The slot the target states (its slot method), or undefined. */
+async function slotOf(target: Target, method: MethodInfo | null): Promise<Json | undefined> {
+  if (!method) return undefined;
+  const slot = await target.call(method.name, undefined);
+  const value = isObject(slot.body) ? slotOfResult(method, slot.body.result) : undefined;
+  return typeof value === "number" || typeof value === "bigint" ? value : undefined;
+}
+
+/**
+ * Derives a fixtures profile from the target. The target is watched while discovery reads it (at
+ * least `watchMs`, discover/moving.ts): when its slot moved, exact values and the accounts of
+ * owners seen acting are set aside under `mayMove` instead of stated.
+ */
+export async function discoverFixtures(
+  unbounded: Target,
+  seedOwner: string,
+  table: MethodTable = specMethods,
+  options: DiscoverOptions = {},
+): Promise<Record<string, Json>> {
   if (decodeBase58(seedOwner)?.length !== 32) throw new UsageError(`--seed-owner ${JSON.stringify(seedOwner)} is not a base58 public key`);
+  const started = performance.now();
+  const watch = new SlotWatch(unbounded, table);
+  const target = budgeted(watch.target, FIND_CALLS);
   const profile: Record<string, Json> = {
     discoveredFrom: seedOwner,
     unknownHash: randomKey(),
@@ -128,31 +154,77 @@ export async function discoverFixtures(unbounded: Target, seedOwner: string, tab
     tokenOwnerWithNoAccounts: randomKey(),
   };
   const lists = discoveryLists(table);
-  if (lists.slot) {
-    const slot = await target.call(lists.slot.name, undefined);
-    const value = isObject(slot.body) ? slotOfResult(lists.slot, slot.body.result) : undefined;
-    if (typeof value === "number" || typeof value === "bigint") profile.slot = value;
-  }
-  if (!lists.accounts) return profile;
+  const slot = await slotOf(target, lists.slot);
+  if (slot !== undefined) profile.slot = slot;
+  const seed = lists.accounts ? await fromSeedOwner(target, table, lists.accounts, seedOwner, profile) : null;
 
-  const accounts = await list(target, lists.accounts, { owner: seedOwner });
-  // The profile's owners are named by the default page size: a full page, one more, a long list.
-  const page = lists.accounts.pagination?.defaultLimit ?? Infinity;
-  // knownHash: an account with an address; among the first MAX_CONTEXT_TRIES of them, one whose merkle
-  // context checks as a V1 state tree's also gives merkleContexts.knownHash.
-  const withAddress = accounts.items.filter((a) => typeof a.address === "string" && typeof a.hash === "string");
-  for (const a of lists.accounts.identity ? withAddress.slice(0, MAX_CONTEXT_TRIES) : []) {
-    const context = await discoverMerkleContext(target, table, lists.accounts.identity!, a.hash as string);
+  const rest = (options.watchMs ?? WATCH_MS) - (performance.now() - started);
+  if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  const end = budgeted(watch.target, WATCH_CALLS);
+  await slotOf(end, lists.slot);
+  const moved = watch.moved();
+  const aside: string[] = [];
+  if (seed && lists.accounts) {
+    const id = lists.accounts.identity ?? "hash";
+    // Rule: an account is named as unspent only when it is still listed after the watch and
+    // nobody who can spend it (its owner; a token account's owner or delegate) acted meanwhile.
+    const actors = (item: Record<string, unknown>) => actorsOf(item, seed.token, lists.accounts!.filters.owner ?? "owner");
+    const after = moved ? await list(end, lists.accounts, { owner: seedOwner }) : seed.accounts;
+    const active = moved ? activeActors(seed.accounts, after, id, actors) : new Set<string>();
+    const listed = new Set(after.items.map((i) => String(i[id])));
+    const settled = (item: Record<string, unknown>) => listed.has(String(item[id])) && !actors(item).some((a) => active.has(a));
+    await chooseKnown(target, table, id, seed.withAddress, settled, profile, aside);
+    const opened = isObject(profile.tokenAccountOpened)
+      ? seed.accounts.items.find((i) => i[id] === (profile.tokenAccountOpened as { hash?: unknown }).hash)
+      : undefined;
+    if (profile.tokenAccountOpened !== undefined && !(opened && settled(opened))) aside.push("tokenAccountOpened");
+    const many = profile.tokenOwnerWithManyMints as { owner?: string } | undefined;
+    if (typeof many?.owner === "string" && active.has(many.owner)) aside.push("tokenOwnerWithManyMints");
+    // The memcmp cases read the seed owner's whole list: when it changed during the watch, its prefixes and pages move with it.
+    const changed = after.items.length !== seed.accounts.items.length || seed.accounts.items.some((i) => !listed.has(String(i[id])));
+    if (changed) aside.push("memcmpOwner");
+  }
+  setAside(profile, moved, aside);
+  const seen = watch.seen();
+  if (seen) profile.watchedSlots = seen;
+  return profile;
+}
+
+/**
+ * knownHash and knownAddress: an account of the seed owner's with an address, `settled`; among the
+ * first MAX_CONTEXT_TRIES of them, one whose merkle context checks as a V1 state tree's also gives
+ * merkleContexts.knownHash. None settled: the first candidate is set aside (`aside`).
+ */
+async function chooseKnown(
+  target: Target,
+  table: MethodTable,
+  id: string,
+  withAddress: readonly Record<string, unknown>[],
+  settled: (item: Record<string, unknown>) => boolean,
+  profile: Record<string, Json>,
+  aside: string[],
+): Promise<void> {
+  const candidates = withAddress.filter(settled);
+  for (const a of candidates.slice(0, MAX_CONTEXT_TRIES)) {
+    const context = await discoverMerkleContext(target, table, id, a.hash as string);
     if (context === undefined) continue;
     profile.knownHash = a.hash as string;
     profile.knownAddress = a.address as string;
     profile.merkleContexts = { knownHash: context };
-    break;
+    return;
   }
-  if (withAddress[0] && profile.knownHash === undefined) {
-    profile.knownHash = withAddress[0].hash as string;
-    profile.knownAddress = withAddress[0].address as string;
-  }
+  const first = candidates[0] ?? withAddress[0];
+  if (!first) return;
+  profile.knownHash = first.hash as string;
+  profile.knownAddress = first.address as string;
+  if (candidates.length === 0) aside.push("knownHash", "knownAddress");
+}
+
+/** The seed owner's list and what it shows: counted roles, token roles, signature keys (into `profile`). */
+async function fromSeedOwner(target: Target, table: MethodTable, method: MethodInfo, seedOwner: string, profile: Record<string, Json>) {
+  const accounts = await list(target, method, { owner: seedOwner });
+  // The profile's owners are named by the default page size: a full page, one more, a long list.
+  const page = method.pagination?.defaultLimit ?? Infinity;
   const n = accounts.items.length;
   if (accounts.complete) {
     const one = { owner: seedOwner, unspent: n };
@@ -166,12 +238,14 @@ export async function discoverFixtures(unbounded: Target, seedOwner: string, tab
   if (n > 2 * page) profile.ownerWithManyAccounts = accounts.complete ? { owner: seedOwner, unspent: n } : { owner: seedOwner };
 
   const seen = tokenData(accounts.items);
-  if (seen.owners.size > 0) {
+  const token = seen.owners.size > 0;
+  if (token) {
     profile.tokenProgram = seedOwner;
     const many = await tokenOwnerWithManyMints(target, seen.owners, table);
     if (many) profile.tokenOwnerWithManyMints = many;
     Object.assign(profile, await discoverTokenRoles(target, table, seen.delegates, seen.mints));
   }
-  Object.assign(profile, await discoverSignatures(target, table, lists.accounts, seedOwner, seen.owners.size > 0 ? accounts.items : null));
-  return profile;
+  Object.assign(profile, await discoverSignatures(target, table, method, seedOwner, token ? accounts.items : null));
+  const withAddress = method.identity ? accounts.items.filter((a) => typeof a.address === "string" && typeof a.hash === "string") : [];
+  return { accounts, token, withAddress };
 }

@@ -61,6 +61,12 @@ function u64(v: unknown): bigint | null {
 
 const asJson = (v: bigint): Json => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : (v as unknown as Json));
 
+/** An account item's data bytes (its `data.data`, base64), or null when it has none. */
+export function dataOf(account: Record<string, unknown>): Buffer | null {
+  const data = account.data;
+  return isObject(data) && typeof data.data === "string" ? Buffer.from(data.data, "base64") : null;
+}
+
 /** A compressed-token account's data (borsh TokenData: mint ‖ owner ‖ amount u64 ‖ delegate Option<Pubkey> ‖ …): its delegate, or null. */
 export function delegateOf(data: Buffer): string | null {
   return data.length >= 105 && data[72] === 1 ? encodeBase58(data.subarray(73, 105)) : null;

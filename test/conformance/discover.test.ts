@@ -25,10 +25,12 @@ const profile = datasetProfile(data);
 const run = (...args: string[]) => captured(main, args);
 
 const target = () => createTarget({ url: indexer().url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false });
+/** Discovery against targets that never move: no watch (discover-moving.test.ts tests it). */
+const discover = (t: Target, seedOwner: string) => discoverFixtures(t, seedOwner, specMethods, { watchMs: 0 });
 
 describe("discoverFixtures", () => {
   it("finds token owners and mints from the token program's accounts, checked against the target's own lists", async () => {
-    const found = await discoverFixtures(target(), TOKEN_PROGRAM);
+    const found = await discover(target(), TOKEN_PROGRAM);
     expect(found.tokenProgram).toBe(TOKEN_PROGRAM);
     const many = found.tokenOwnerWithManyMints as { owner: string; mints: number; mint: string };
     // `mints` counts balance rows, as the target lists them (Photon's zero-balance rule: no row for a mint held only at amount 0).
@@ -44,7 +46,7 @@ describe("discoverFixtures", () => {
   });
 
   it("finds memcmp prefixes with exact counts from a complete list", async () => {
-    const found = await discoverFixtures(target(), profile.memcmpOwner.owner);
+    const found = await discover(target(), profile.memcmpOwner.owner);
     const memcmp = found.memcmpOwner as { matching: { count: number }; nonMatching: { count: number }; unspent: number };
     expect(memcmp.unspent).toBe(profile.memcmpOwner.unspent);
     expect(memcmp.matching.count).toBeGreaterThan(0);
@@ -54,7 +56,7 @@ describe("discoverFixtures", () => {
 
 describe("discoverFixtures for the 0.51.2 methods", () => {
   it("finds the delegate, the mint with many holders and the delegate's second mint as the reference profile states them", async () => {
-    const found = await discoverFixtures(target(), TOKEN_PROGRAM);
+    const found = await discover(target(), TOKEN_PROGRAM);
     const { spent: _s, ...delegate } = profile.delegateWithManyAccounts;
     expect(found.delegateWithManyAccounts).toEqual(delegate);
     const { delegate: d, mint, unspent } = profile.delegatedMint;
@@ -92,7 +94,7 @@ describe("discoverFixtures for the 0.51.2 methods", () => {
     const t = hostile("getCompressedTokenAccountsByDelegate", (v) => {
       for (const item of v.items as { tokenData: Record<string, unknown> }[]) item.tokenData.delegate = 42;
     });
-    const found = await discoverFixtures(t, TOKEN_PROGRAM);
+    const found = await discover(t, TOKEN_PROGRAM);
     expect(found).not.toHaveProperty("delegateWithManyAccounts");
     expect(found).not.toHaveProperty("delegatedMint");
     expect(found.tokenProgram).toBe(TOKEN_PROGRAM);
@@ -102,14 +104,14 @@ describe("discoverFixtures for the 0.51.2 methods", () => {
     const looping = hostile("getCompressedMintTokenHolders", (v) => {
       v.cursor = "3t9dCZ5Y5EJt1wLgiTCmHo4HmhDTW1ixAZoeS6otfZEmDenNkjdsmY";
     });
-    const found = await discoverFixtures(looping, TOKEN_PROGRAM);
+    const found = await discover(looping, TOKEN_PROGRAM);
     expect(found).not.toHaveProperty("mintWithManyHolders");
     expect(found).not.toHaveProperty("delegatedMint");
     expect(looping.calls()).toBeLessThanOrEqual(MAX_CALLS);
     const badBalances = hostile("getCompressedMintTokenHolders", (v) => {
       for (const item of v.items as Record<string, unknown>[]) item.balance = "lots";
     });
-    expect(await discoverFixtures(badBalances, TOKEN_PROGRAM)).not.toHaveProperty("mintWithManyHolders");
+    expect(await discover(badBalances, TOKEN_PROGRAM)).not.toHaveProperty("mintWithManyHolders");
   });
 
   it("a target whose every answer is a list that never ends stops at the call bound", async () => {
@@ -130,7 +132,7 @@ describe("discoverFixtures for the 0.51.2 methods", () => {
         } as never;
       },
     };
-    const found = await discoverFixtures(endless, TOKEN_PROGRAM);
+    const found = await discover(endless, TOKEN_PROGRAM);
     expect(calls).toBeLessThanOrEqual(MAX_CALLS);
     expect(found).not.toHaveProperty("mintWithManyHolders");
     expect(found).not.toHaveProperty("merkleContexts");
@@ -142,7 +144,7 @@ describe("discoverFixtures: signatures and transactions", () => {
   const txOf = (hash: string, side: "opened" | "closed") => data.signatures.filter((s) => s[side].includes(hash)).map((s) => s.signature);
 
   it("finds a closed account and an opened token account whose transactions are the dataset's (valid alternatives to the profile's)", async () => {
-    const found = await discoverFixtures(target(), TOKEN_PROGRAM);
+    const found = await discover(target(), TOKEN_PROGRAM);
     const closed = found.closedAccount as { hash: string; openedBy: string; closedBy: string };
     // The reference profile's closedAccount is a program account of another owner; discovery from the token
     // program finds a spent token account with the same promise: opened by one transaction, closed by a later one.
@@ -188,14 +190,14 @@ describe("discoverFixtures: signatures and transactions", () => {
     const wrong = rewriting("getCompressionSignaturesForAccount", (r) => {
       for (const item of (r.value as { items: Record<string, unknown>[] }).items) item.signature = 42;
     });
-    const found = await discoverFixtures(wrong.t, TOKEN_PROGRAM);
+    const found = await discover(wrong.t, TOKEN_PROGRAM);
     expect(found).not.toHaveProperty("closedAccount");
     expect(found).not.toHaveProperty("tokenAccountOpened");
     expect(found.tokenProgram).toBe(TOKEN_PROGRAM);
     const huge = rewriting("getCompressionSignaturesForAccount", (r) => {
       (r.value as { items: unknown[] }).items = Array.from({ length: 5000 }, () => ({ signature: "x" }));
     });
-    expect(await discoverFixtures(huge.t, TOKEN_PROGRAM)).not.toHaveProperty("closedAccount");
+    expect(await discover(huge.t, TOKEN_PROGRAM)).not.toHaveProperty("closedAccount");
   });
 
   it("transactions whose account lists are not lists, or a signatures page whose cursor never ends: no keys, within the call bound", async () => {
@@ -203,13 +205,13 @@ describe("discoverFixtures: signatures and transactions", () => {
       (r.compressionInfo as Record<string, unknown>).closedAccounts = "all of them";
       (r.compressionInfo as Record<string, unknown>).openedAccounts = [{ account: { hash: 7 } }];
     });
-    const found = await discoverFixtures(broken.t, TOKEN_PROGRAM);
+    const found = await discover(broken.t, TOKEN_PROGRAM);
     expect(found).not.toHaveProperty("closedAccount");
     expect(found).not.toHaveProperty("tokenAccountOpened");
     const looping = rewriting("getCompressionSignaturesForOwner", (r) => {
       (r.value as Record<string, unknown>).cursor = "3t9dCZ5Y5EJt1wLgiTCmHo4HmhDTW1ixAZoeS6otfZEmDenNkjdsmY";
     });
-    await discoverFixtures(looping.t, TOKEN_PROGRAM);
+    await discover(looping.t, TOKEN_PROGRAM);
     expect(looping.calls()).toBeLessThanOrEqual(MAX_CALLS);
     // Only the first page of a signature list is read: its cursor is never followed.
     expect(SIGNATURE_CALLS).toBe(2 + 6 + 4 * MAX_ACCOUNT_TRIES);
