@@ -19,6 +19,7 @@ import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type S
 import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
 import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
+import { fixturesSaver, saveFixturesOption } from "./fixtures-save.js";
 import { checkOutputFolder, prepareOutputFile } from "./outputs.js";
 import { recordCases, renderChanges } from "./record.js";
 import { fail, runWideResult, type RunSummary } from "./model.js";
@@ -188,6 +189,7 @@ async function run(
 ): Promise<ExitStatusValue> {
   const pairs = reporters(argv, configured);
   await prepareOutputs(pairs);
+  const saveProfile = await fixturesSaver(flags);
   // No --url: the session serves the embedded reference indexer, once the cases are selected.
   const maxTime = flags.maxTime ?? DEFAULT_MAX_TIME_MS;
   const cut = deadline(Math.max(0, maxTime - (performance.now() - started)), `the run's deadline of ${formatDuration(maxTime)} (--max-time) was reached`);
@@ -202,6 +204,7 @@ async function run(
   };
   process.once("SIGINT", onInterrupt);
   try {
+    await saveProfile(session.fixtures, redact);
     const ran = await runSuite(
       {
         ...selection(flags, session),
@@ -396,7 +399,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(argvRedactor(argv)(s)) });
 
-  reporterOptions(corpusOptions(program.command("run")))
+  saveFixturesOption(reporterOptions(corpusOptions(program.command("run"))))
     .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
     .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)")
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)

@@ -4,9 +4,10 @@
  * Folders are made one level at a time: Node's recursive mkdir loops for ever where a pseudo
  * file system (/proc) answers ENOENT for a child of a folder that exists.
  */
+import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, open, rmdir, stat, unlink } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { access, mkdir, open, rename, rmdir, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "./errors.js";
 
 /** Why a path cannot be written, in words, from the error's code. */
@@ -100,5 +101,28 @@ export async function checkOutputFolder(dir: string, flag = "--out"): Promise<vo
     throw new UsageError(`cannot write ${what}: ${why(err)}`);
   } finally {
     await removeFolders(made);
+  }
+}
+
+/**
+ * Writes `text` to `file` whole or not at all: into a new file beside it, flushed to disk, then
+ * renamed over it, so a reader never sees half of it and a file already there is replaced only
+ * by a complete one. A failure is a usage error naming `flag` and the file.
+ */
+export async function writeFileAtomic(file: string, text: string, flag: string): Promise<void> {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const handle = await open(temp, "wx");
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    const target = await stat(file).catch(() => null);
+    throw new UsageError(`cannot write ${flag} ${file}: ${target?.isDirectory() ? "it is a folder" : why(err)}`);
   }
 }
