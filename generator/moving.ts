@@ -1,10 +1,10 @@
-/** `x-moves-with`: the result fields that move with the tree's root or the slot (the method table's `moving`). */
+/** `x-moves-with`: the result fields that move with the tree's root, the slot or the index's state (the method table's `moving`). */
 import { isObject, type Json, type MovingField, type ParamFact } from "@photon-indexer-kit/runtime";
 import { GenErrorCode, quote } from "./errors.js";
 import { resolvePointer, type SpecDocument } from "./load.js";
 import { fail, paramFact } from "./schema-view.js";
 
-const MOVES_WITH = ["root", "slot"] as const;
+const MOVES_WITH = ["root", "slot", "state"] as const;
 
 /** The conformance `{type: …}` name a value of this schema always satisfies, or null (nullable, or several types). */
 function matcherType(fact: ParamFact): string | null {
@@ -15,12 +15,13 @@ function matcherType(fact: ParamFact): string | null {
 const LOCAL_REF = /^#\/(.*)$/;
 
 /**
- * `x-moves-with` on an object schema: `{root: [property, …], slot: [property, …], seq: property}`,
- * the properties whose value moves with the tree's root sequence or with the slot although the
- * thing the object describes did not change, and the property stating the root sequence the
- * object was read at (two answers stating the same one must agree on the `root` fields). Read on every object schema the result reaches
- * (through `$ref`, `allOf`/`anyOf`/`oneOf` and array `items`), each property's path dotted
- * from the result with `[]` after an array.
+ * `x-moves-with` on an object schema: `{root: […], slot: […], state: […], seq: property}`, the
+ * properties whose value moves with the tree's root sequence or with the slot although the thing
+ * the object describes did not change, those holding what the index holds at the slot (`state`:
+ * list members, balances), and the property stating the root sequence the object was read at
+ * (two answers stating the same one must agree on the `root` fields). Read on every object
+ * schema the result reaches (through `$ref`, `allOf`/`anyOf`/`oneOf` and array `items`), each
+ * property's path dotted from the result with `[]` after an array (DECISIONS rows 76, 84).
  */
 export function movingFields(doc: SpecDocument, result: Json, resultPath: (string | number)[]): MovingField[] {
   const out: MovingField[] = [];
@@ -53,7 +54,8 @@ export function movingFields(doc: SpecDocument, result: Json, resultPath: (strin
     const mark = current["x-moves-with"];
     if (mark !== undefined) {
       const markAt = [...where, "x-moves-with"];
-      if (!isObject(mark)) fail(GenErrorCode.SCHEMA, "`x-moves-with` must map `root` or `slot` to a list of the object's properties", doc.file, markAt);
+      if (!isObject(mark))
+        fail(GenErrorCode.SCHEMA, "`x-moves-with` must map `root`, `slot` or `state` to a list of the object's properties", doc.file, markAt);
       const full = (name: string) => (path === "" ? name : `${path}.${name}`);
       let seq: string | null = null;
       if (mark.seq !== undefined) {

@@ -97,8 +97,8 @@ export interface MethodInfo {
   /**
    * Fields of the result whose value changes as the chain moves on although the thing asked
    * about did not change (`x-moves-with` on the result's object schemas): a proof's siblings,
-   * root and rootSeq as leaves are appended, a queue's contents as slots pass. Absent or empty:
-   * none.
+   * root and rootSeq as leaves are appended, a queue's contents as slots pass; and (`state`) the
+   * lists, balances and lookups whose answer changes with the chain. Absent or empty: none.
    */
   readonly moving?: readonly MovingField[];
   /**
@@ -127,8 +127,13 @@ export interface TransactionAccountsInfo {
  */
 export interface MovingField {
   readonly path: string;
-  /** `root`: changes when its tree's root advances (new leaves); `slot`: changes as slots pass (queues fill and drain). */
-  readonly with: "slot" | "root";
+  /**
+   * `root`: changes when its tree's root advances (new leaves); `slot`: changes as slots pass
+   * though the thing described does not (queues fill and drain, an account leaves its output
+   * queue); `state`: what the index holds changes as slots pass (list members, a balance, the
+   * account at an address), while an item named by its identity keeps its content.
+   */
+  readonly with: "slot" | "root" | "state";
   /**
    * The conformance `{type: …}` matcher name every value of the field's schema satisfies
    * (`hash`, `pubkey`, `uint64`, `array`, `boolean`, …), or null when the schema is nullable or

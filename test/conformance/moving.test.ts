@@ -73,6 +73,18 @@ describe("moving fields", () => {
     expect(maskMoving("getCompressedAccount", body)).toBe(body);
   });
 
+  it("masks what moves with the slot (an account's proveByIndex) and keeps what moves with the state (the account found)", () => {
+    const account = { hash: "h", leafIndex: 3, seq: null, proveByIndex: true, lamports: 5 };
+    const body = [{ jsonrpc: "2.0", id: 1, result: { context: { slot: 5 }, value: account } }];
+    expect(movingOfBody("getCompressedAccountV2", body).map((m) => [m.path, m.field.with])).toEqual([
+      ["0.result.value", "state"],
+      ["0.result.value.proveByIndex", "slot"],
+    ]);
+    const masked = maskMoving("getCompressedAccountV2", body) as any;
+    expect(masked[0].result.value).toEqual({ ...account, proveByIndex: { type: "boolean" } });
+    expect(body[0]!.result.value.proveByIndex).toBe(true); // the answer itself is left as it came
+  });
+
   it("record writes type matchers at moving fields; a target whose trees moved on re-records as the same, a wrong leaf index as a change", async () => {
     const first = await recordCases({ url: servers.reference!.url, out: corpus, casesDir: corpus, fixtures });
     expect(first.filter((c) => c.kind === "new").length).toBeGreaterThan(5);

@@ -75,8 +75,8 @@ describe("x-moves-with", () => {
   });
 
   it.each([
-    ["a list", ["root"], "/components/schemas/Proof/x-moves-with", "must map `root` or `slot`"],
-    ["an unknown key", { height: ["root"] }, "/components/schemas/Proof/x-moves-with/height", "keys are root, slot or seq"],
+    ["a list", ["root"], "/components/schemas/Proof/x-moves-with", "must map `root`, `slot` or `state`"],
+    ["an unknown key", { height: ["root"] }, "/components/schemas/Proof/x-moves-with/height", "keys are root, slot, state or seq"],
     ["a string for the list", { root: "root" }, "/components/schemas/Proof/x-moves-with/root", "must be a list of property names"],
     ["a name that is not a property", { root: ["root", "leaves"] }, "/components/schemas/Proof/x-moves-with/root/1", 'names "leaves"'],
     ["a name that is not a string", { slot: [7] }, "/components/schemas/Proof/x-moves-with/slot/0", "not a property of the object"],
@@ -91,7 +91,7 @@ describe("x-moves-with", () => {
     await expectGenError(build(), { file, pointer, message, code: "PHOTON_GEN_ERR_SCHEMA" });
   });
 
-  it("marks what moves in our spec's proofs and queues, and nothing in the methods whose answers are fixed by their params", async () => {
+  it("marks what moves in our spec's proofs, queues, lists and lookups, and nothing in a transaction's V1 answer", async () => {
     const real = buildModel(await loadSpec(ourSpec));
     const by = Object.fromEntries(real.methods.map((m) => [m.name, m.moving]));
     expect(by.getCompressedAccountProof).toEqual([
@@ -111,8 +111,14 @@ describe("x-moves-with", () => {
         .flat()
         .map((f) => f.path.replace(/^.*\./, "")),
     ).not.toEqual(expect.arrayContaining(["hash"]));
-    expect(by.getCompressedAccount).toEqual([]);
-    expect(by.getCompressedAccountsByOwner).toEqual([]);
+    // What the index holds moves with its state; an account leaves its output queue as slots pass; a transaction is fixed.
+    expect(by.getCompressedAccount).toEqual([{ path: "value", with: "state", type: null, seq: null }]);
+    expect(by.getCompressedAccountsByOwner!.map((f) => [f.path, f.with])).toEqual([
+      ["value.items", "state"],
+      ["value.cursor", "state"],
+    ]);
+    expect(by.getCompressedAccountsByOwnerV2!.map((f) => [f.path, f.with])).toContainEqual(["value.items[].proveByIndex", "slot"]);
+    expect(by.getTransactionWithCompressionInfo).toEqual([]);
     // The generated table carries the same.
     expect(methods.getCompressedAccountProof.moving).toEqual(by.getCompressedAccountProof);
   });
