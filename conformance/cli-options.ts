@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError, Option } from "commander";
 import { createRedactor, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
+import { budgetText, DEFAULT_MAX_INCONCLUSIVE } from "./compare.js";
 import { UsageError } from "./errors.js";
 import { reporterNames, type ReporterName } from "./reporters/index.js";
 
@@ -50,13 +51,20 @@ export interface SkipLimit {
   readonly percent: boolean;
 }
 
-export function skipLimit(value: string): SkipLimit {
-  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(value.trim());
-  const count = m ? Number(m[1]) : NaN;
-  if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100))
-    throw new InvalidArgumentError("--max-skipped is a number of cases (5) or a percentage of those selected (10%)");
-  return { count, percent: m[2] === "%" };
-}
+/** A count of cases (`5`) or a percentage (`10%`, at most 100), else `message`. */
+const countOrShare =
+  (message: string) =>
+  (value: string): SkipLimit => {
+    const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(value.trim());
+    const count = m ? Number(m[1]) : NaN;
+    if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100)) throw new InvalidArgumentError(message);
+    return { count, percent: m[2] === "%" };
+  };
+
+export const skipLimit = countOrShare("--max-skipped is a number of cases (5) or a percentage of those selected (10%)");
+
+/** `--max-inconclusive`: a count of required cases, or a percentage of the required cases compared. */
+export const inconclusiveLimit = countOrShare("--max-inconclusive is a number of cases (5) or a percentage of the required cases compared (10%)");
 
 /** What was typed as a URL, with anything that may be a credential (userinfo password, query values) masked. */
 export function maskTyped(text: string): string {
@@ -119,3 +127,12 @@ export function argvRedactor(argv: readonly string[]): Redactor {
   });
   return createRedactor(secrets);
 }
+
+/** diff's `--max-inconclusive`, its default (10%) shown as typed. */
+export const maxInconclusiveOption = () =>
+  new Option(
+    "--max-inconclusive <n|n%>",
+    "required cases allowed to stay inconclusive (differing only where the chain moves, at different slots twice): a count, or a percentage of the required cases compared",
+  )
+    .argParser(inconclusiveLimit)
+    .default(DEFAULT_MAX_INCONCLUSIVE, budgetText(DEFAULT_MAX_INCONCLUSIVE));

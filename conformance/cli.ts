@@ -34,6 +34,7 @@ import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
 import { bundledVersions, defaultSpec, loadSpecBundle, type SpecBundle } from "./spec-bundle.js";
 import { argvRedactor, checkUrl, collect, durationOption, header, int, reporterPairs, shard, skipLimit, type SkipLimit } from "./cli-options.js";
+import { maxInconclusiveOption } from "./cli-options.js";
 
 export { argvRedactor, checkUrl, durationText, maskTyped, reporterPairs, type SkipLimit } from "./cli-options.js";
 
@@ -75,6 +76,8 @@ interface RunFlags {
   caseTime?: number;
   spec?: string;
   verbose?: boolean;
+  /** diff: required cases allowed to stay inconclusive. */
+  maxInconclusive?: SkipLimit;
 }
 
 /** The config file's and the environment's credentials, known as soon as they are read (settle), before any is checked. */
@@ -437,10 +440,10 @@ export async function main(argv: string[]): Promise<number> {
     .option("--url <url>", "the indexer under test (or PHOTON_URL, or `url` in the config file)")
     .option("--against <url>", "the trusted indexer to compare with (its values are the expected ones); required")
     .option("--against-header <header>", "'Name: value' sent to --against only (repeatable; --header goes to --url only; values never printed)", header)
-    .option("--max-inconclusive <n>", "required cases allowed to differ only where the chain moves, at different slots twice", int("--max-inconclusive"), 0)
+    .addOption(maxInconclusiveOption())
     .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
-    .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string>; maxInconclusive: number }, command: Command) => {
+    .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string> }, command: Command) => {
       const against = (): TargetSpec => ({ url: flags.against, headers: flags.againstHeader });
       messageRedactor = outputRedactor(flags, against());
       const configured = await settle(command, flags, settingNames(program));

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { main } from "../../conformance/cli.js";
+import { inconclusiveLimit } from "../../conformance/cli-options.js";
 import { differences, diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
@@ -20,6 +21,20 @@ describe("differences", () => {
     expect(differences({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1n }, new Set())).toEqual([]);
     expect(differences({ a: 1, b: { c: [1, 2] }, x: 1 }, { a: 2, b: { c: [1] } }, new Set(["x"]))).toEqual(["a", "b.c.1"]);
     expect(differences({ result: { context: { slot: 1 } } }, { result: { context: { slot: 2 } } }, new Set(["result.context.slot"]))).toEqual([]);
+  });
+});
+
+describe("--max-inconclusive", () => {
+  it("takes a count of cases or a percentage of the required cases compared, and nothing else", () => {
+    expect(inconclusiveLimit("3")).toEqual({ count: 3, percent: false });
+    expect(inconclusiveLimit("12.5%")).toEqual({ count: 12.5, percent: true });
+    for (const bad of ["3.5", "101%", "ten", "-1", "%"])
+      expect(() => inconclusiveLimit(bad), bad).toThrow(/--max-inconclusive is a number of cases \(5\) or a percentage/);
+  });
+
+  it("states its default, 10%, in the help", async () => {
+    const help = await captured(main, ["diff", "--help"]);
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(/--max-inconclusive <n\|n%> required cases allowed to stay inconclusive .* \(default: 10%\)/);
   });
 });
 
