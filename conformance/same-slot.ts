@@ -2,10 +2,11 @@
  * Relations read at one slot. A check that combines answers (a walk's pages, two methods'
  * answers, a sum over a list, the case's answer and its follow-ups) runs them as a relation
  * through `atOneSlot`: the slot of every answer is recorded (its context slot, or the slot
- * method's own result), what combines answers is judged only when they all state one slot, the
- * whole relation runs again when they do not, and after SLOT_TRIES tries it is inconclusive
- * because the target moved: a warning naming the slots seen (reason MOVED), never a failure,
- * never a pass. What holds of each answer alone (a page over its limit) is judged whatever the slots.
+ * method's own result). Answers that agree pass whatever their slots; a disagreement is a failure
+ * only when every answer states one slot: otherwise the whole relation runs again, and after
+ * SLOT_TRIES tries it is inconclusive because the target moved: a warning naming the slots seen
+ * (reason MOVED), never a failure, never a pass. What holds of each answer alone (a page over its
+ * limit) is judged whatever the slots.
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import type { CheckContext, Target } from "./checks/check.js";
@@ -101,8 +102,8 @@ export function movedFinding(check: string, what: string, tries: readonly Slots[
 }
 
 /**
- * Runs `relation` until its answers state one slot (at most `tries` times) and returns what it
- * found then; else what it found of single answers on its last try and a MOVED warning. An answer
+ * Runs `relation` until its answers agree or state one slot (at most `tries` times) and returns
+ * what it found then; else what it found of single answers on its last try and a MOVED warning. An answer
  * stating no slot counts as read between the answers around it: a try that read one asks the slot
  * method once more at its end. `what` names the relation in the warning.
  */
@@ -127,7 +128,8 @@ export async function atOneSlot(
     const judged = await relation({ ctx: { ...ctx, target }, own });
     if (judged !== CHANGED && source && slots.includes(null)) await target.call(source.name, undefined);
     seen.push(slots);
-    const moved = judged === CHANGED || distinct(slots).length > 1;
+    // Answers that agree stand whatever their slots (the relation held); a disagreement between answers of several slots is asked again.
+    const moved = judged === CHANGED || (distinct(slots).length > 1 && judged.across.some((f) => f.status === "fail"));
     if (!moved) return [...judged.each, ...judged.across];
     each = judged?.each ?? [];
     if (each.some((f) => f.status === "fail")) break; // a wrong answer fails whatever the slots: no need to read again
