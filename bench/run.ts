@@ -29,6 +29,7 @@ const FIGURES = [
   "trees",
   "live",
   "live-trees",
+  "diff",
 ] as const;
 type FigureName = (typeof FIGURES)[number];
 
