@@ -151,14 +151,14 @@ export class RpcCore {
         this.memo.clear();
         this.memoVersion = gate.version;
       }
-      // The state is released once the answer is handed to `end` (not when a slow reader has read it).
-      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-      res.end = ((...args: unknown[]) => {
-        done();
-        return end(...args);
-      }) as typeof res.end;
-      res.once("close", done);
       this.answerNow(req, res, body);
+      // The state is released once the answer is handed to `end` (not when a slow reader has read it):
+      // at once for a synchronous answer, else when `end` finishes writing it into the socket's buffer.
+      if (res.writableEnded) done();
+      else {
+        res.once("prefinish", done);
+        res.once("close", done);
+      }
     });
   }
 
