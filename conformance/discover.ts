@@ -12,21 +12,22 @@ import { decodeBase58, encodeBase58, isObject, type Json, type MethodInfo } from
 import type { Target } from "./checks/check.js";
 import { UsageError } from "./errors.js";
 import { discoverSignatures, SIGNATURE_CALLS } from "./discover/signatures.js";
-import { activeActors, actorsOf, setAside, SlotWatch, WATCH_MS } from "./discover/moving.js";
-import { dataOf, delegateOf, discoverMerkleContext, discoverTokenRoles, list, MAX_PAGES, type Listing } from "./discover/token-roles.js";
+import { setAside, SlotWatch, WATCH_MS } from "./discover/moving.js";
+import { SETTLE_CALLS, Settling } from "./discover/settle.js";
+import { dataOf, delegateOf, discoverMerkleContext, discoverTokenRoles, list, type Listing } from "./discover/token-roles.js";
 import { ABSENT, getPath } from "./matchers.js";
 import type { Exchange } from "./model.js";
 import { slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
 
 /**
- * The calls discovery sends before its watch ends, and at its end (the slot, the seed owner's list
- * again): past either budget, every call answers nothing and discovery writes what it has. With
+ * The calls discovery sends before its watch ends, and at its end (the slot, then settling: the
+ * seed owner's list again and owners' newest transactions): past either budget, every call answers nothing and discovery writes what it has. With
  * MAX_PAGES (6) pages per walk: slot 1, seed owner 6, token owners 8 × 3 lists × 6, merkle
  * contexts 4 × 4, delegates 3 × 6, mints 3 × 6 (220); then the signature keys
  * (discover/signatures.ts: SIGNATURE_CALLS, 24).
  */
 const FIND_CALLS = 220 + SIGNATURE_CALLS;
-const WATCH_CALLS = 1 + MAX_PAGES;
+const WATCH_CALLS = 1 + SETTLE_CALLS;
 /** The most calls one discovery sends (every list page and lookup counts). */
 export const MAX_CALLS = FIND_CALLS + WATCH_CALLS;
 /** Accounts with an address tried for knownHash's merkle context (4 lookups each). */
@@ -165,24 +166,16 @@ export async function discoverFixtures(
   const moved = watch.moved();
   const aside: string[] = [];
   if (seed && lists.accounts) {
-    const id = lists.accounts.identity ?? "hash";
-    // Rule: an account is named as unspent only when it is still listed after the watch and
-    // nobody who can spend it (its owner; a token account's owner or delegate) acted meanwhile.
-    const actors = (item: Record<string, unknown>) => actorsOf(item, seed.token, lists.accounts!.filters.owner ?? "owner");
     const after = moved ? await list(end, lists.accounts, { owner: seedOwner }) : seed.accounts;
-    const active = moved ? activeActors(seed.accounts, after, id, actors) : new Set<string>();
-    const listed = new Set(after.items.map((i) => String(i[id])));
-    const settled = (item: Record<string, unknown>) => listed.has(String(item[id])) && !actors(item).some((a) => active.has(a));
-    await chooseKnown(target, table, id, seed.withAddress, settled, profile, aside);
-    const opened = isObject(profile.tokenAccountOpened)
-      ? seed.accounts.items.find((i) => i[id] === (profile.tokenAccountOpened as { hash?: unknown }).hash)
-      : undefined;
-    if (profile.tokenAccountOpened !== undefined && !(opened && settled(opened))) aside.push("tokenAccountOpened");
+    const settling = new Settling(end, table, lists.accounts, seed.token, seed.accounts, after, moved ? (watch.lastSlot() ?? null) : undefined);
+    await chooseKnown(target, table, lists.accounts.identity ?? "hash", seed.withAddress, settling, profile, aside);
+    const opened = profile.tokenAccountOpened as { hash?: unknown } | undefined;
+    const item = opened && seed.accounts.items.find((i) => i[lists.accounts!.identity ?? "hash"] === opened.hash);
+    if (opened !== undefined && !(item && (await settling.settled(item)))) aside.push("tokenAccountOpened");
     const many = profile.tokenOwnerWithManyMints as { owner?: string } | undefined;
-    if (typeof many?.owner === "string" && active.has(many.owner)) aside.push("tokenOwnerWithManyMints");
-    // The memcmp cases read the seed owner's whole list: when it changed during the watch, its prefixes and pages move with it.
-    const changed = after.items.length !== seed.accounts.items.length || seed.accounts.items.some((i) => !listed.has(String(i[id])));
-    if (changed) aside.push("memcmpOwner");
+    if (typeof many?.owner === "string" && (await settling.acted(many.owner))) aside.push("tokenOwnerWithManyMints");
+    // The memcmp cases read the seed owner's whole list: when it changed or its owner acted, its prefixes and pages move with it.
+    if (profile.memcmpOwner !== undefined && (settling.changed || (await settling.acted(seedOwner)))) aside.push("memcmpOwner");
   }
   setAside(profile, moved, aside);
   const seen = watch.seen();
@@ -191,7 +184,7 @@ export async function discoverFixtures(
 }
 
 /**
- * knownHash and knownAddress: an account of the seed owner's with an address, `settled`; among the
+ * knownHash and knownAddress: an account of the seed owner's with an address, settled; among the
  * first MAX_CONTEXT_TRIES of them, one whose merkle context checks as a V1 state tree's also gives
  * merkleContexts.knownHash. None settled: the first candidate is set aside (`aside`).
  */
@@ -200,12 +193,17 @@ async function chooseKnown(
   table: MethodTable,
   id: string,
   withAddress: readonly Record<string, unknown>[],
-  settled: (item: Record<string, unknown>) => boolean,
+  settling: Settling,
   profile: Record<string, Json>,
   aside: string[],
 ): Promise<void> {
-  const candidates = withAddress.filter(settled);
-  for (const a of candidates.slice(0, MAX_CONTEXT_TRIES)) {
+  let first: Record<string, unknown> | undefined;
+  let tries = 0;
+  for (const a of withAddress) {
+    if (tries >= MAX_CONTEXT_TRIES) break;
+    if (!(await settling.settled(a))) continue;
+    first ??= a;
+    tries++;
     const context = await discoverMerkleContext(target, table, id, a.hash as string);
     if (context === undefined) continue;
     profile.knownHash = a.hash as string;
@@ -213,11 +211,11 @@ async function chooseKnown(
     profile.merkleContexts = { knownHash: context };
     return;
   }
-  const first = candidates[0] ?? withAddress[0];
-  if (!first) return;
-  profile.knownHash = first.hash as string;
-  profile.knownAddress = first.address as string;
-  if (candidates.length === 0) aside.push("knownHash", "knownAddress");
+  const named = first ?? withAddress[0];
+  if (!named) return;
+  profile.knownHash = named.hash as string;
+  profile.knownAddress = named.address as string;
+  if (first === undefined) aside.push("knownHash", "knownAddress");
 }
 
 /** The seed owner's list and what it shows: counted roles, token roles, signature keys (into `profile`). */

@@ -81,6 +81,11 @@ export class SlotWatch {
     return this.differed || this.first === undefined;
   }
 
+  /** The last slot seen, if any. */
+  lastSlot(): bigint | undefined {
+    return this.last;
+  }
+
   /** The first and the last slot seen, as the profile states numbers (null when none was). */
   seen(): { fromSlot: Json; toSlot: Json } | null {
     if (this.first === undefined || this.last === undefined) return null;

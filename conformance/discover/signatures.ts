@@ -17,7 +17,7 @@ export const MAX_TX_READS = 6;
 /** Candidate accounts tried per key (each costs a signatures lookup and a transaction lookup). */
 export const MAX_ACCOUNT_TRIES = 4;
 /** Signature lists by owner read (their first page each). */
-const MAX_OWNER_LISTS = 2;
+export const MAX_OWNER_LISTS = 2;
 /** At most this many signatures of one page are looked at (a huge page is cut, not walked). */
 const MAX_PAGE_ITEMS = 1000;
 

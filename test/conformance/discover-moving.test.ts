@@ -42,11 +42,12 @@ const account = (): Account => {
 
 /**
  * A scripted chain: its slot and OWNER's accounts, answered as a JSON-RPC indexer would (the slot
- * method, OWNER's list in one page, "method not found" for the rest). `before` runs before each
+ * method, OWNER's list in one page, OWNER's newest transaction at slot `newest` when set,
+ * "method not found" for the rest). `before` runs before each
  * answer: the test moves the chain there.
  */
-function chain(accounts: Account[], before: (method: string, chain: { slot: number; accounts: Account[] }) => void = () => {}) {
-  const state = { slot: 100, accounts };
+function chain(accounts: Account[], before: (method: string, chain: { slot: number; accounts: Account[]; newest: number | null }) => void = () => {}) {
+  const state = { slot: 100, accounts, newest: null as number | null };
   const answer = (result: Json | undefined): Exchange =>
     ({
       status: 200,
@@ -64,6 +65,8 @@ function chain(accounts: Account[], before: (method: string, chain: { slot: numb
       const owner = (params as { owner?: string } | undefined)?.owner;
       if (method === "getCompressedAccountsByOwner" && owner === OWNER)
         return answer({ context: { slot: state.slot }, value: { items: state.accounts as unknown as Json, cursor: null } });
+      if (method === "getCompressionSignaturesForOwner" && owner === OWNER && state.newest !== null)
+        return answer({ context: { slot: state.slot }, value: { items: [{ signature: "1".repeat(64), slot: state.newest, blockTime: 0 }], cursor: null } });
       return answer(undefined);
     },
   };
@@ -127,6 +130,17 @@ describe("discovery on a scripted chain", () => {
     expect(found).not.toHaveProperty("knownHash");
     expect(found).not.toHaveProperty("knownAddress");
     expect((found.mayMove as Record<string, Json>).knownHash).toBeTypeOf("string");
+  });
+
+  it("an owner with a transaction in the last 150 slots: its accounts are not named as known; one quiet for longer: they are", async () => {
+    const busy = chain([account(), account()], (_, s) => void s.slot++);
+    busy.state.slot = 1000;
+    busy.state.newest = 900;
+    expect(await discover(busy.target)).not.toHaveProperty("knownHash");
+    const quiet = chain([account(), account()], (_, s) => void s.slot++);
+    quiet.state.slot = 1000;
+    quiet.state.newest = 800;
+    expect((await discover(quiet.target)).knownHash).toBe(quiet.state.accounts[0]!.hash);
   });
 
   it("a chain that stands still: every count is stated and nothing is set aside", async () => {
