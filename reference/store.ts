@@ -18,7 +18,8 @@ import type { Change } from "./live/change.js";
 import type { Touched } from "./live/apply.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TreeRecord } from "./records.js";
 import { keyByAccountHash, keyByAddress, keyByProgramOwner, keyByTokenOwner, type HistoryKey, histories } from "./store/history.js";
-import { type BalanceRow, balanceRows, lamportsByOwner, openers } from "./store/builders.js";
+import { BalanceTable, type BalanceRow } from "./store/balances.js";
+import { lamportsByOwner, openers } from "./store/builders.js";
 import { group, Lazy } from "./store/lazy-index.js";
 import { type OwnerData, packData } from "./store/owner-data.js";
 import { type Order, type Sorted, SortedGroups } from "./store/order.js";
@@ -37,7 +38,7 @@ import {
 export { documentedOrder, EMPTY, firstIndex, type Order, orderComparator, orderSignature, type Probe, Sorted } from "./store/order.js";
 export type { AddressQueueElement, InputQueueElement, OutputQueueElement } from "./store/queues.js";
 export type { OwnerData } from "./store/owner-data.js";
-export type { BalanceRow } from "./store/builders.js";
+export type { BalanceRow } from "./store/balances.js";
 export { QueueList } from "./store/queues.js";
 
 /** An unspent token account: its account and token records (`tokenData` is `token`, at the item's path). */
@@ -94,9 +95,13 @@ export class ReferenceStore {
   private readonly tokenDelegateMints = new SortedGroups<string, TokenEntry>("tokenAccountsByDelegateAndMint", () =>
     group(this.unspentTokens.get(), (e) => (e.token.delegate === null ? null : `${e.token.delegate} ${e.token.mint}`)),
   );
-  private readonly balanceRows = new Lazy("tokenOwnerBalances", () => balanceRows(this.dataset.tokens, (h) => this.byHash.get(h) as AccountRecord));
-  private readonly balancesByOwner = new SortedGroups<string, BalanceRow>("balancesByOwner", () => group(this.balanceRows.get(), (r) => r.owner));
-  private readonly holdersByMint = new SortedGroups<string, BalanceRow>("holdersByMint", () => group(this.balanceRows.get(), (r) => r.mint));
+  private readonly balanceRows = new BalanceTable(
+    "tokenOwnerBalances",
+    () => this.dataset.tokens,
+    (h) => this.byHash.get(h) as AccountRecord,
+  );
+  private readonly balancesByOwner = new SortedGroups<string, BalanceRow>("balancesByOwner", () => group(this.balanceRows.all(), (r) => r.owner));
+  private readonly holdersByMint = new SortedGroups<string, BalanceRow>("holdersByMint", () => group(this.balanceRows.all(), (r) => r.mint));
   private readonly lamports = new Lazy("lamportsByOwner", () => lamportsByOwner(this.dataset.accounts));
   private readonly accountHistory = this.history("signaturesByAccount", keyByAccountHash);
   private readonly addressHistory = this.history("signaturesByAddress", keyByAddress);
@@ -524,12 +529,28 @@ export class ReferenceStore {
     const openers = this.openers.peek();
     for (const hash of s.opened) openers?.opened.set(hash, s);
     for (const hash of s.closed) openers?.closed.set(hash, s);
-    if (change.tokens.length > 0 || touched.closed.some((a) => this.tokenByHash.has(a.hash))) {
-      for (const lazy of [this.unspentTokens, this.balanceRows]) lazy.reset();
-      this.balancesByOwner.reset();
-      this.holdersByMint.reset();
+    const spentTokens = touched.closed.flatMap((a) => this.tokenByHash.get(a.hash) ?? []);
+    if (change.tokens.length > 0 || spentTokens.length > 0) this.unspentTokens.reset();
+    for (const { old, next } of this.balanceRows.apply(change.tokens, spentTokens)) {
+      if (old !== undefined) {
+        this.balancesByOwner.remove(old.owner, old);
+        this.holdersByMint.remove(old.mint, old);
+      }
+      this.balancesByOwner.add(next.owner, next);
+      this.holdersByMint.add(next.mint, next);
     }
-    for (const lazy of [this.nullifierIndexes, this.outputs, this.inputs, this.addressLists]) lazy.reset();
+    this.resetQueues(change, touched);
+  }
+
+  /** The queue lists a change moved are built again on next use. */
+  private resetQueues(change: Change, touched: Touched): void {
+    const batched = (a: AccountRecord) => this.batchedState.has(a.tree);
+    if (change.appended.length > 0 || change.opened.some(batched)) this.outputs.reset();
+    if (change.nullified.length > 0 || touched.closed.some(batched)) {
+      this.nullifierIndexes.reset();
+      this.inputs.reset();
+    }
+    if (change.addresses.length > 0 || change.inserted.length > 0) this.addressLists.reset();
   }
 
   /** The one token entry of an account (items are cached by entry). */

@@ -24,7 +24,7 @@ afterAll(async () => {
 describe("diff of two moving references at different lags", () => {
   it("is not a failure", async () => {
     const before = head.store.slot;
-    const summary = await diffTargets({ url: behind.url, against: head.url, casesDir, fixtures: await readFixtures(), derived: true });
+    const summary = await diffTargets({ url: behind.url, against: head.url, casesDir, fixtures: await readFixtures() });
     const failed = summary.results.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.findings.find((f) => f.status === "fail")?.message}`);
     expect(failed).toEqual([]);
     expect(summary.passed).toBe(true);
