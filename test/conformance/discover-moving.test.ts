@@ -186,6 +186,8 @@ describe("run --discover against the live reference (one slot every 20 ms)", () 
 
   it("a live owner's moving list: its memcmp role and its accounts are set aside, and their cases fail nothing", async () => {
     const owner = live().entities().owners[0]!;
+    // The live owners start with no accounts: let the chain give them some first (100 slots).
+    for (let waited = 0; live().slotsApplied < 100 && waited < 600; waited++) await new Promise((resolve) => setTimeout(resolve, 100));
     const target = createTarget({ url: indexer.url, headers: {}, timeoutMs: 10_000, maxBodyBytes: 1 << 26, maxRps: null, retry: false });
     const found = await discoverFixtures(target, owner);
     const aside = found.mayMove as Record<string, Json>;
