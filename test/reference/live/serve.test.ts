@@ -5,16 +5,14 @@
  * each request reads one state, and the result memo never serves an earlier state's answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Handlers } from "../../../generated/index.js";
 import { stringifyJson } from "@photon-indexer-kit/runtime";
 import { datasetProfile, generateDataset } from "../../../reference/dataset.js";
 import { createReferenceHandlers } from "../../../reference/handlers/index.js";
 import type { Dataset } from "../../../reference/records.js";
 import { type ReferenceIndexer, startReferenceIndexer } from "../../../reference/serve.js";
 import { ReferenceStore } from "../../../reference/store.js";
+import { answer, type Call } from "./answer.js";
 import { Forest } from "../../../reference/trees/forest.js";
-
-type Call = readonly [keyof Handlers, unknown];
 
 /** A call of every method the reference serves, on the profile's entities and on what the chain moved last. */
 function calls(data: Dataset, live: ReferenceIndexer["live"]): Call[] {
@@ -82,14 +80,6 @@ function calls(data: Dataset, live: ReferenceIndexer["live"]): Call[] {
   for (const s of recent)
     out.push(["getTransactionWithCompressionInfo", { signature: s.signature }], ["getTransactionWithCompressionInfoV2", { signature: s.signature }]);
   return out;
-}
-
-async function answer(handlers: Handlers, [method, params]: Call): Promise<string> {
-  try {
-    return stringifyJson(await (handlers[method] as (p: unknown, ctx: unknown) => unknown)(params, {}));
-  } catch (err) {
-    return `error ${(err as Error).message}`;
-  }
 }
 
 async function post(url: string, method: string, params?: unknown): Promise<unknown> {

@@ -4,7 +4,6 @@
  * the same records, item caches included.
  */
 import { describe, expect, it } from "vitest";
-import type { Handlers } from "../../../generated/index.js";
 import { stringifyJson } from "@photon-indexer-kit/runtime";
 import { datasetProfile, generateDataset } from "../../../reference/dataset.js";
 import { createReferenceHandlers } from "../../../reference/handlers/index.js";
@@ -13,8 +12,7 @@ import { pinnedBy } from "../../../reference/live/pinned.js";
 import { LiveStream } from "../../../reference/live/stream.js";
 import type { AddressRecord } from "../../../reference/records.js";
 import { ReferenceStore } from "../../../reference/store.js";
-
-type Call = [keyof Handlers, unknown];
+import { answer, type Call } from "./answer.js";
 
 function calls(entities: { owners: string[]; tokenOwners: string[]; mint: string }, hashes: string[], signatures: string[]): Call[] {
   const out: Call[] = [
@@ -51,14 +49,6 @@ function calls(entities: { owners: string[]; tokenOwners: string[]; mint: string
   // V2 transactions carry nullifiers, which the forest computes: test/reference/live/serve.test.ts covers them.
   for (const signature of signatures) out.push(["getTransactionWithCompressionInfo", { signature }]);
   return out;
-}
-
-async function answer(handlers: Handlers, [method, params]: Call): Promise<string> {
-  try {
-    return stringifyJson(await (handlers[method] as (p: unknown, ctx: unknown) => unknown)(params, {}));
-  } catch (err) {
-    return `error ${(err as Error).message}`;
-  }
 }
 
 describe("a store following the live stream", () => {
