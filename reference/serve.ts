@@ -12,12 +12,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createListener } from "../generated/index.js";
 import { withMiddleware } from "@photon-indexer-kit/runtime";
-import { datasetProfile, generateDataset } from "./dataset.js";
+import { generateDataset } from "./dataset.js";
 import { latency, rateLimit } from "./faults.js";
 import { readDataset } from "./dataset-file.js";
 import { createReferenceHandlers } from "./handlers/index.js";
 import { failureLine, LiveChain, type LiveOptions } from "./live/chain.js";
-import { pinnedBy } from "./live/pinned.js";
+import { pinnedFor } from "./live/pinned.js";
 import type { Dataset } from "./records.js";
 import { ReferenceStore } from "./store.js";
 import { Forest } from "./trees/forest.js";
@@ -104,7 +104,7 @@ export async function startReferenceIndexer(options: ReferenceOptions = {}): Pro
   const report = (what: string, err: unknown): void => {
     process.stderr.write(failureLine(what, err));
   };
-  const live = options.live ? new LiveChain(data, store, forest, options.live, pinnedBy(datasetProfile(data), store), report) : null;
+  const live = options.live ? new LiveChain(data, store, forest, options.live, pinnedFor(store), report) : null;
   const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const listener = withMiddleware(
     createListener(createReferenceHandlers(store, { proverUrl: options.proverUrl }, forest), {

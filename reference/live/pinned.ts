@@ -4,6 +4,8 @@
  * owners whose lists it moves with their counts kept (the profile's many-accounts program owner
  * and thousand-token-account owner: their lists, lamports, balances and histories move).
  */
+import { datasetProfile } from "../profile.js";
+import { ProfileError } from "../profile-check.js";
 import type { AddressRecord } from "../records.js";
 import type { ReferenceStore } from "../store.js";
 import type { Pinned } from "./stream.js";
@@ -33,4 +35,14 @@ export function pinnedBy(profile: unknown, store: ReferenceStore): Pinned {
     named,
   };
   return { stateQueues, addressQueues, churn };
+}
+
+/** What the profile of the store's dataset pins; nothing for a dataset without one (a hand-made file names no entity). */
+export function pinnedFor(store: ReferenceStore): Pinned {
+  try {
+    return pinnedBy(datasetProfile(store.dataset), store);
+  } catch (err) {
+    if (err instanceof ProfileError) return pinnedBy({}, store);
+    throw err;
+  }
 }

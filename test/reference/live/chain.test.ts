@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { datasetProfile, generateDataset } from "../../../reference/dataset.js";
 import { LiveChain } from "../../../reference/live/chain.js";
 import { pinnedBy } from "../../../reference/live/pinned.js";
+import { startReferenceIndexer } from "../../../reference/serve.js";
 import { ReferenceStore } from "../../../reference/store.js";
 import { Forest } from "../../../reference/trees/forest.js";
 
@@ -65,5 +66,23 @@ describe("the live chain", () => {
     release();
     expect(order).toEqual(["read 0", "read 1"]);
     expect(live.gate.version).toBe(1);
+  });
+
+  it("moves a dataset that has no profile (a hand-made file): nothing is pinned", async () => {
+    const data = { ...generateDataset({ seed: 6, accounts: 10_000 }), seed: null };
+    const errors: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((text: string) => (errors.push(String(text)), true)) as typeof process.stderr.write;
+    try {
+      const indexer = await startReferenceIndexer({ port: 0, data, warmTrees: false, live: { intervalMs: 3_600_000 } });
+      const live = indexer.live as NonNullable<typeof indexer.live>;
+      const start = data.slot;
+      for (let i = 0; i < 20; i++) live.tick();
+      await indexer.close();
+      expect(data.slot).toBe(start + 20);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(errors).toEqual([]);
   });
 });
