@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Command, Option } from "commander";
 import { secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
-import { startReferenceIndexer } from "../reference/serve.js";
+import { MAX_INTERVAL_MS, MAX_LAG, startReferenceIndexer } from "../reference/serve.js";
 import { checkFile } from "./offline.js";
 import { diffTargets, INCONCLUSIVE_ID } from "./compare.js";
 import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
@@ -556,8 +556,8 @@ export async function main(argv: string[]): Promise<number> {
     .option("--prover-url <url>", "a gnark prover (POST URL/prove) for real validity proofs; without it they carry a placeholder proof", (value: string) =>
       checkUrl("--prover-url", value),
     )
-    .option("--live <ms>", "a moving chain: one deterministic transaction every MS milliseconds (the same --seed, the same history)", int("--live", 1))
-    .option("--lag <n>", "with --live: answer N slots behind the chain, as an indexer catching up", int("--lag", 0))
+    .option("--live <ms>", "one transaction every MS ms (same --seed, same history)", int("--live", 1, MAX_INTERVAL_MS))
+    .option("--lag <n>", "with --live: answer N slots behind (catching up)", int("--lag", 0, MAX_LAG))
     .action(async (flags: ServeFlags) => {
       if (flags.lag !== undefined && flags.live === undefined) throw new UsageError("--lag needs --live");
       const server = await startReferenceIndexer({

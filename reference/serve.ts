@@ -95,6 +95,7 @@ export interface ReferenceIndexer {
 }
 
 export { RATE_LIMIT_CODE } from "./faults.js";
+export { MAX_INTERVAL_MS, MAX_LAG } from "./live/chain.js";
 
 export async function startReferenceIndexer(options: ReferenceOptions = {}): Promise<ReferenceIndexer> {
   const data = options.data ?? (options.dataset ? await readDataset(options.dataset) : generateDataset({ seed: options.seed, accounts: options.accounts }));

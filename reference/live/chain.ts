@@ -4,6 +4,7 @@
  * N ticks before they are applied, as an indexer catching up answers N slots behind the chain.
  */
 import { PhotonError, visibleText } from "@photon-indexer-kit/runtime";
+import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
 import type { AddressRecord, Dataset } from "../records.js";
 import type { ReferenceStore } from "../store.js";
 import type { Forest } from "../trees/forest.js";
@@ -11,6 +12,11 @@ import { applyChange } from "./apply.js";
 import type { Change } from "./change.js";
 import { LiveGate } from "./gate.js";
 import { LiveStream, type Pinned } from "./stream.js";
+
+/** The longest interval a timer keeps (node fires a longer one after 1 ms). */
+export const MAX_INTERVAL_MS = 2_147_483_647;
+/** The most slots a lagging chain holds back (each held change stays in memory). */
+export const MAX_LAG = 100_000;
 
 export interface LiveOptions {
   /** Milliseconds between changes (one slot each). */
@@ -37,6 +43,11 @@ export class LiveChain {
     pinned: Pinned,
     report: (what: string, err: unknown) => void,
   ) {
+    const { intervalMs, lag = 0 } = options;
+    if (!Number.isInteger(intervalMs) || intervalMs < 1 || intervalMs > MAX_INTERVAL_MS)
+      throw new ReferenceIndexerError(RefErrorCode.OPTIONS, `live.intervalMs must be an integer from 1 to ${MAX_INTERVAL_MS}`);
+    if (!Number.isInteger(lag) || lag < 0 || lag > MAX_LAG)
+      throw new ReferenceIndexerError(RefErrorCode.OPTIONS, `live.lag must be an integer from 0 to ${MAX_LAG}`);
     this.gate = new LiveGate((err) => {
       report("applying a live change", err);
       this.stop();
@@ -64,7 +75,7 @@ export class LiveChain {
 
   start(): void {
     if (this.timer !== null) return;
-    this.timer = setInterval(() => this.tick(), Math.max(1, this.options.intervalMs));
+    this.timer = setInterval(() => this.tick(), this.options.intervalMs);
   }
 
   stop(): void {
