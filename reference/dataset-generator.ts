@@ -4,7 +4,8 @@ import { compareBase58, encodeBase58Fast } from "./base58.js";
 import { FIRST_SLOT, HASH_TEXT, SIGNATURE_TEXT, base58Text, blockTime, tlvWithLength, tokenLayout } from "./dataset-encoding.js";
 import { roleEntries } from "./dataset-roles.js";
 import type { RoleAccount, RoleEntry, RoleToken } from "./dataset-roles.js";
-import { AMT1, AMT2, ANY, BATCHED, BMT1, LOCALNET_TREES, STATE_TREES, TREES, TREE_INDEX, V1, V1_ADDRESS_INIT_SEQ } from "./dataset-trees.js";
+import { AMT1, AMT2, ANY_TREE, BATCHED_TREE, BMT1, LOCALNET_TREES, STATE_TREES, TREES, TREE_INDEX, V1_ADDRESS_INIT_SEQ, V1_TREE } from "./dataset-trees.js";
+import type { Placement } from "./dataset-trees.js";
 import { RefErrorCode } from "./errors.js";
 import { Random } from "./random.js";
 import { TOKEN_PROGRAM, u64 } from "./records.js";
@@ -19,8 +20,11 @@ const LATE_FRACTION = 0.97;
 /** Token data discriminators: v1 (2), and the v2/v3 ones ([0,…,0,3] and [0,…,0,4] read LE). */
 const TOKEN_DISCRIMINATORS: readonly U64[] = [2, 3n << 56n, 4n << 56n];
 
-/** Plan steps below 0; a step of 0 or more is the index of a role entry. */
-const Plan = { Single: -1, Update: -2, Token: -3 } as const;
+/** One step of the timeline: a random program account, an update of one, a random token account, or a role entry. */
+type Step = { readonly kind: "single" } | { readonly kind: "update" } | { readonly kind: "token" } | { readonly kind: "role"; readonly entry: RoleEntry };
+const SINGLE: Step = { kind: "single" };
+const UPDATE: Step = { kind: "update" };
+const TOKEN: Step = { kind: "token" };
 
 interface ProgramOwner {
   text: string;
@@ -41,7 +45,7 @@ interface Where {
 export class Generator {
   private readonly rng: Random;
   private readonly roles: RoleEntry[];
-  private readonly plan: Int32Array;
+  private readonly plan: readonly Step[];
   private readonly span: number;
   private readonly lateSlot: number;
   private readonly owners: ProgramOwner[];
@@ -108,30 +112,29 @@ export class Generator {
    * The shuffled timeline: role entries marked "tail" at the very end (the `last` one last),
    * those marked "early" moved out of the late part, everything else anywhere.
    */
-  private makePlan(size: number, singles: number, updates: number, genericTokens: number): Int32Array {
-    const plan = new Int32Array(size);
-    const tail: number[] = [];
-    let p = 0;
-    this.roles.forEach((e, i) => {
-      if (e.when === "tail") tail.push(i);
-      else plan[p++] = i;
-    });
-    plan.fill(Plan.Single, p, (p += singles));
-    plan.fill(Plan.Update, p, (p += updates));
-    plan.fill(Plan.Token, p, (p += genericTokens));
-    const body = size - tail.length;
-    this.rng.shuffle(plan.subarray(0, body));
-    tail.sort((a, b) => Number((this.roles[a] as RoleAccount).last === true) - Number((this.roles[b] as RoleAccount).last === true));
-    plan.set(tail, body);
-    const isEarly = (step: number) => step >= 0 && this.roles[step]?.when === "early";
+  private makePlan(size: number, singles: number, updates: number, genericTokens: number): Step[] {
+    const plan: Step[] = [];
+    const tail: RoleEntry[] = [];
+    for (const entry of this.roles) {
+      if (entry.when === "tail") tail.push(entry);
+      else plan.push({ kind: "role", entry });
+    }
+    for (let i = 0; i < singles; i++) plan.push(SINGLE);
+    for (let i = 0; i < updates; i++) plan.push(UPDATE);
+    for (let i = 0; i < genericTokens; i++) plan.push(TOKEN);
+    const body = plan.length;
+    this.rng.shuffle(plan);
+    tail.sort((a, b) => Number((a as RoleAccount).last === true) - Number((b as RoleAccount).last === true));
+    for (const entry of tail) plan.push({ kind: "role", entry });
+    const isEarly = (step: Step) => step.kind === "role" && step.entry.when === "early";
     let lateStart = 0;
     while (this.slotOf(lateStart, size) < this.lateSlot) lateStart++;
     for (let at = lateStart; at < body; at++) {
-      if (!isEarly(plan[at] as number)) continue;
+      if (!isEarly(plan[at] as Step)) continue;
       let q = this.rng.below(lateStart);
-      while (isEarly(plan[q] as number)) q = this.rng.below(lateStart);
-      const step = plan[at] as number;
-      plan[at] = plan[q] as number;
+      while (isEarly(plan[q] as Step)) q = this.rng.below(lateStart);
+      const step = plan[at] as Step;
+      plan[at] = plan[q] as Step;
       plan[q] = step;
     }
     return plan;
@@ -153,15 +156,12 @@ export class Generator {
       if (slot > this.curSlot) this.advance(slot);
       if (this.pendingTies.length > 0 && lc[0] === lc[1]) this.flushTies(slot);
       const late = slot >= this.lateSlot;
-      const step = this.plan[d] as number;
-      if (step === Plan.Single) this.generic(slot, late);
-      else if (step === Plan.Update) this.update(slot, late);
-      else if (step === Plan.Token) this.genericToken(slot, late);
-      else {
-        const role = this.roles[step] as RoleEntry;
-        if (role.kind === "token") this.roleToken(role, slot, late);
-        else this.roleAccount(role, slot, late);
-      }
+      const step = this.plan[d] as Step;
+      if (step.kind === "single") this.generic(slot, late);
+      else if (step.kind === "update") this.update(slot, late);
+      else if (step.kind === "token") this.genericToken(slot, late);
+      else if (step.entry.kind === "token") this.roleToken(step.entry, slot, late);
+      else this.roleAccount(step.entry, slot, late);
     }
     this.advance(this.endSlot);
     if (this.pendingTies.length > 0) {
@@ -271,13 +271,14 @@ export class Generator {
   }
 
   /** Picks a state tree and leaf: mostly the lower of the two v1 trees; batched trees (mostly bmt1) for about 15%. */
-  private place(kind: number, late: boolean, willSpend: boolean): Where {
+  private place(to: Placement, late: boolean, willSpend: boolean): Where {
     const rng = this.rng;
     const lc = this.leafCount;
-    let t = kind;
-    if (kind < 0) {
+    let t: number;
+    if (to.kind === "tree") t = to.index;
+    else {
       // An account that will be spent never waits in an output queue.
-      const batched = (kind === BATCHED || (kind === ANY && rng.chance(0.15))) && !(late && willSpend);
+      const batched = (to.kind === "batched" || (to.kind === "any" && rng.chance(0.15))) && !(late && willSpend);
       if (batched) t = rng.chance(0.7) ? BMT1 : BMT1 + 1 + rng.below(4);
       else t = lc[0] === lc[1] ? rng.below(2) : (lc[0] as number) < (lc[1] as number) ? 0 : 1;
     }
@@ -352,7 +353,7 @@ export class Generator {
     const rng = this.rng;
     const owner = this.owners[rng.skewed(this.owners.length)] as ProgramOwner;
     const spent = rng.chance(0.08);
-    const where = this.place(ANY, late, spent);
+    const where = this.place(ANY_TREE, late, spent);
     const address = rng.chance(0.5) ? this.newAddress(where.t, slot, late) : null;
     const record = this.account(owner.text, slot, where, address, this.ownerData(owner), this.lamports());
     this.openTx(slot, record.hash, 0);
@@ -378,7 +379,7 @@ export class Generator {
     this.updatable.pop();
     this.updatableOwners.pop();
     this.close(old, slot);
-    const where = this.place((TREE_INDEX.get(old.tree) as number) >= BMT1 ? BATCHED : V1, late, false);
+    const where = this.place((TREE_INDEX.get(old.tree) as number) >= BMT1 ? BATCHED_TREE : V1_TREE, late, false);
     const record = this.account(owner.text, slot, where, old.address, this.ownerData(owner), this.lamports());
     this.newTx(slot, [record.hash], [old.hash]);
     if (!where.queued) {
@@ -399,7 +400,7 @@ export class Generator {
       return;
     }
     const rng = this.rng;
-    const where = this.place(role.tree ?? ANY, late, role.spent);
+    const where = this.place(role.tree ?? ANY_TREE, late, role.spent);
     const withAddress = role.address ?? rng.chance(0.5);
     const address = withAddress ? this.newAddress(where.t, slot, late) : null;
     const discriminator = role.discriminator ?? u64(rng.u64());
@@ -441,7 +442,7 @@ export class Generator {
   private chainStep(role: RoleAccount, slot: number, late: boolean): void {
     const chain = role.chain as string;
     const previous = this.chains.get(chain);
-    const where = this.place(role.tree ?? V1, late, true);
+    const where = this.place(role.tree ?? V1_TREE, late, true);
     const address = previous?.address ?? this.newAddress(where.t, slot, late);
     const record = this.account(role.owner.text, slot, where, address, this.ownerDataLike(u64(this.rng.u64())), this.lamports());
     if (previous === undefined) this.openTx(slot, record.hash);
@@ -474,7 +475,7 @@ export class Generator {
     const discriminator = (r < 0.85 ? TOKEN_DISCRIMINATORS[0] : r < 0.95 ? TOKEN_DISCRIMINATORS[1] : TOKEN_DISCRIMINATORS[2]) as U64;
     const data = this.dataOf(tokenLayout(role.mint, role.owner, amount, delegate, state, tlv), discriminator);
     const lamports = rng.chance(0.05) ? rng.between(1, 2_000_000) : 0;
-    const where = this.place(ANY, late, role.spent);
+    const where = this.place(ANY_TREE, late, role.spent);
     const address = rng.chance(0.03) ? this.newAddress(where.t, slot, late) : null;
     const record = this.account(TOKEN_PROGRAM, slot, where, address, data, lamports);
     this.tokens.push({

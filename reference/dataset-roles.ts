@@ -4,7 +4,8 @@ import { U64_MAX, u64 } from "./records.js";
 import type { TokenState, U64 } from "./records.js";
 import { ADDRESS_HISTORY, BATCHED_ROLE, BIG_BALANCE, HOLDERS, MEMCMP, OWNER_ROLES, TOKEN_ROLES, ZERO_BALANCE, roleKey } from "./roles.js";
 import type { Key } from "./roles.js";
-import { BATCHED, BMT1, V1 } from "./dataset-trees.js";
+import { BATCHED_TREE, BMT1, V1_TREE } from "./dataset-trees.js";
+import type { Placement } from "./dataset-trees.js";
 
 /** One planned account of a role entity. */
 export interface RoleAccount {
@@ -18,8 +19,8 @@ export interface RoleAccount {
   data?: number[] | null;
   discriminator?: U64;
   lamports?: U64;
-  /** The tree kind (ANY, V1, BATCHED) or a tree index; default ANY. */
-  tree?: number;
+  /** Where the account is placed; default any state tree. */
+  tree?: Placement;
   /** "early": before the late part of the timeline; "tail": at its very end (late). */
   when?: "early" | "tail";
   /** The last step of the timeline (newest leaf of bmt1, in its output queue). */
@@ -79,7 +80,7 @@ export function roleEntries(seed: number): RoleEntry[] {
   entries.push(...repeat(OWNER_ROLES.ownerWith1001.spent, () => acc(w1001, true)));
 
   const one = key("ownerWithOneAccount");
-  entries.push(acc(one, false, { address: false, data: null, last: true, when: "tail", tree: BMT1, lamports: 0 }));
+  entries.push(acc(one, false, { address: false, data: null, last: true, when: "tail", tree: { kind: "tree", index: BMT1 }, lamports: 0 }));
   entries.push(...repeat(OWNER_ROLES.ownerWithOneAccount.spent, () => acc(one, true)));
   const onlySpent = key("ownerWithOnlySpentAccounts");
   entries.push(...repeat(OWNER_ROLES.ownerWithOnlySpentAccounts.spent, () => acc(onlySpent, true)));
@@ -96,13 +97,13 @@ export function roleEntries(seed: number): RoleEntry[] {
   entries.push(...repeat(MEMCMP.spentA, () => acc(mc, true, { data: tail(r, MEMCMP.prefixA), discriminator: d })));
 
   const batched = key("ownerWithBatchedAccounts");
-  entries.push(...repeat(BATCHED_ROLE.inTree, () => acc(batched, false, { tree: BATCHED, when: "early" })));
-  entries.push(...repeat(BATCHED_ROLE.inOutputQueue, () => acc(batched, false, { tree: BATCHED, when: "tail" })));
-  entries.push(...repeat(BATCHED_ROLE.inInputQueue, () => acc(batched, true, { tree: BATCHED, when: "early", close: "late" })));
-  entries.push(...repeat(BATCHED_ROLE.nullified, () => acc(batched, true, { tree: BATCHED, when: "early", close: "early" })));
+  entries.push(...repeat(BATCHED_ROLE.inTree, () => acc(batched, false, { tree: BATCHED_TREE, when: "early" })));
+  entries.push(...repeat(BATCHED_ROLE.inOutputQueue, () => acc(batched, false, { tree: BATCHED_TREE, when: "tail" })));
+  entries.push(...repeat(BATCHED_ROLE.inInputQueue, () => acc(batched, true, { tree: BATCHED_TREE, when: "early", close: "late" })));
+  entries.push(...repeat(BATCHED_ROLE.nullified, () => acc(batched, true, { tree: BATCHED_TREE, when: "early", close: "early" })));
 
   const history = key("ownerWithAddressHistory");
-  entries.push(...repeat(ADDRESS_HISTORY.versions, () => acc(history, false, { chain: "addressHistory", tree: V1 })));
+  entries.push(...repeat(ADDRESS_HISTORY.versions, () => acc(history, false, { chain: "addressHistory", tree: V1_TREE })));
 
   const bigBalance = key("ownerWithBigBalance");
   entries.push(...BIG_BALANCE.lamports.map((lamports) => acc(bigBalance, false, { lamports: u64(lamports) })));

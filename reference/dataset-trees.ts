@@ -69,7 +69,8 @@ export const STATE_TREES = 7;
 export const AMT1 = 7;
 export const AMT2 = 8;
 export const TREE_INDEX = new Map(LOCALNET_TREES.map((t, i) => [t.tree, i]));
-/** `place` kinds below 0; 0 or more is a tree index. */
-export const ANY = -1;
-export const V1 = -2;
-export const BATCHED = -3;
+/** Where the generator places an account: any state tree, a V1 one, a batched one, or one tree (an index into LOCALNET_TREES). */
+export type Placement = { readonly kind: "any" } | { readonly kind: "v1" } | { readonly kind: "batched" } | { readonly kind: "tree"; readonly index: number };
+export const ANY_TREE: Placement = { kind: "any" };
+export const V1_TREE: Placement = { kind: "v1" };
+export const BATCHED_TREE: Placement = { kind: "batched" };
