@@ -1,18 +1,15 @@
 /**
- * The runner against broken variants of the reference indexer: each defect is caught by the
- * named check; a correct server with extra fields, reordered keys or u64 values above 2^53
- * is not failed.
+ * runSuite against broken variants of the reference indexer: each defect caught by the named
+ * check; a correct server with extra fields, reordered keys or big u64s not failed; shards.
  */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runSuite, type RunOptions } from "../../conformance/run.js";
-import type { RunSummary } from "../../conformance/model.js";
+import { runSuite, selectsRunWide, SLOT_ORDER_ID, type RunOptions } from "../../conformance/run.js";
+import type { CaseResult, RunSummary } from "../../conformance/model.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
-import { RpcError } from "../../runtime/index.js";
-import { compareBase58 } from "../../reference/base58.js";
+import { compareBase58Numbers, RpcError } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
-import { addedEverywhere, editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
-import { failedCases } from "../helpers/failed-cases.js";
+import { editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];
@@ -133,7 +130,7 @@ const defects: [string, Defect, Partial<RunOptions>, string][] = [
         getCompressedAccountsByOwner: async (p, c) => {
           const all = await h.getCompressedAccountsByOwner({ ...p, cursor: null, limit: 1000 }, c);
           const limit = Number(p.limit ?? 1000);
-          const after = p.cursor ? all.value.items.filter((a) => compareBase58(a.hash, p.cursor!) > 0) : all.value.items;
+          const after = p.cursor ? all.value.items.filter((a) => compareBase58Numbers(a.hash, p.cursor!) > 0) : all.value.items;
           const items = after.slice(0, limit);
           return { ...all, value: { items, cursor: items.length < limit || limit === 0 ? null : items[items.length - 1]!.hash } };
         },
@@ -169,13 +166,6 @@ describe("the runner catches each defect with the named check", () => {
 });
 
 describe("a correct server is not failed", () => {
-  it("passes every case against the reference indexer", async () => {
-    const summary = await runAgainst({}, {});
-    const failures = failedCases(summary);
-    expect(failures).toEqual([]);
-    expect(summary.results.length).toBeGreaterThanOrEqual(60);
-  }, 60_000);
-
   it("with extra unknown fields: warnings, not failures; --strict fails them", async () => {
     const extra: Defect = {
       wire: editValue((v) => {
@@ -190,20 +180,6 @@ describe("a correct server is not failed", () => {
     expect(strict.passed).toBe(false);
     expect([...failedChecks(strict)]).toEqual(["schema"]);
   }, 60_000);
-
-  it("with a field a newer deployment adds to every object of every result: the whole suite passes, warning of it", async () => {
-    const newer = addedEverywhere("newerPhotonField");
-    // The rewrite costs the server a parse and a walk of every answer: generous deadlines for a busy machine.
-    const summary = await runAgainst(newer, { timeoutMs: 60_000, retryBudgetMs: 120_000, caseTimeMs: 240_000 });
-    expect(failedCases(summary)).toEqual([]);
-    // The hand-written cases that compare whole objects among them (issue 29 item 2).
-    for (const id of ["balances/token-unknown-hash", "validity-proofs/v2-nothing"]) {
-      const r = summary.results.find((x) => x.id === id)!;
-      expect(r.status).toBe("warn");
-      expect(r.findings.some((f) => f.check === "semantics" && f.status === "pass")).toBe(true);
-      expect(r.findings.some((f) => f.check === "schema" && f.status === "warn" && /newerPhotonField/.test(f.message))).toBe(true);
-    }
-  }, 300_000);
 
   it("with reordered keys", async () => {
     const reorder = (x: unknown): unknown =>
@@ -224,4 +200,55 @@ describe("a correct server is not failed", () => {
     const summary = await runAgainst({}, { methods: ["getCompressedTokenBalancesByOwner", "getCompressedAccount"] });
     expect(summary.passed).toBe(true);
   }, 60_000);
+});
+
+describe("--shard i/n", () => {
+  // Enough cases with a context slot for the run-wide case to judge, and that case itself.
+  const SELECTION = ["slot/*", "account/*", "run/*"];
+
+  /** A run against the correct reference, with every progress total it reported. */
+  async function counted(options: Partial<RunOptions>) {
+    const totals = new Set<number>();
+    const dones: number[] = [];
+    const onResult = (_r: CaseResult, done: number, total: number) => (totals.add(total), dones.push(done));
+    const summary = await runAgainst({}, { ...options, onResult });
+    return { summary, ids: summary.results.map((r) => r.id), totals: [...totals], last: Math.max(...dones) };
+  }
+
+  it("the shards add up to the unsharded run, each case exactly once, the run-wide case in one shard", async () => {
+    const whole = await counted({ caseGlobs: SELECTION });
+    expect(whole.ids).toContain(SLOT_ORDER_ID);
+    const shards = [];
+    for (const index of [1, 2, 3]) shards.push(await counted({ caseGlobs: SELECTION, shard: { index, total: 3 } }));
+    const union = shards.flatMap((s) => s.ids);
+    expect(union.length).toBe(whole.ids.length);
+    expect(new Set(union).size).toBe(union.length);
+    expect([...union].sort()).toEqual([...whole.ids].sort());
+    const holders = shards.filter((s) => s.ids.includes(SLOT_ORDER_ID));
+    expect(holders).toHaveLength(1);
+    // It judges its own shard's answers only.
+    const wide = holders[0]!.summary.results.find((r) => r.id === SLOT_ORDER_ID)!;
+    expect(wide.status).toBe("pass");
+    const judged = Number(/^(\d+) context slots/.exec(wide.findings[0]!.message)![1]);
+    expect(judged).toBeGreaterThan(0);
+    expect(judged).toBeLessThan(holders[0]!.ids.length);
+  }, 60_000);
+
+  it("one count everywhere: progress, options.cases and the summary", async () => {
+    for (const options of [{ caseGlobs: SELECTION }, { caseGlobs: SELECTION, shard: { index: 2, total: 3 } }, { caseGlobs: ["slot/*"] }]) {
+      const r = await counted(options);
+      expect(r.totals).toEqual([r.ids.length]);
+      expect(r.last).toBe(r.ids.length);
+      expect(r.summary.options.cases).toBe(r.ids.length);
+      expect(Object.values(r.summary.counts).reduce((a, b) => a + b, 0)).toBe(r.ids.length);
+    }
+  }, 60_000);
+
+  it("the run-wide case follows the selection: not with --method, with a --case glob only if it matches", () => {
+    expect(selectsRunWide({})).toBe(true);
+    expect(selectsRunWide({ methods: ["getIndexerSlot"] })).toBe(false);
+    expect(selectsRunWide({ caseGlobs: ["account/*"] })).toBe(false);
+    expect(selectsRunWide({ caseGlobs: ["run/*"] })).toBe(true);
+    expect([1, 2, 3, 4, 5].filter((index) => selectsRunWide({ shard: { index, total: 5 } }))).toHaveLength(1);
+  });
 });

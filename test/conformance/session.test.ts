@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfErrorCode, UnreachableError, UsageError } from "../../conformance/errors.js";
 import { casesDir, readFixtures } from "../../conformance/fixtures.js";
 import type { ConformanceCase, Fixtures } from "../../conformance/case-format.js";
-import { deadline, loadSelection, openSession, redactorFor, runPool, SESSION_DEFAULTS, sessionSettings, type Session } from "../../conformance/session.js";
+import {
+  deadline,
+  loadSelection,
+  openSession,
+  redactorFor,
+  runPool,
+  selectCases,
+  SESSION_DEFAULTS,
+  sessionSettings,
+  shardOf,
+  type Session,
+} from "../../conformance/session.js";
 import { ClientErrorCode, PhotonError } from "../../runtime/errors.js";
 
 let fixtures: Fixtures;
@@ -82,6 +93,26 @@ describe("selection", () => {
         .map((c) => c.id)
         .sort(),
     ).toEqual(all.map((c) => c.id).sort());
+  });
+
+  it("the shards of the whole corpus, derived cases included, hold each of its cases exactly once", async () => {
+    const all = await loadSelection({ casesDir, derived: true }, fixtures);
+    for (const total of [2, 3, 8]) {
+      const shards = Array.from({ length: total }, (_, i) => selectCases(all, { shard: { index: i + 1, total } }));
+      const ids = shards.flatMap((s) => s.map((c) => c.id));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual(all.map((c) => c.id).sort());
+      expect(shards.every((s) => s.length > 0)).toBe(true);
+    }
+  });
+
+  it("a case's shard depends on its id and the shard count only", () => {
+    for (const id of ["slot/indexer-slot", "run/slot-order", "account/by-hash"]) {
+      expect(shardOf(id, 5)).toBe(shardOf(id, 5));
+      expect(shardOf(id, 5)).toBeGreaterThanOrEqual(0);
+      expect(shardOf(id, 5)).toBeLessThan(5);
+      expect(shardOf(id, 1)).toBe(0);
+    }
   });
 });
 

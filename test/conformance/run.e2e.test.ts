@@ -1,0 +1,47 @@
+/** runSuite over the whole corpus: the reference indexer passes it, and so does one adding a field to every object. */
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RunSummary } from "../../conformance/model.js";
+import { runSuite, type RunOptions } from "../../conformance/run.js";
+import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
+import { failedCases } from "../helpers/failed-cases.js";
+import { root } from "../helpers/paths.js";
+import { addedEverywhere, startBroken, type Defect } from "./broken-servers.js";
+
+let dataset: Dataset;
+let fixtures: RunOptions["fixtures"];
+
+beforeAll(() => {
+  dataset = generateDataset();
+  fixtures = datasetProfile(dataset) as unknown as RunOptions["fixtures"];
+});
+
+async function runAgainst(defect: Defect, options: Partial<RunOptions>): Promise<RunSummary> {
+  const server = await startBroken(dataset, defect);
+  try {
+    return await runSuite({ url: server.url, casesDir: join(root, "conformance", "cases"), fixtures, concurrency: 4, ...options });
+  } finally {
+    await server.close();
+  }
+}
+
+describe("a correct server is not failed by the whole corpus", () => {
+  it("passes every case against the reference indexer", async () => {
+    const summary = await runAgainst({}, {});
+    expect(failedCases(summary)).toEqual([]);
+    expect(summary.results.length).toBeGreaterThanOrEqual(60);
+  });
+
+  it("with a field a newer deployment adds to every object of every result: the whole suite passes, warning of it", async () => {
+    // The rewrite costs the server a parse and a walk of every answer: generous deadlines for a busy machine.
+    const summary = await runAgainst(addedEverywhere("newerPhotonField"), { timeoutMs: 60_000, retryBudgetMs: 120_000, caseTimeMs: 240_000 });
+    expect(failedCases(summary)).toEqual([]);
+    // Among them the hand-written cases that compare whole objects.
+    for (const id of ["balances/token-unknown-hash", "validity-proofs/v2-nothing"]) {
+      const r = summary.results.find((x) => x.id === id)!;
+      expect(r.status).toBe("warn");
+      expect(r.findings.some((f) => f.check === "semantics" && f.status === "pass")).toBe(true);
+      expect(r.findings.some((f) => f.check === "schema" && f.status === "warn" && /newerPhotonField/.test(f.message))).toBe(true);
+    }
+  }, 300_000);
+});
