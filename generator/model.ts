@@ -1,28 +1,35 @@
 /**
  * Builds one model of a JSON-RPC-over-OpenAPI spec: its methods (name, params, result,
  * pagination) and its component schemas, each in two forms: the OpenAPI source (for
- * openapi-typescript) and normalised JSON Schema (for ajv). Nothing here knows a method
- * name: everything is read from the documents.
+ * openapi-typescript) and normalised JSON Schema (for ajv). Each `x-…` extension has its reader
+ * in extensions/. Nothing here knows a method name: everything is read from the documents.
  */
 import {
   isObject,
   type Json,
   type JsonObject,
-  type LookupInfo,
   type MethodInfo,
   type MovingField,
-  type OrderKey,
-  type PaginationInfo,
   type ParamShape,
-  type SumsInfo,
   type TransactionAccountsInfo,
 } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode, pointerOf, quote } from "./errors.js";
 import type { LoadedSpec, SpecDocument } from "./load.js";
 import { checkMethodCollisions, checkMethodName, OBJECT_MEMBERS, pascal } from "./emit/names.js";
+import { checkAliases, readAliases } from "./extensions/aliases.js";
+import type { OperationContext } from "./extensions/context.js";
+import { readFilters } from "./extensions/filters.js";
+import { readIdentity } from "./extensions/identity.js";
+import { readLookup } from "./extensions/lookup.js";
+import { readMaxItems } from "./extensions/max-items.js";
+import { readMovesWith } from "./extensions/moves-with.js";
+import { readPagination } from "./extensions/pagination.js";
+import { readRegistered } from "./extensions/registered.js";
+import { readSlot } from "./extensions/slot.js";
+import { checkSumsTargets, readSums } from "./extensions/sums.js";
+import { readTransactionAccounts } from "./extensions/transaction-accounts.js";
 import { normalizeSchema } from "./normalize/index.js";
 import { methodName } from "./method-name.js";
-import { movingFields } from "./moving.js";
 import { deref, fail, objectView, paramShape } from "./schema-view.js";
 
 export const COMPONENTS_ID = "components.json";
@@ -80,68 +87,6 @@ const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
 /** OpenAPI 3.0.3 §4.7.7: keys of `components` maps match this. */
 const COMPONENT_NAME = /^[A-Za-z0-9._-]{1,256}$/;
 
-function readOrder(value: Json | undefined, file: string, path: (string | number)[]): OrderKey[] | null {
-  if (value === undefined || value === null) return null;
-  if (!Array.isArray(value)) return fail(GenErrorCode.SCHEMA, "`order` must be a list", file, path);
-  return value.map((entry, i) => {
-    if (!isObject(entry) || typeof entry.field !== "string") return fail(GenErrorCode.SCHEMA, "an order key needs a `field`", file, [...path, i]);
-    const direction = entry.direction ?? "asc";
-    const compare = entry.compare ?? "string";
-    if (direction !== "asc" && direction !== "desc") return fail(GenErrorCode.SCHEMA, "`direction` must be asc or desc", file, [...path, i, "direction"]);
-    if (compare !== "integer" && compare !== "base58-bytes" && compare !== "string") {
-      return fail(GenErrorCode.SCHEMA, "`compare` must be integer, base58-bytes or string", file, [...path, i, "compare"]);
-    }
-    return { field: entry.field, direction, compare };
-  });
-}
-
-/** A number keyword (`maximum`, `x-default`) of a scalar schema, through `$ref`s and `allOf: [X]` + nullable wrappers. */
-function scalarKeyword(doc: JsonObject, node: Json | undefined, key: string): number | null {
-  let current = deref(doc, node);
-  for (let i = 0; i < 16 && isObject(current); i++) {
-    if (typeof current[key] === "number") return current[key];
-    if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc, current.allOf[0]);
-    else return null;
-  }
-  return null;
-}
-
-function pagination(
-  doc: SpecDocument,
-  operation: JsonObject,
-  params: JsonObject | undefined,
-  result: Json | undefined,
-  path: (string | number)[],
-): PaginationInfo | null {
-  const declared = operation["x-pagination"];
-  const paramNames = params && isObject(params.properties) ? Object.keys(params.properties) : [];
-  const limits = (limit: string | null) => {
-    const schema = limit !== null && params && isObject(params.properties) ? params.properties[limit] : undefined;
-    return { maxLimit: scalarKeyword(doc.doc, schema, "maximum"), defaultLimit: scalarKeyword(doc.doc, schema, "x-default") };
-  };
-  if (declared !== undefined) {
-    const at = [...path, "x-pagination"];
-    if (!isObject(declared) || typeof declared.items !== "string" || typeof declared.cursor !== "string") {
-      return fail(GenErrorCode.SCHEMA, "`x-pagination` needs string `items` and `cursor`", doc.file, at);
-    }
-    const limit = typeof declared.limit === "string" ? declared.limit : paramNames.includes("limit") ? "limit" : null;
-    return { items: declared.items, cursor: declared.cursor, limit, order: readOrder(declared.order, doc.file, [...at, "order"]), ...limits(limit) };
-  }
-  // Inferred: a `cursor` param, and a result value holding `cursor` plus exactly one array.
-  if (!paramNames.includes("cursor")) return null;
-  const resultView = objectView(doc.doc, result);
-  const inner = resultView && isObject(resultView.properties) ? resultView.properties.value : undefined;
-  const value = inner === undefined ? resultView : objectView(doc.doc, inner);
-  if (!value || !isObject(value.properties) || !("cursor" in value.properties)) return null;
-  const arrays = Object.entries(value.properties).filter(([, s]) => {
-    const v = deref(doc.doc, s);
-    return isObject(v) && (v.type === "array" || "items" in v);
-  });
-  if (arrays.length !== 1) return null;
-  const limit = paramNames.includes("limit") ? "limit" : null;
-  return { items: arrays[0]![0], cursor: "cursor", limit, order: null, ...limits(limit) };
-}
-
 /** Operation extensions the method table reads into its own fields (not repeated under `extensions`). */
 export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set([
   "x-pagination",
@@ -153,207 +98,6 @@ export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set([
   "x-registered",
   "x-transaction-accounts",
 ]);
-
-const isParam = (params: readonly string[], name: unknown): name is string => typeof name === "string" && params.includes(name);
-
-/** `x-filters`: a mapping from params to the dotted item field each must equal. */
-function readFilters(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): Record<string, string> {
-  if (value === undefined) return {};
-  if (!isObject(value)) return fail(GenErrorCode.SCHEMA, "`x-filters` must map params to item fields", file, path);
-  for (const [param, field] of Object.entries(value)) {
-    if (!params.includes(param)) fail(GenErrorCode.SCHEMA, `\`x-filters\` names ${quote(param)}, which is not a param of the method`, file, [...path, param]);
-    if (typeof field !== "string" || field === "") fail(GenErrorCode.SCHEMA, "an `x-filters` entry must name an item field", file, [...path, param]);
-  }
-  return { ...(value as Record<string, string>) };
-}
-
-/** `x-lookup`: `{items?, by: [{param, field}]}`. */
-function readLookup(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): LookupInfo | null {
-  if (value === undefined) return null;
-  if (!isObject(value) || !Array.isArray(value.by) || value.by.length === 0)
-    return fail(GenErrorCode.SCHEMA, "`x-lookup` needs a non-empty `by` list", file, path);
-  if (value.items !== undefined && typeof value.items !== "string")
-    return fail(GenErrorCode.SCHEMA, "`x-lookup.items` must name the page's array field", file, [...path, "items"]);
-  const by = value.by.map((entry, i) => {
-    if (!isObject(entry) || !isParam(params, entry.param) || typeof entry.field !== "string") {
-      return fail(GenErrorCode.SCHEMA, "an `x-lookup.by` entry needs a `param` of the method and an item `field`", file, [...path, "by", i]);
-    }
-    return { param: entry.param, field: entry.field };
-  });
-  return { items: typeof value.items === "string" ? value.items : null, by };
-}
-
-/** `x-sums`: `{method, params, key: {field, of}, sum: {field, of}}`; `method` is checked once every method is known. */
-function readSums(value: Json | undefined, params: readonly string[], file: string, path: (string | number)[]): SumsInfo | null {
-  if (value === undefined) return null;
-  const field = (v: Json | undefined, key: string) => {
-    if (!isObject(v) || typeof v.field !== "string" || typeof v.of !== "string")
-      return fail(GenErrorCode.SCHEMA, `\`x-sums.${key}\` needs \`field\` and \`of\``, file, [...path, key]);
-    return { field: v.field, of: v.of };
-  };
-  if (!isObject(value) || typeof value.method !== "string") return fail(GenErrorCode.SCHEMA, "`x-sums` needs the `method` whose items it sums", file, path);
-  const shared = value.params ?? [];
-  if (!Array.isArray(shared) || !shared.every((p) => isParam(params, p)))
-    return fail(GenErrorCode.SCHEMA, "`x-sums.params` must list params of the method", file, [...path, "params"]);
-  return { method: value.method, params: shared as string[], key: field(value.key, "key"), sum: field(value.sum, "sum") };
-}
-
-/** The schema a dotted path (each segment a property) reaches from `node`, or undefined when a segment is no property. */
-function schemaAtPath(doc: JsonObject, node: Json | undefined, dotted: string): Json | undefined {
-  let current = node;
-  for (const segment of dotted.split(".")) {
-    const view = objectView(doc, current);
-    if (!view || !isObject(view.properties) || !Object.hasOwn(view.properties, segment)) return undefined;
-    current = view.properties[segment];
-  }
-  return current;
-}
-
-/**
- * `x-transaction-accounts`: `{opened: {list, hash}, closed: {list, hash}}`, where a transaction's
- * result lists the accounts it opened and closed (`list`, an array property dotted from the result)
- * and where each entry names the account's hash (`hash`, dotted from the entry). Both paths are
- * checked against the result schema.
- */
-function readTransactionAccounts(
-  doc: JsonObject,
-  value: Json | undefined,
-  result: Json,
-  file: string,
-  path: (string | number)[],
-): TransactionAccountsInfo | null {
-  if (value === undefined) return null;
-  if (!isObject(value)) return fail(GenErrorCode.SCHEMA, "`x-transaction-accounts` must map `opened` and `closed` to `{list, hash}`", file, path);
-  for (const key of Object.keys(value)) {
-    if (key !== "opened" && key !== "closed")
-      fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts\` keys are opened and closed, not ${quote(key)}`, file, [...path, key]);
-  }
-  const side = (key: "opened" | "closed") => {
-    const v = value[key];
-    const at = [...path, key];
-    if (!isObject(v) || typeof v.list !== "string" || v.list === "" || typeof v.hash !== "string" || v.hash === "")
-      return fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts.${key}\` needs a \`list\` path and a \`hash\` path`, file, at);
-    const list = deref(doc, schemaAtPath(doc, result, v.list));
-    if (!isObject(list) || list.type !== "array" || list.items === undefined)
-      return fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts.${key}.list\` names ${quote(v.list)}, which is not an array of the result`, file, [
-        ...at,
-        "list",
-      ]);
-    if (schemaAtPath(doc, list.items, v.hash) === undefined)
-      return fail(GenErrorCode.SCHEMA, `\`x-transaction-accounts.${key}.hash\` names ${quote(v.hash)}, which is not a field of the list's entries`, file, [
-        ...at,
-        "hash",
-      ]);
-    return { list: v.list, hash: v.hash };
-  };
-  return { opened: side("opened"), closed: side("closed") };
-}
-
-function readIdentity(value: Json | undefined, file: string, path: (string | number)[]): string | null {
-  if (value === undefined) return null;
-  if (typeof value !== "string" || value === "") return fail(GenErrorCode.SCHEMA, "`x-identity` must name an item field", file, path);
-  return value;
-}
-
-/**
- * `x-aliases`: other names of the method (Photon registers `getCompressedBalance` with the handler of
- * `getCompressedAccountBalance`). Each must be a valid method name; collisions are checked once every
- * method is known.
- */
-function readAliases(value: Json | undefined, file: string, path: (string | number)[]): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return fail(GenErrorCode.SCHEMA, "`x-aliases` must be a list of method names", file, path);
-  return value.map((alias, i) => {
-    if (typeof alias !== "string") return fail(GenErrorCode.METHOD_NAME, "an `x-aliases` entry must be a method name", file, [...path, i]);
-    checkMethodName({ name: alias, file, pointer: pointerOf(path), namePointer: pointerOf([...path, i]), pagination: null });
-    return alias;
-  });
-}
-
-/** `x-registered`: a boolean, default true (false: documented, but the real server does not register the method). */
-function readRegistered(value: Json | undefined, file: string, path: (string | number)[]): boolean {
-  if (value === undefined) return true;
-  if (typeof value !== "boolean") return fail(GenErrorCode.SCHEMA, "`x-registered` must be true or false", file, path);
-  return value;
-}
-
-/** No alias may take the name of a method or of another alias, ignoring case (the names are keys of one dispatch table). */
-function checkAliases(methods: readonly MethodModel[]): void {
-  const taken = new Map<string, string>();
-  for (const m of methods) taken.set(m.name.toLowerCase(), `method ${m.name} at ${m.file}#${m.namePointer}`);
-  for (const m of methods) {
-    m.aliases.forEach((alias, i) => {
-      const other = taken.get(alias.toLowerCase());
-      if (other !== undefined) {
-        throw new GenError(GenErrorCode.METHOD_NAME, `alias ${quote(alias)} of method ${m.name} collides with ${other}`, {
-          file: m.file,
-          pointer: `${m.pointer}/x-aliases/${i}`,
-        });
-      }
-      taken.set(alias.toLowerCase(), `alias ${alias} of method ${m.name}`);
-    });
-  }
-}
-
-/**
- * `x-max-items` of each param (a list cap the handler enforces with an application error). When the
- * params are themselves a JSON array (the proof methods), its cap is under the key `""`.
- */
-function readMaxItems(
-  doc: JsonObject,
-  params: JsonObject | undefined,
-  source: Json | undefined,
-  file: string,
-  path: (string | number)[],
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (!params && source !== undefined) {
-    const list = deref(doc, source);
-    const cap = isObject(list) && list["x-max-items"] !== undefined ? list["x-max-items"] : scalarKeyword(doc, source, "x-max-items");
-    if (cap === null || cap === undefined) return out;
-    if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0)
-      fail(GenErrorCode.SCHEMA, "`x-max-items` must be a non-negative integer", file, [...path.slice(0, -1), "x-max-items"]);
-    out[""] = cap as number;
-    return out;
-  }
-  if (!params || !isObject(params.properties)) return out;
-  for (const [name, schema] of Object.entries(params.properties)) {
-    const cap = isObject(schema) && schema["x-max-items"] !== undefined ? schema["x-max-items"] : scalarKeyword(doc, schema, "x-max-items");
-    if (cap === null || cap === undefined) continue;
-    if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0)
-      fail(GenErrorCode.SCHEMA, "`x-max-items` must be a non-negative integer", file, [...path, name, "x-max-items"]);
-    out[name] = cap as number;
-  }
-  return out;
-}
-
-/**
- * Where the slot stands in a result: `x-slot` on the result schema (a path inside it, `""`
- * for the result itself) or on the schema of one of its properties (`context` + `slot`).
- */
-function slotPath(doc: SpecDocument, result: Json, path: (string | number)[]): string | null {
-  const own = (node: Json | undefined): string | null => {
-    let current = deref(doc.doc, node);
-    for (let i = 0; i < 16 && isObject(current); i++) {
-      const mark = current["x-slot"];
-      if (mark !== undefined) {
-        if (typeof mark !== "string") return fail(GenErrorCode.SCHEMA, "`x-slot` must be a dotted path (`''` for the value itself)", doc.file, path);
-        return mark;
-      }
-      if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc.doc, current.allOf[0]);
-      else return null;
-    }
-    return null;
-  };
-  const self = own(result);
-  if (self !== null) return self;
-  const view = objectView(doc.doc, result);
-  for (const [name, prop] of Object.entries(view && isObject(view.properties) ? view.properties : {})) {
-    const inner = own(prop);
-    if (inner !== null) return inner === "" ? name : `${name}.${inner}`;
-  }
-  return null;
-}
 
 interface Builder {
   readonly sourceComponents: Record<string, Json>;
@@ -431,6 +175,7 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
   checkMethodName({ name, file: doc.file, pointer: pointerOf(path), namePointer: pointerOf(nameAt), pagination: null });
   const envelopeRequired = Array.isArray(envelope.required) ? envelope.required : [];
   const paramsSource = envelope.properties.params;
+  const paramsPath = [...request.path, "properties", "params"];
   const paramsView = paramsSource === undefined ? undefined : objectView(doc.doc, paramsSource);
   const required = paramsView && Array.isArray(paramsView.required) ? paramsView.required.filter((r): r is string => typeof r === "string") : [];
   const names = paramsView && isObject(paramsView.properties) ? Object.keys(paramsView.properties) : [];
@@ -446,7 +191,15 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
   const resultPath = isEnvelope ? [...response.path, "properties", "result"] : response.path;
   const resultView = objectView(doc.doc, resultSource);
   const Name = pascal(name);
+  const ctx: OperationContext = {
+    doc,
+    operation,
+    path,
+    params: { source: paramsSource, view: paramsView, names, path: paramsPath },
+    result: { source: resultSource, path: resultPath },
+  };
 
+  // Read in this order: when a spec has several faults, the first one read is the one reported.
   return {
     name,
     path: route,
@@ -460,21 +213,21 @@ function buildMethod(b: Builder, doc: SpecDocument, route: string, operation: Js
     requiredParams: required,
     optionalParams: names.filter((n) => !required.includes(n)),
     hasContext: !!resultView && isObject(resultView.properties) && "context" in resultView.properties && "value" in resultView.properties,
-    pagination: pagination(doc, operation, paramsView, resultSource, path),
-    slot: slotPath(doc, resultSource, resultPath),
-    identity: readIdentity(operation["x-identity"], doc.file, [...path, "x-identity"]),
-    filters: readFilters(operation["x-filters"], names, doc.file, [...path, "x-filters"]),
-    lookup: readLookup(operation["x-lookup"], names, doc.file, [...path, "x-lookup"]),
-    sums: readSums(operation["x-sums"], names, doc.file, [...path, "x-sums"]),
-    maxItems: readMaxItems(doc.doc, paramsView, paramsSource, doc.file, [...request.path, "properties", "params", "properties"]),
+    pagination: readPagination(ctx),
+    slot: readSlot(ctx),
+    identity: readIdentity(ctx),
+    filters: readFilters(ctx),
+    lookup: readLookup(ctx),
+    sums: readSums(ctx),
+    maxItems: readMaxItems(ctx),
     extensions: Object.fromEntries(Object.entries(operation).filter(([k]) => k.startsWith("x-") && !TABLE_EXTENSIONS.has(k))),
-    params: paramsSource === undefined ? null : schemaPair(b, doc, paramsSource, [...request.path, "properties", "params"], `${Name}Params`),
+    params: paramsSource === undefined ? null : schemaPair(b, doc, paramsSource, paramsPath, `${Name}Params`),
     result: schemaPair(b, doc, resultSource, resultPath, `${Name}Result`),
-    aliases: readAliases(operation["x-aliases"], doc.file, [...path, "x-aliases"]),
-    registered: readRegistered(operation["x-registered"], doc.file, [...path, "x-registered"]),
+    aliases: readAliases(ctx),
+    registered: readRegistered(ctx),
     paramShape: paramShape(doc.doc, paramsView, paramsSource),
-    moving: movingFields(doc, resultSource, resultPath),
-    transactionAccounts: readTransactionAccounts(doc.doc, operation["x-transaction-accounts"], resultSource, doc.file, [...path, "x-transaction-accounts"]),
+    moving: readMovesWith(ctx),
+    transactionAccounts: readTransactionAccounts(ctx),
   };
 }
 
@@ -515,14 +268,7 @@ export function buildModel(spec: LoadedSpec): SpecModel {
   }
   checkMethodCollisions(methods);
   checkAliases(methods);
-  for (const m of methods) {
-    if (m.sums && !seen.has(m.sums.method)) {
-      throw new GenError(GenErrorCode.SCHEMA, `\`x-sums.method\` names ${quote(m.sums.method)}, which is not a method of the spec`, {
-        file: m.file,
-        pointer: `${m.pointer}/x-sums/method`,
-      });
-    }
-  }
+  checkSumsTargets(methods, seen);
   if (methods.length === 0) throw new GenError(GenErrorCode.NO_METHODS, "the spec defines no methods", { file: spec.source, pointer: "/paths" });
   const first = spec.documents[0]!.doc.info as JsonObject;
   return {

@@ -25,6 +25,17 @@ export function objectView(doc: JsonObject, node: Json | undefined): JsonObject 
   return undefined;
 }
 
+/** A number keyword (`maximum`, `x-default`) of a scalar schema, through `$ref`s and `allOf: [X]` + nullable wrappers. */
+export function scalarKeyword(doc: JsonObject, node: Json | undefined, key: string): number | null {
+  let current = deref(doc, node);
+  for (let i = 0; i < 16 && isObject(current); i++) {
+    if (typeof current[key] === "number") return current[key];
+    if (Array.isArray(current.allOf) && current.allOf.length === 1) current = deref(doc, current.allOf[0]);
+    else return null;
+  }
+  return null;
+}
+
 const STRING_FORMATS: ReadonlySet<string> = new Set(["pubkey", "hash", "signature", "base58", "base64"]);
 const UNSIGNED = /^uint(8|16|32|64)$/;
 

@@ -1,8 +1,9 @@
 /** `x-moves-with`: the result fields that move with the tree's root, the slot or the index's state (the method table's `moving`). */
 import { isObject, type Json, type MovingField, type ParamFact } from "@photon-indexer-kit/runtime";
-import { GenErrorCode, quote } from "./errors.js";
-import { resolvePointer, type SpecDocument } from "./load.js";
-import { fail, paramFact } from "./schema-view.js";
+import { GenErrorCode, quote } from "../errors.js";
+import { resolvePointer } from "../load.js";
+import { fail, paramFact } from "../schema-view.js";
+import type { OperationContext } from "./context.js";
 
 const MOVES_WITH = ["root", "slot", "state"] as const;
 
@@ -23,7 +24,7 @@ const LOCAL_REF = /^#\/(.*)$/;
  * schema the result reaches (through `$ref`, `allOf`/`anyOf`/`oneOf` and array `items`), each
  * property's path dotted from the result with `[]` after an array (DECISIONS rows 76, 84).
  */
-export function movingFields(doc: SpecDocument, result: Json, resultPath: (string | number)[]): MovingField[] {
+export function readMovesWith({ doc, result }: OperationContext): MovingField[] {
   const out: MovingField[] = [];
   const seen = new Set<string>();
   const visit = (node: Json | undefined, at: (string | number)[], path: string, stack: ReadonlySet<string>, depth: number): void => {
@@ -88,6 +89,6 @@ export function movingFields(doc: SpecDocument, result: Json, resultPath: (strin
     }
     for (const [name, prop] of Object.entries(props)) visit(prop, [...where, "properties", name], path === "" ? name : `${path}.${name}`, refs, depth + 1);
   };
-  visit(result, resultPath, "", new Set(), 0);
+  visit(result.source, result.path, "", new Set(), 0);
   return out;
 }
