@@ -4,9 +4,9 @@
  * indexes generalised; any other mismatch fails with the pointer under /result.
  */
 import { describe, expect, it } from "vitest";
-import { schemaCheck } from "../../../conformance/checks/schema.js";
-import type { Finding } from "../../../conformance/model.js";
-import { methods } from "../../../generated/index.js";
+import { schemaCheck, schemaFindings } from "../../../conformance/checks/schema.js";
+import type { Finding } from "../../../conformance/results.js";
+import { methods, methodValidators } from "../../../generated/index.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 
 const KEY = "11111111111111111111111111111111";
@@ -99,5 +99,12 @@ describe("judging the result", () => {
     expect(summary(run(byHash, error))).toEqual([["fail", 'expected a result, got error {"code":-32602,"message":"Invalid params"}']]);
     expect(summary(run(byHash, exchangeOf({ json: { jsonrpc: "2.0", id: 1 } })))).toEqual([["fail", "expected a result, no result"]]);
     expect(summary(run(byHash, exchangeOf({ text: "<html>" })))).toEqual([["fail", "expected a result, no result"]]);
+  });
+});
+
+describe("schema findings' wording", () => {
+  it("name the result without a trailing slash", () => {
+    const [finding] = schemaFindings(methodValidators.getCompressedAccount.result, 7, false);
+    expect(finding!.message).toBe("result does not match the spec: /result must be object");
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { base58Bytes } from "../../../conformance/checks/base58-order.js";
 import type { CheckContext } from "../../../conformance/checks/check.js";
 import { firstOutOfOrder, paginationCheck } from "../../../conformance/checks/pagination.js";
-import type { Finding } from "../../../conformance/model.js";
+import type { Finding } from "../../../conformance/results.js";
 import { encodeBase58 } from "../../../runtime/index.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 import { bytesFrom } from "../../helpers/bytes.js";
