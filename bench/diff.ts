@@ -17,7 +17,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { attemptOf, judgeSecond } from "../conformance/compare-judge.js";
 import type { ConformanceCase } from "../conformance/case-format.js";
-import type { Exchange } from "../conformance/model.js";
+import type { Exchange } from "../conformance/results.js";
 import { specMethods } from "../conformance/spec-facts.js";
 import { parseJson, stringifyJson } from "../runtime/index.js";
 import type { CallContext } from "../runtime/index.js";

@@ -5,7 +5,7 @@
  * per check, one finding giving the count left out with the worst status among them, so a failure
  * left out still fails its case.
  */
-import type { Finding, Status } from "./model.js";
+import type { Finding, Status } from "./results.js";
 
 /** Findings one check keeps about one answer (with its follow-up calls) at most. */
 export const MAX_FINDINGS_PER_ANSWER = 100;

@@ -22,7 +22,7 @@ import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { fixturesSaver, saveFixturesOption } from "./fixtures-save.js";
 import { checkOutputFolder, prepareOutputFile } from "./outputs.js";
 import { recordCases, renderChanges } from "./record.js";
-import { fail, runWideResult, type RunSummary } from "./model.js";
+import { fail, runWideResult, type RunSummary } from "./results.js";
 import { packageRoot, packageVersion } from "./paths.js";
 import { closingLines, consoleStyle } from "./reporters/console.js";
 import { progressReporter, type Progress } from "./reporters/progress.js";

@@ -11,7 +11,7 @@ import type { ConformanceCase } from "./case-format.js";
 import { show } from "./checks/check.js";
 import { classifiedDifferences, differences, differs, type Difference, type ReplyPlan } from "./compare-walk.js";
 import { ABSENT, getPath } from "./matchers.js";
-import { fail, pass, warn, type Exchange, type Finding } from "./model.js";
+import { fail, pass, warn, type Exchange, type Finding } from "./results.js";
 import { maskResult, movingTrie } from "./moving.js";
 import { contextSlotPaths, identityFields, lookupKeyOf, methodInfo, slotOfResult, type MethodTable } from "./spec-facts.js";
 

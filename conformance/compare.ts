@@ -26,7 +26,7 @@ import type { Json } from "@photon-indexer-kit/runtime";
 import { resultSource, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { attemptOf, judgeAttempts, type Attempt } from "./compare-judge.js";
 import { identityOf, summarize } from "./judge.js";
-import { fail, pass, rollUp, runWideResult, warn, type CaseResult, type RunSummary } from "./model.js";
+import { fail, pass, rollUp, runWideResult, warn, type CaseResult, type RunSummary } from "./results.js";
 import { requestOf, skipped } from "./run.js";
 import { openSession, type Session } from "./session.js";
 import type { MethodTable } from "./spec-facts.js";

@@ -16,7 +16,7 @@ import { setAside, SlotWatch, WATCH_MS } from "./discover/moving.js";
 import { SETTLE_CALLS, Settling } from "./discover/settle.js";
 import { dataOf, delegateOf, discoverMerkleContext, discoverTokenRoles, list, type Listing } from "./discover/token-roles.js";
 import { ABSENT, getPath } from "./matchers.js";
-import type { Exchange } from "./model.js";
+import type { Exchange } from "./results.js";
 import { slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
 
 /**

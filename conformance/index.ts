@@ -15,6 +15,6 @@ export type { ConformanceCase, Fixtures } from "./case-format.js";
 export type { Json } from "@photon-indexer-kit/runtime";
 export { render, reporterNames } from "./reporters/index.js";
 export type { ReporterName } from "./reporters/index.js";
-export type { CaseResult, Exchange, Finding, RunIdentity, RunSummary, SentRequest, Status, Tally } from "./model.js";
+export type { CaseResult, Exchange, Finding, RunIdentity, RunSummary, SentRequest, Status, Tally } from "./results.js";
 
 export { casesDir, readFixtures, referenceFixturesFile } from "./fixtures.js";

@@ -17,7 +17,7 @@ import {
   type RunSummary,
   type Status,
   type Tally,
-} from "./model.js";
+} from "./results.js";
 import { packageInfo } from "./paths.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 

@@ -19,7 +19,7 @@ import { ConfErrorCode, ConformanceError } from "./errors.js";
 import type { Target } from "./checks/check.js";
 import { RootLedger } from "./checks/root-ledger.js";
 import { identityOf, judge, summarize } from "./judge.js";
-import { fail, noCases, rollUp, type CaseCounts, type CaseResult, type Exchange, type RunSummary, type Tally } from "./model.js";
+import { fail, noCases, rollUp, type CaseCounts, type CaseResult, type Exchange, type RunSummary, type Tally } from "./results.js";
 import { deriveExpectation } from "./offline-rules.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import type { MethodTable } from "./spec-facts.js";

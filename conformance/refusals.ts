@@ -7,7 +7,7 @@
  * be judged as usual; exchanges with no answer (timeouts, resets) decide nothing.
  */
 import { ConfErrorCode, ConformanceError } from "./errors.js";
-import type { Exchange } from "./model.js";
+import type { Exchange } from "./results.js";
 import type { RawTarget } from "./target.js";
 import type { Target } from "./checks/check.js";
 

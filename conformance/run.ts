@@ -9,7 +9,7 @@ import { resultSource, type ConformanceCase, type Fixtures } from "./case-format
 import { ConfErrorCode, UsageError } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { canonicalMethod, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
-import { noCases, rollUp, skip, type CaseResult, type Exchange, type Finding, type MethodStatus, type MethodVerdict, type RunSummary } from "./model.js";
+import { noCases, rollUp, skip, type CaseResult, type Exchange, type Finding, type MethodStatus, type MethodVerdict, type RunSummary } from "./results.js";
 import { deadline, formatDuration, openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import { RootLedger } from "./checks/root-ledger.js";

@@ -10,7 +10,7 @@
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import type { CheckContext, Target } from "./checks/check.js";
-import { FindingReason, warn, type CaseResult, type Exchange, type Finding } from "./model.js";
+import { FindingReason, warn, type CaseResult, type Exchange, type Finding } from "./results.js";
 import { methodInfo, slotMethod, slotOfResult, type MethodTable } from "./spec-facts.js";
 
 /** Tries of one relation: the first, and two more when its answers stated different slots. */

@@ -5,7 +5,7 @@
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import { ABSENT, getPath } from "./matchers.js";
-import { fail, pass, runWideResult, type CaseResult, type Exchange, type Finding } from "./model.js";
+import { fail, pass, runWideResult, type CaseResult, type Exchange, type Finding } from "./results.js";
 import { slotOfAnswer } from "./same-slot.js";
 import { contextSlotPaths, type MethodTable } from "./spec-facts.js";
 

@@ -21,7 +21,7 @@ import type { HttpRequestSpec } from "./case-format.js";
 import { ConfErrorCode } from "./errors.js";
 import { excerpt } from "./excerpt.js";
 import type { Target } from "./checks/index.js";
-import type { Exchange } from "./model.js";
+import type { Exchange } from "./results.js";
 
 /** Characters of an answer's body kept on its exchange for reports (`Exchange.text`). */
 export const MAX_KEPT_TEXT = 4096;

@@ -3,7 +3,7 @@ import { stringifyJson, type EnvelopeValidators, type MethodInfo, type MethodVal
 import type { ConformanceCase } from "../case-format.js";
 import { excerpt } from "../excerpt.js";
 import { ABSENT } from "../matchers.js";
-import type { Exchange, Finding } from "../model.js";
+import type { Exchange, Finding } from "../results.js";
 import type { RootLedger } from "./root-ledger.js";
 
 export interface Target {

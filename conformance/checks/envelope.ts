@@ -8,7 +8,7 @@
  */
 import { formatIssues, isObject, validate, type EnvelopeValidators, type Json } from "@photon-indexer-kit/runtime";
 import { ABSENT, deepEqual, getPath, match } from "../matchers.js";
-import { fail, pass, type Finding } from "../model.js";
+import { fail, pass, type Finding } from "../results.js";
 import { show, type Check } from "./check.js";
 
 /** The note of a batch answered in another order than its requests (passing: JSON-RPC 2.0 §6 matches by id). */

@@ -5,7 +5,7 @@
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import { matchesPattern } from "../matchers.js";
-import { fail, pass, type Finding } from "../model.js";
+import { fail, pass, type Finding } from "../results.js";
 import { show, type Check } from "./check.js";
 
 export const errorsCheck: Check = {

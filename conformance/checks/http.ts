@@ -3,7 +3,7 @@
  * JSON body, the case's `expect.body` matcher, and a transport that answered.
  */
 import { match } from "../matchers.js";
-import { fail, pass, type Finding } from "../model.js";
+import { fail, pass, type Finding } from "../results.js";
 import { show, type Check } from "./check.js";
 
 function mediaType(header: string): string {

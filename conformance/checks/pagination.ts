@@ -14,7 +14,7 @@
  * (`sameJson`: the same as comparing their texts), written out only to report a difference.
  */
 import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
-import { fail, pass, type Exchange, type Finding } from "../model.js";
+import { fail, pass, type Exchange, type Finding } from "../results.js";
 import { atOneSlot, CHANGED, resultOf, unanswered, type Judged, type Try } from "../same-slot.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";

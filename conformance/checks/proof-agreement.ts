@@ -23,7 +23,7 @@
  * At most MAX_FOLLOW_UPS calls per validity answer, with at most MAX_ENTRIES entries compared.
  */
 import { isObject } from "@photon-indexer-kit/runtime";
-import { fail, pass, skip, type Finding } from "../model.js";
+import { fail, pass, skip, type Finding } from "../results.js";
 import { atOneSlot, CHANGED, resultOf } from "../same-slot.js";
 import type { MethodTable } from "../spec-facts.js";
 import { show, type CheckContext } from "./check.js";

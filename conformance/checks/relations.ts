@@ -5,7 +5,7 @@
 import { isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
 import type { AgreesExpectation, FollowExpectation, SumExpectation } from "../case-format.js";
 import { ABSENT, deepEqual, getPath, match, matcherName } from "../matchers.js";
-import { fail, pass, type Finding } from "../model.js";
+import { fail, pass, type Finding } from "../results.js";
 import { atOneSlot, CHANGED, resultOf, unanswered, type Judged } from "../same-slot.js";
 import { itemsOf, methodInfo, pageOf } from "../spec-facts.js";
 import { show, type CheckContext } from "./check.js";

@@ -4,7 +4,7 @@
  * newer than the spec; under --strict it fails.
  */
 import { formatIssues, isObject, type validate } from "@photon-indexer-kit/runtime";
-import { fail, pass, warn, type Finding } from "../model.js";
+import { fail, pass, warn, type Finding } from "../results.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
 import { declared } from "./declared.js";

@@ -6,7 +6,7 @@
  */
 import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import { ABSENT, getPath, holds, match, matcherName } from "../matchers.js";
-import { fail, pass, type Finding } from "../model.js";
+import { fail, pass, type Finding } from "../results.js";
 import { atOneSlot, unanswered } from "../same-slot.js";
 import { expectsResult, show, type Check, type CheckContext } from "./check.js";
 import { hasRelations, relationFindings } from "./relations.js";

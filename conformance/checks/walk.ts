@@ -7,7 +7,7 @@
  */
 import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { getPath } from "../matchers.js";
-import type { Exchange } from "../model.js";
+import type { Exchange } from "../results.js";
 import { pageOf as pageOfResult } from "../spec-facts.js";
 import { base58Rank, compareRankedBase58 } from "./base58-order.js";
 import { show, type CheckContext } from "./check.js";

@@ -9,7 +9,7 @@ import { encodeBase58, isObject, type Json, type MethodInfo } from "@photon-inde
 import type { Target } from "../checks/check.js";
 import { MAY_MOVE } from "../case-format.js";
 import { ABSENT, getPath } from "../matchers.js";
-import type { Exchange } from "../model.js";
+import type { Exchange } from "../results.js";
 import { methodInfo, type MethodTable, slotOfResult } from "../spec-facts.js";
 import { dataOf, delegateOf, type Listing } from "./token-roles.js";
 

@@ -1,5 +1,5 @@
 /** Reporters by name: each renders a finished run; none re-judges it. */
-import type { RunSummary } from "../model.js";
+import type { RunSummary } from "../results.js";
 import { consoleStyle, renderConsole } from "./console.js";
 import { redactSummary, type Redact } from "./support/escape.js";
 import { renderGithub } from "./github.js";

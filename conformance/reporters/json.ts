@@ -3,7 +3,7 @@
  * `forJson`: valid JSON whatever the strings hold (lone surrogates as `\ud800`, and the
  * invisible characters JSON.stringify leaves raw as `\u…`), each value kept exactly.
  */
-import { verdictOf, type RunSummary } from "../model.js";
+import { verdictOf, type RunSummary } from "../results.js";
 import { forJson } from "./support/escape.js";
 import { coverageOf, methodStatusText } from "./support/parts.js";
 

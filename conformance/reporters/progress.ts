@@ -4,7 +4,7 @@
  * failing case as it comes (the first MAX_LISTED_FAILURES; the report lists every one). With
  * `verbose`, a line per case instead. Cases not run are counted, never listed.
  */
-import { noCases, type CaseCounts, type CaseResult } from "../model.js";
+import { noCases, type CaseCounts, type CaseResult } from "../results.js";
 import { type ConsoleStyle, progressLine } from "./console.js";
 import { forConsole, type Redact } from "./support/escape.js";
 

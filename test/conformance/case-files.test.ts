@@ -14,7 +14,7 @@ import { loadCases } from "../../conformance/case-format.js";
 import { CaseError } from "../../conformance/errors.js";
 import { errorsCheck } from "../../conformance/checks/errors.js";
 import { match } from "../../conformance/matchers.js";
-import type { Exchange } from "../../conformance/model.js";
+import type { Exchange } from "../../conformance/results.js";
 import type { Json } from "../../runtime/index.js";
 import { root as repoRoot } from "../helpers/paths.js";
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { type DiffOptions, diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { root } from "../helpers/paths.js";
 import { startBroken, type BrokenServer } from "./broken-servers.js";

@@ -14,7 +14,7 @@ import { main } from "../../conformance/cli.js";
 import { discoverFixtures } from "../../conformance/discover.js";
 import { activeActors, actorsOf } from "../../conformance/discover/moving.js";
 import { casesDir, readFixtures } from "../../conformance/fixtures.js";
-import type { Exchange } from "../../conformance/model.js";
+import type { Exchange } from "../../conformance/results.js";
 import { runSuite } from "../../conformance/run.js";
 import { specMethods } from "../../conformance/spec-facts.js";
 import { createTarget } from "../../conformance/target.js";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 import { render, reporterNames } from "../../conformance/reporters/index.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { root } from "../helpers/paths.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
 import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/offline.js";
-import type { CaseResult } from "../../conformance/model.js";
+import type { CaseResult } from "../../conformance/results.js";
 import { render } from "../../conformance/reporters/index.js";
 import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";

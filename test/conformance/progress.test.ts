@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
-import type { CaseResult, CaseStatus } from "../../conformance/model.js";
+import type { CaseResult, CaseStatus } from "../../conformance/results.js";
 import { MAX_LISTED_FAILURES, PROGRESS_INTERVAL_MS, progressReporter } from "../../conformance/reporters/progress.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";

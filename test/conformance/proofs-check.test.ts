@@ -8,7 +8,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proofFindings, MAX_FOLDS } from "../../conformance/checks/proofs.js";
-import type { Finding, RunSummary } from "../../conformance/model.js";
+import type { Finding, RunSummary } from "../../conformance/results.js";
 import { checkFile } from "../../conformance/offline.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore, type Dataset } from "../../reference/index.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
 import { expectsResult } from "../../conformance/checks/check.js";
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { methods } from "../../generated/methods.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";

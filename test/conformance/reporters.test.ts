@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { noCases, type CaseResult, type Finding, type RunSummary, type Status } from "../../conformance/model.js";
+import { noCases, type CaseResult, type Finding, type RunSummary, type Status } from "../../conformance/results.js";
 import { progressLine } from "../../conformance/reporters/console.js";
 import { curlLine } from "../../conformance/reporters/support/curl.js";
 import { forShell } from "../../conformance/reporters/support/escape.js";

@@ -1,7 +1,7 @@
 /** runSuite over the whole corpus: the reference indexer passes it, and so does one adding a field to every object. */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { failedCases } from "../helpers/failed-cases.js";

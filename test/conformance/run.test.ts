@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSuite, selectsRunWide, SLOT_ORDER_ID, type RunOptions } from "../../conformance/run.js";
-import type { CaseResult, RunSummary } from "../../conformance/model.js";
+import type { CaseResult, RunSummary } from "../../conformance/results.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { compareBase58Numbers, RpcError } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";

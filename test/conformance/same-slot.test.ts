@@ -11,7 +11,7 @@ import { agreementFindings } from "../../conformance/checks/proof-agreement.js";
 import { collectProofs } from "../../conformance/checks/proof-shapes.js";
 import { semanticsCheck } from "../../conformance/checks/semantics.js";
 import type { CheckContext } from "../../conformance/checks/check.js";
-import { FindingReason, type CaseResult, type Finding } from "../../conformance/model.js";
+import { FindingReason, type CaseResult, type Finding } from "../../conformance/results.js";
 import { slotOrder } from "../../conformance/run.js";
 import { movedFinding, movedNote, SLOT_TRIES } from "../../conformance/same-slot.js";
 import { specMethods } from "../../conformance/spec-facts.js";

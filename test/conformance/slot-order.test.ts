@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { CaseResult, Exchange } from "../../conformance/model.js";
+import type { CaseResult, Exchange } from "../../conformance/results.js";
 import { slotOrder } from "../../conformance/run.js";
 import { specMethods } from "../../conformance/spec-facts.js";
 

@@ -15,7 +15,7 @@ import type { CheckContext, Target } from "../../conformance/checks/check.js";
 import { walk } from "../../conformance/checks/pagination.js";
 import { rules } from "../../conformance/checks/semantics.js";
 import { discoveryLists } from "../../conformance/discover.js";
-import type { Exchange } from "../../conformance/model.js";
+import type { Exchange } from "../../conformance/results.js";
 import { deriveExpectation } from "../../conformance/offline-rules.js";
 import {
   contextSlotPaths,

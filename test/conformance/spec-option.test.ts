@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isObject, parseJson, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
 import { main } from "../../conformance/cli.js";
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { loadSelection } from "../../conformance/session.js";
 import { bundledVersions, defaultSpec, loadSpecBundle, methodsCalled, type SpecBundle } from "../../conformance/spec-bundle.js";

@@ -11,7 +11,7 @@ import { checkFile } from "../../conformance/offline.js";
 import { main } from "../../conformance/cli.js";
 import { diffTargets } from "../../conformance/compare.js";
 import { REORDERED_NOTE } from "../../conformance/checks/envelope.js";
-import { noCases, verdictOf, type CaseResult, type CaseStatus, type Finding, type RunSummary } from "../../conformance/model.js";
+import { noCases, verdictOf, type CaseResult, type CaseStatus, type Finding, type RunSummary } from "../../conformance/results.js";
 import { renderGithub } from "../../conformance/reporters/github.js";
 import { render } from "../../conformance/reporters/index.js";
 import { renderConsole } from "../../conformance/reporters/console.js";

@@ -1,5 +1,5 @@
 /** A run's failed cases, one line each (`id: message; message`), so that a test expecting none shows what failed. */
-import type { RunSummary } from "../../conformance/model.js";
+import type { RunSummary } from "../../conformance/results.js";
 
 export function failedCases(summary: Pick<RunSummary, "results">): string[] {
   return summary.results

@@ -17,7 +17,7 @@ import { hash2 } from "../../conformance/checks/root-ledger.js";
 import type { ConformanceCase } from "../../conformance/case-format.js";
 import { differences } from "../../conformance/compare.js";
 import { judge } from "../../conformance/judge.js";
-import type { Exchange, Finding } from "../../conformance/model.js";
+import type { Exchange, Finding } from "../../conformance/results.js";
 import { defaultSpec } from "../../conformance/spec-bundle.js";
 import { checkFile } from "../../conformance/offline.js";
 import { encodeBase58, MAX_NUMBER_CHARS } from "../../runtime/index.js";

@@ -4,7 +4,7 @@
  * every value is one `forShell` word, so nothing in it (`'`, `$(…)`, backticks, control
  * characters) is run or breaks out of its quotes when the line is pasted into a shell.
  */
-import type { SentRequest } from "../../model.js";
+import type { SentRequest } from "../../results.js";
 import { forShell } from "./escape.js";
 
 export function curlLine(r: SentRequest): string {

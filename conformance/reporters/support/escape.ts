@@ -18,7 +18,7 @@
  * (letters, digits, `-_.~+/=`) untouched wherever the sink allows it.
  */
 import { stringifyJson, visibleText } from "@photon-indexer-kit/runtime";
-import type { CaseResult, Exchange, RunSummary } from "../../model.js";
+import type { CaseResult, Exchange, RunSummary } from "../../results.js";
 
 /** Masks secrets in a text (a `Redactor` from runtime/redact.ts). */
 export type Redact = (text: string) => string;

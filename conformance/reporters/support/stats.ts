@@ -1,6 +1,6 @@
 /** Per-method figures shared by reporters: counts and latency percentiles, and where a failing run failed. */
 import { canonicalMethod } from "../../spec-facts.js";
-import { noCases, RUN_WIDE_METHOD, type CaseCounts, type CaseResult, type RunSummary, type Status } from "../../model.js";
+import { noCases, RUN_WIDE_METHOD, type CaseCounts, type CaseResult, type RunSummary, type Status } from "../../results.js";
 
 export interface MethodStats {
   readonly method: string;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { envelopeCheck, REORDERED_NOTE } from "../../../conformance/checks/envelope.js";
-import type { Finding } from "../../../conformance/model.js";
+import type { Finding } from "../../../conformance/results.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 
 const single = caseOf("method: getIndexerSlot");

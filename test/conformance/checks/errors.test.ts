@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { errorsCheck } from "../../../conformance/checks/errors.js";
-import type { Finding } from "../../../conformance/model.js";
+import type { Finding } from "../../../conformance/results.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 
 const invalidParams = caseOf("method: getCompressedAccount", "expect: { error: -32602 }");

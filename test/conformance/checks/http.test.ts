@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { httpCheck } from "../../../conformance/checks/http.js";
-import type { Finding } from "../../../conformance/model.js";
+import type { Finding } from "../../../conformance/results.js";
 import { caseOf, contextOf, exchangeOf } from "../../helpers/check-context.js";
 
 const slotCase = caseOf("method: getIndexerSlot");
