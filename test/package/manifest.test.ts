@@ -1,13 +1,10 @@
 /** What package.json promises a consumer: private source condition, entries with types for every resolution, a license, generated code a normal build compiles. */
-import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNTIME_PACKAGE } from "../../generator/emit/runtime-package.js";
 import { generate } from "../../generator/generate.js";
-import { writeOutput } from "../../generator/write.js";
-import { extendedSpec, ourSpec, root, scratch, upstream } from "../helpers/paths.js";
+import { ourSpec, root } from "../helpers/paths.js";
 
 const CONDITION = "photon-indexer-kit-source";
 
@@ -103,7 +100,7 @@ describe("runtime/package.json: the runtime as its own package", () => {
       ),
     );
     expect(Object.keys(runtime.dependencies).sort()).toEqual([...imported].sort());
-    expect(Object.keys(runtime.dependencies).sort()).toEqual(["bs58", "lossless-json", "re2js", "undici"]);
+    expect(Object.keys(runtime.dependencies).sort()).toEqual(["lossless-json", "re2js", "undici"]);
     for (const name of readdirSync(join(root, "generated")).filter((f) => f.endsWith(".ts"))) {
       const text = readFileSync(join(root, "generated", name), "utf8");
       expect(text, name).not.toMatch(/\brequire\(|from "ajv/);
@@ -119,38 +116,4 @@ describe("generated code is what a consumer's tsc compiles", () => {
     expect(readdirSync(join(root, "generated")).sort()).toEqual([...files.keys()].sort());
     expect(files.get("validators.ts")).not.toContain("@ts-nocheck");
   });
-
-  it("compiles under the strictest flags a consumer may set, for every spec (unused locals and parameters, unreachable code)", async () => {
-    const dir = join(scratch, "package-strict");
-    rmSync(dir, { recursive: true, force: true });
-    const specs = { ours: ourSpec, upstream050: join(upstream, "0.50.0", "api.yaml"), upstream044: join(upstream, "0.44.0"), extended: extendedSpec };
-    for (const [name, spec] of Object.entries(specs)) await writeOutput(join(dir, name), (await generate(spec, root)).files);
-    const compilerOptions = {
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
-      customConditions: [CONDITION],
-      target: "ES2022",
-      types: ["node"],
-      typeRoots: [join(root, "node_modules", "@types")],
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      noImplicitReturns: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      allowUnreachableCode: false,
-      noFallthroughCasesInSwitch: true,
-      verbatimModuleSyntax: true,
-      noEmit: true,
-      skipLibCheck: true,
-    };
-    // Only the generated files: the runtime they import is checked by the repository's own tsconfig.
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(specs).map((n) => `${n}/index.ts`) }));
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-    const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
-    expect(result.stdout).not.toContain("error TS5"); // the options themselves are valid
-    const inGenerated = result.stdout.split("\n").filter((line) => /^(ours|upstream050|upstream044|extended)\//.test(line));
-    expect(inGenerated).toEqual([]);
-    rmSync(dir, { recursive: true, force: true });
-  }, 120_000);
 });
