@@ -1,6 +1,6 @@
 /**
- * The GitHub Actions example (docs/github-actions.yml, issue 13): the workflow parses and has
- * the structure the README promises, and its own `run:` scripts pass here as they are, in bash,
+ * The GitHub Actions example (docs/github-actions.yml): the workflow parses and has the
+ * structure docs/conformance.md promises, and its own `run:` scripts pass here as they are, in bash,
  * one job per shard: the serve step starts the reference indexer, each shard runs against it
  * and writes JUnit, HTML and markdown reports, and the certificate reaches $GITHUB_STEP_SUMMARY.
  *
