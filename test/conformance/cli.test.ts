@@ -14,7 +14,7 @@ import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
 import { useScratch } from "../helpers/scratch.js";
-import { editValue, startBroken } from "./broken-servers.js";
+import { editValue, startBroken } from "./support/broken-servers.js";
 
 const dir = useScratch("conformance-cli");
 const KEY = "k3y-0f-the-operat0r";

@@ -6,11 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { type DiffOptions, diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
+import { type DiffOptions, diffTargets } from "../../conformance/compare.js";
+import { INCONCLUSIVE_ID } from "../../conformance/verdict.js";
 import type { RunSummary } from "../../conformance/results.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { root } from "../helpers/paths.js";
-import { startBroken, type BrokenServer } from "./broken-servers.js";
+import { startBroken, type BrokenServer } from "./support/broken-servers.js";
 
 const dataset = generateDataset();
 const fixtures = () => datasetProfile(dataset) as never;

@@ -8,14 +8,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli.js";
-import { diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
+import { diffTargets } from "../../conformance/compare.js";
+import { INCONCLUSIVE_ID } from "../../conformance/verdict.js";
 import { createListener } from "../../generated/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore, TOKEN_PROGRAM } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
 import { useScratch } from "../helpers/scratch.js";
-import { editValue, startBroken, type BrokenServer } from "./broken-servers.js";
+import { editValue, startBroken, type BrokenServer } from "./support/broken-servers.js";
 
 const dir = useScratch("compare-sides");
 const casesDir = join(root, "conformance", "cases");

@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { main } from "../../conformance/cli.js";
 import { inconclusiveLimit } from "../../conformance/cli-options.js";
-import { differences, diffTargets, INCONCLUSIVE_ID } from "../../conformance/compare.js";
+import { differences, diffTargets } from "../../conformance/compare.js";
+import { INCONCLUSIVE_ID } from "../../conformance/verdict.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
-import { addedEverywhere, startBroken } from "./broken-servers.js";
+import { addedEverywhere, startBroken } from "./support/broken-servers.js";
 
 const seed1 = useReferenceIndexer();
 const seed1b = useReferenceIndexer();

@@ -19,9 +19,9 @@ import { render, reporterNames } from "../../conformance/reporters/index.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { root } from "../helpers/paths.js";
-import { editValue, startBroken } from "./broken-servers.js";
-import { IDENTITY, largeSummary, smallSummary } from "./ci-summaries.js";
-import { HOSTILE } from "./reporters-safety.js";
+import { editValue, startBroken } from "./support/broken-servers.js";
+import { IDENTITY, largeSummary, smallSummary } from "./support/ci-summaries.js";
+import { HOSTILE } from "./support/reporters-safety.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const temp = mkdtempSync(join(tmpdir(), "html-report-"));

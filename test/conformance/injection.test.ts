@@ -20,7 +20,7 @@ import {
   expectSafeJunit,
   expectSafeMarkdown,
   HOSTILE,
-} from "./reporters-safety.js";
+} from "./support/reporters-safety.js";
 
 const dir = useScratch("injection-e2e");
 let server: RawServer;

@@ -10,7 +10,7 @@ import type { RunSummary } from "../../conformance/results.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { root } from "../helpers/paths.js";
-import { relationCases, startBroken, type Defect } from "./broken-servers.js";
+import { relationCases, startBroken, type Defect } from "./support/broken-servers.js";
 
 /**
  * The chain moves before the 2nd request (so the first relation's first answers straddle a

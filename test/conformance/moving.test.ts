@@ -13,8 +13,8 @@ import { recordCases } from "../../conformance/record.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";
 import { root } from "../helpers/paths.js";
 import { useScratch } from "../helpers/scratch.js";
-import { flipBit } from "./broken-proofs.js";
-import { startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
+import { flipBit } from "./support/broken-proofs.js";
+import { startBroken, type BrokenServer, type Defect } from "./support/broken-servers.js";
 
 const dir = useScratch("moving");
 const corpus = join(dir, "cases");

@@ -10,13 +10,14 @@ import { loadSelection } from "../../conformance/session.js";
 import { main } from "../../conformance/cli.js";
 import type { CaseResult, RunSummary } from "../../conformance/results.js";
 import { render, reporterNames } from "../../conformance/reporters/index.js";
-import { checkSkipMethods, methodVerdicts, optOuts, runSuite, SKIP_METHOD_REASON, unregisteredReason, type RunOptions } from "../../conformance/run.js";
+import { checkSkipMethods, optOuts, runSuite, SKIP_METHOD_REASON, unregisteredReason, type RunOptions } from "../../conformance/run.js";
+import { methodVerdicts } from "../../conformance/verdict.js";
 import { canonicalMethod, methodInfo, unregisteredMethods } from "../../conformance/spec-facts.js";
 import { methods } from "../../generated/index.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
-import { startBroken, type Defect } from "./broken-servers.js";
+import { startBroken, type Defect } from "./support/broken-servers.js";
 
 const casesDir = join(root, "conformance", "cases");
 let dataset: Dataset;

@@ -30,8 +30,8 @@ import {
   staleRoot,
   twoRootsPerSeq,
   validityStaleRoot,
-} from "./broken-proofs.js";
-import { startBroken, type Defect } from "./broken-servers.js";
+} from "./support/broken-proofs.js";
+import { startBroken, type Defect } from "./support/broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];

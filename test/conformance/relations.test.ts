@@ -14,7 +14,7 @@ import { methods } from "../../generated/methods.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { parseJson } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
-import { relationCases as cases, startBroken, type Defect } from "./broken-servers.js";
+import { relationCases as cases, startBroken, type Defect } from "./support/broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];

@@ -25,7 +25,7 @@ import {
   expectSafeMarkdown,
   HOSTILE,
   INJECTIONS,
-} from "./reporters-safety.js";
+} from "./support/reporters-safety.js";
 
 const dir = useScratch("reporters-injection");
 beforeAll(() => {});

@@ -13,8 +13,8 @@ import { GITHUB_COMMENT_LIMIT, renderMarkdown } from "../../conformance/reporter
 import { render } from "../../conformance/reporters/index.js";
 import { createRedactor } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
-import { largeSummary, smallSummary } from "./ci-summaries.js";
-import { checkWellFormedXml, expectSafeGithub, expectSafeJunit, expectSafeMarkdown, HOSTILE } from "./reporters-safety.js";
+import { largeSummary, smallSummary } from "./support/ci-summaries.js";
+import { checkWellFormedXml, expectSafeGithub, expectSafeJunit, expectSafeMarkdown, HOSTILE } from "./support/reporters-safety.js";
 
 const XSD = readFileSync(join(root, "test", "fixtures", "junit", "jenkins-junit.xsd"), "utf8");
 const temp = mkdtempSync(join(tmpdir(), "reports-ci-"));

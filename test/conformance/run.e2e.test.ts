@@ -6,7 +6,7 @@ import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { failedCases } from "../helpers/failed-cases.js";
 import { root } from "../helpers/paths.js";
-import { addedEverywhere, startBroken, type Defect } from "./broken-servers.js";
+import { addedEverywhere, startBroken, type Defect } from "./support/broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];

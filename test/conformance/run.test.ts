@@ -9,7 +9,7 @@ import type { CaseResult, RunSummary } from "../../conformance/results.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
 import { compareBase58Numbers, RpcError } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
-import { editValue, startBroken, type BrokenServer, type Defect } from "./broken-servers.js";
+import { editValue, startBroken, type BrokenServer, type Defect } from "./support/broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];

@@ -16,7 +16,7 @@ import { generateDataset, datasetProfile, type Dataset } from "../../reference/i
 import { duplicateKeyIn, nonIntegerLiteral, parseJson, PhotonClientError, validate } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
-import { startBroken, type BrokenServer } from "../conformance/broken-servers.js";
+import { startBroken, type BrokenServer } from "../conformance/support/broken-servers.js";
 
 describe("parseJson keeps how numbers were written", () => {
   it("marks fractions, exponents and minus zero, in objects and arrays, at any depth and text length", () => {

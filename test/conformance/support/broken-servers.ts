@@ -5,12 +5,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createListener, type Handlers } from "../../generated/index.js";
-import { createReferenceHandlers, datasetProfile, ReferenceStore, type Dataset } from "../../reference/index.js";
-import { LiveChain, type LiveOptions } from "../../reference/live/chain.js";
-import { pinnedBy } from "../../reference/live/pinned.js";
-import { Forest } from "../../reference/trees/forest.js";
-import { parseJson, stringifyJson } from "../../runtime/index.js";
+import { createListener, type Handlers } from "../../../generated/index.js";
+import { createReferenceHandlers, datasetProfile, ReferenceStore, type Dataset } from "../../../reference/index.js";
+import { LiveChain, type LiveOptions } from "../../../reference/live/chain.js";
+import { pinnedBy } from "../../../reference/live/pinned.js";
+import { Forest } from "../../../reference/trees/forest.js";
+import { parseJson, stringifyJson } from "../../../runtime/index.js";
 
 export interface Defect {
   /** Rewrites handlers (the indexer's logic). */

@@ -4,7 +4,7 @@
  * large one (thousands of failing cases with long messages). `extra` text goes into every
  * outside string, e.g. the injections of reporters-safety.ts.
  */
-import { noCases, type CaseResult, type Exchange, type RunIdentity, type RunSummary, type Status } from "../../conformance/results.js";
+import { noCases, type CaseResult, type Exchange, type RunIdentity, type RunSummary, type Status } from "../../../conformance/results.js";
 
 export const IDENTITY: RunIdentity = {
   command: "run",

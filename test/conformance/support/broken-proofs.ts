@@ -4,7 +4,7 @@
  * base58 values, integers in range), so only the proofs check can see it.
  */
 import { poseidon2 } from "poseidon-lite/poseidon2";
-import { decodeBase58, encodeBase58 } from "../../runtime/index.js";
+import { decodeBase58, encodeBase58 } from "../../../runtime/index.js";
 import type { Defect } from "./broken-servers.js";
 
 /** A 32-byte base58 value with one bit of its last byte flipped (still below the field modulus). */

@@ -7,12 +7,12 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { caseOf as buildCase, type ConformanceCase } from "../../conformance/case-format.js";
-import type { CheckContext } from "../../conformance/checks/check.js";
-import type { Finding } from "../../conformance/results.js";
-import { createTarget, type RawTarget } from "../../conformance/target.js";
-import { envelopeValidators, methods, methodValidators } from "../../generated/index.js";
-import { encodeBase58, parseJson, stringifyJson, type Json } from "../../runtime/index.js";
+import { caseOf as buildCase, type ConformanceCase } from "../../../conformance/case-format.js";
+import type { CheckContext } from "../../../conformance/checks/check.js";
+import type { Finding } from "../../../conformance/results.js";
+import { createTarget, type RawTarget } from "../../../conformance/target.js";
+import { envelopeValidators, methods, methodValidators } from "../../../generated/index.js";
+import { encodeBase58, parseJson, stringifyJson, type Json } from "../../../runtime/index.js";
 
 /** A JSON-RPC error a world answers instead of a result. */
 export class Fault {
