@@ -1,7 +1,11 @@
 export * from "./contracts.js";
 export * from "./errors.js";
 export * from "./formats.js";
-export * from "./json.js";
+export { encodeOnce, isEncoded } from "./json/encoded.js";
+export { duplicatedKeysOf, duplicateKeyIn, nonIntegerLiteral } from "./json/marks.js";
+export * from "./json/parse.js";
+export { stringifyJson } from "./json/stringify.js";
+export * from "./json/value.js";
 export * from "./client.js";
 export * from "./redact.js";
 export * from "./regex.js";

@@ -15,7 +15,7 @@
  */
 import { setTimeout as pause } from "node:timers/promises";
 import { ClientErrorCode, PhotonClientError } from "./errors.js";
-import { isObject } from "./json.js";
+import { isObject } from "./json/value.js";
 import { MAX_TIMER_MS } from "./transport/options.js";
 
 /** An indexer slot as the lossless parser returns it: a `bigint` above 2^53 - 1, else a `number`. */

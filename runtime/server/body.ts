@@ -7,7 +7,7 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RpcCode, RpcMessage } from "../errors.js";
-import { JsonSyntaxError, MAX_NUMBER_CHARS, parseJson } from "../json.js";
+import { JsonSyntaxError, MAX_NUMBER_CHARS, parseJson } from "../json/parse.js";
 import { errorEnvelope } from "./envelope.js";
 import { EMPTY, sendClosing, sendJson } from "./send.js";
 

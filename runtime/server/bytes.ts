@@ -8,7 +8,8 @@
  * whose handler gave their text: `writtenAs`) and gives up (`undefined`, the caller then takes the
  * string path) on anything else.
  */
-import { isEncoded, stringifyJson } from "../json.js";
+import { isEncoded } from "../json/encoded.js";
+import { stringifyJson } from "../json/stringify.js";
 
 /**
  * Where the UTF-8 bytes of an encoded value sit, once written: `,` + its JSON, `slab[start, end)`

@@ -5,7 +5,8 @@
  */
 import type { ValidationIssue } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
-import { duplicatedKeysOf, stringifyJson } from "../json.js";
+import { duplicatedKeysOf } from "../json/marks.js";
+import { stringifyJson } from "../json/stringify.js";
 
 const U64_MAX = 18446744073709551615n;
 

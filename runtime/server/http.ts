@@ -12,7 +12,7 @@ import type { BodyReader } from "./body.js";
 import { asRpcError, INTERNAL_ERROR_NULL_BYTES, isThenable, NULL_BYTES } from "./envelope.js";
 import type { RpcCore } from "./rpc.js";
 import { sendBytes, sendClosing, sendJson, sendPreflight, TEXT_TYPE } from "./send.js";
-import { stringifyJson } from "../json.js";
+import { stringifyJson } from "../json/stringify.js";
 
 // jsonrpsee's text/plain answers end with a newline (jsonrpsee: http.rs `response` module).
 const METHOD_NOT_ALLOWED_TEXT = Buffer.from("Used HTTP Method is not allowed. POST or OPTIONS is required\n");

@@ -13,7 +13,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MethodInfo, StandaloneValidate } from "../contracts.js";
 import { formatIssues, validate } from "../contracts.js";
 import { RpcCode, RpcError, RpcMessage } from "../errors.js";
-import { duplicateKeyIn, stringifyJson } from "../json.js";
+import { duplicateKeyIn } from "../json/marks.js";
+import { stringifyJson } from "../json/stringify.js";
 import { NOT_JSON_200, NOT_JSON_400, parseBody } from "./body.js";
 import { envelopeBytes, holdsEncoded, RESULT_AT, writtenAs } from "./bytes.js";
 import {

@@ -7,7 +7,7 @@ import { parseCase, type ConformanceCase } from "../../conformance/case-format.j
 import type { CheckContext } from "../../conformance/checks/check.js";
 import type { Exchange } from "../../conformance/model.js";
 import { envelopeValidators, methods, methodValidators } from "../../generated/index.js";
-import { parseJson } from "../../runtime/json.js";
+import { parseJson } from "../../runtime/json/parse.js";
 
 /** A case from the lines of its YAML file (`method: …`, `expect: …`). */
 export function caseOf(...lines: string[]): ConformanceCase {

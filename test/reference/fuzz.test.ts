@@ -33,7 +33,7 @@ import type { MethodName } from "../../generated/index.js";
 import { datasetProfile, generateDataset } from "../../reference/dataset.js";
 import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { encodeBase58, parseJson, validate } from "../../runtime/index.js";
-import { duplicatedKeysOf } from "../../runtime/json.js";
+import { duplicatedKeysOf } from "../../runtime/json/marks.js";
 import { boundedNumbers } from "../../runtime/server/body.js";
 
 /** Base seed of every property below (category n uses FUZZ_SEED + n). */

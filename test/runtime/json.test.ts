@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { duplicatedKeysOf, duplicateKeyIn, JsonSyntaxError, MAX_NUMBER_CHARS, parseJson, stringifyJson } from "../../runtime/json.js";
+import { duplicatedKeysOf, duplicateKeyIn } from "../../runtime/json/marks.js";
+import { JsonSyntaxError, MAX_NUMBER_CHARS, parseJson } from "../../runtime/json/parse.js";
+import { stringifyJson } from "../../runtime/json/stringify.js";
 
 describe("lossless JSON", () => {
   it("keeps integers above 2^53 as bigint and small ones as number", () => {

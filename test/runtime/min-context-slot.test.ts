@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRpcClient, type ClientOptions } from "../../runtime/client.js";
 import type { MethodInfo, PaginationInfo } from "../../runtime/contracts.js";
 import { ClientErrorCode, PhotonClientError } from "../../runtime/errors.js";
-import { isObject } from "../../runtime/json.js";
+import { isObject } from "../../runtime/json/value.js";
 import { Forward } from "../../runtime/transport/forward.js";
 import { methodInfo } from "../helpers/method-info.js";
 import { type MovingServer, rejectionOf, startMovingServer } from "./moving-rpc-server.js";

@@ -6,7 +6,9 @@
 import { once } from "node:events";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isObject, parseJson, stringifyJson } from "../../runtime/json.js";
+import { parseJson } from "../../runtime/json/parse.js";
+import { stringifyJson } from "../../runtime/json/stringify.js";
+import { isObject } from "../../runtime/json/value.js";
 import type { IndexerSlot } from "../../runtime/slots.js";
 
 export interface MovingRequest {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { MethodInfo, MethodValidators, StandaloneValidate } from "../../../runtime/contracts.js";
-import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
+import { encodeOnce } from "../../../runtime/json/encoded.js";
+import { stringifyJson } from "../../../runtime/json/stringify.js";
 import { type CallContext, createRequestListener, type Handler, type ListenerOptions } from "../../../runtime/server.js";
 import { closeListeners, listen, post } from "../../helpers/listener.js";
 import { methodInfo } from "../../helpers/method-info.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { encodeOnce, stringifyJson } from "../../../runtime/json.js";
+import { encodeOnce } from "../../../runtime/json/encoded.js";
+import { stringifyJson } from "../../../runtime/json/stringify.js";
 import { envelopeBytes, holdsEncoded, writtenAs, writtenText } from "../../../runtime/server/bytes.js";
 
 const textOf = (value: unknown, idText: string) => envelopeBytes(value, idText)?.toString("utf8");

@@ -9,6 +9,13 @@ import { randomBytes } from "node:crypto";
 const MARK = `\u0000${randomBytes(6).toString("hex")}:`;
 const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, "\\\\")}(-?\\d+)"`, "g");
 
+/**
+ * The JSON text of a value made by `encodeOnce`: a symbol the package does not export, so nothing
+ * parsed from outside (JSON, YAML, a request) can carry it, and only `encodeOnce` sets it.
+ */
+export const ENCODED: unique symbol = Symbol("encoded JSON");
+export type Encoded = { readonly [ENCODED]?: string };
+
 function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? MARK + value.toString() : value;
 }
@@ -99,51 +106,6 @@ function withReplacer(value: unknown): string {
   });
   if (text === undefined) return "null";
   return sawBigint ? text.replace(MARKED, "$1") : text;
-}
-
-// -- Encoded values -------------------------------------------------------------------------------
-
-/**
- * The JSON text of a value made by `encodeOnce`: a module-private symbol, so nothing parsed from
- * outside (JSON, YAML, a request) can carry it, and only `encodeOnce` sets it.
- */
-const ENCODED: unique symbol = Symbol("encoded JSON");
-type Encoded = { readonly [ENCODED]?: string };
-
-/**
- * Freezes `value` and every object and array inside it, and keeps its JSON text (`stringifyJson`'s
- * own output, written once here) beside it, so that `stringifyJson` writes that text wherever the
- * value appears in a result instead of walking it again: a server that answers the same records in
- * many pages serialises each record once. The value stays the plain object it was (its keys, its
- * types, deep equality); the text is not enumerable and JSON.stringify ignores it. Nothing but this
- * function makes such a value, and the text is always the value's own serialisation, so input can
- * never become JSON text in an answer. Returns `value` (unchanged when it is not extensible).
- */
-export function encodeOnce<T extends object>(value: T): T {
-  // A value that cannot take the text (frozen, sealed) is left as it is: still written right, by walking it.
-  if ((value as Encoded)[ENCODED] !== undefined || !Object.isExtensible(value)) return value;
-  const text = stringifyJson(value);
-  deepFreeze(value, 0);
-  Object.defineProperty(value, ENCODED, { value: text });
-  // Frozen after the text is attached: the value can no longer drift from its text.
-  Object.freeze(value);
-  return value;
-}
-
-/** Whether `value` was made by `encodeOnce` (its JSON text is kept). */
-export function isEncoded(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (value as Encoded)[ENCODED] !== undefined;
-}
-
-/** Freezes the objects and arrays inside `value` (not `value` itself: its text is attached first). */
-function deepFreeze(value: object, depth: number): void {
-  if (depth > 256) return;
-  for (const v of Object.values(value)) {
-    if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
-      deepFreeze(v, depth + 1);
-      Object.freeze(v);
-    }
-  }
 }
 
 /** A value's JSON text on the native path: as is, or a copy with its bigints marked then unmarked. */

@@ -1,100 +1,20 @@
 /**
- * Lossless JSON for JSON-RPC payloads that carry uint64 values.
- *
- * Integers within ±(2^53 - 1) surface as `number`; larger integers surface as `bigint`,
- * so a value such as 18446744073709551615 is never rounded. Everything else matches
- * `JSON.parse` / `JSON.stringify`.
- *
- * Parsing is native: one scan of the text outside its strings finds the integers above
- * 2^53 and where they sit (array indexes, object keys); after `JSON.parse`, each rounded
- * number there is replaced by the bigint of its text. Text that is not JSON around such an
- * integer (and duplicate keys) goes through lossless-json, which parses it or says why.
- *
- * Either way, JSON nested more than 512 arrays/objects deep is refused (as serde_json
- * refuses past 128): the native parser would accept it, and every recursive walk after it
- * (validators, `JSON.stringify`, deep equality) would overflow the stack. Likewise a number
- * literal longer than MAX_NUMBER_CHARS (40) is refused by the scan, before any parser reads it.
- *
- * How a number was written is kept where it matters: serde (Photon's JSON library) refuses
- * `1.0`, `1e0`, `1e-400` and `-0` for an integer field, though each parses to an integral
- * number. The scan finds such literals (a fraction, an exponent, or minus zero) and records
- * them beside the parsed value (`nonIntegerLiteral(parent, key)`), so that the generated
- * validators refuse them for integer and uint64 fields and accept them for `number` ones.
- * With `{ duplicateKeys: true }`, objects with a key written twice are recorded too
- * (`duplicateKeyIn`): JSON.parse keeps the last, serde's derived structs refuse them.
+ * Lossless JSON parsing: an integer beyond ±(2^53 - 1) becomes a bigint, never rounded; else as JSON.parse.
+ * One scan outside strings finds such integers and their paths, JSON.parse runs, and each is put back
+ * from its text; text that is not JSON around one goes to lossless-json, which parses it or says why.
  */
 import { parse as losslessParse } from "lossless-json";
+import { applyMarks, type Marks } from "./marks.js";
 
 const LONG_DIGIT_RUN = /\d{16}/;
 /** Text without a digit before `.`/`e`/`E` and without `-0` holds no non-integer literal. */
 const NON_INTEGER_HINT = /\d[.eE]|-0/;
-
-/** A JSON value as `parseJson` returns it: an integer beyond ±(2^53 - 1) is a bigint. */
-export type Json = null | boolean | number | bigint | string | Json[] | JsonObject;
-export type JsonObject = { [key: string]: Json };
-
-/** A plain object: not null, not an array; typed as the JSON object it is in values that came from `parseJson` or a YAML/JSON parser. */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export interface ParseOptions {
   /** Record objects in which a key is written twice (see `duplicateKeyIn`). */
   readonly duplicateKeys?: boolean;
 }
 
-/** Parent object or array → (key → the literal as written) for each number not written as an integer. */
-const nonIntegerLiterals = new WeakMap<object, Map<string | number, string>>();
-/** Object → the keys written twice in it, in the order their second writing comes. */
-const duplicatedKeys = new WeakMap<object, string[]>();
-const NO_KEYS: readonly string[] = Object.freeze([]);
-
-/**
- * The literal text of `parent[key]` when it is a number written with a fraction, an exponent or
- * as `-0` in text read by `parseJson` (`"1.0"`, `"1e3"`), else undefined. Integer fields refuse
- * such literals as serde does, whatever their value.
- */
-export function nonIntegerLiteral(parent: unknown, key: string | number | undefined): string | undefined {
-  if (typeof parent !== "object" || parent === null || key === undefined) return undefined;
-  return nonIntegerLiterals.get(parent)?.get(key);
-}
-
-/**
- * The JSON pointer and name of the first key written twice in an object inside `value`, for
- * a value parsed with `{ duplicateKeys: true }`; null when there is none. Depth-first, in key order.
- */
-export function duplicateKeyIn(value: unknown, pointer = ""): { pointer: string; key: string } | null {
-  if (typeof value !== "object" || value === null) return null;
-  const key = duplicatedKeys.get(value)?.[0];
-  if (key !== undefined) return { pointer, key };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = duplicateKeyIn(value[i], `${pointer}/${i}`);
-      if (found) return found;
-    }
-    return null;
-  }
-  for (const k of Object.keys(value)) {
-    const found = duplicateKeyIn((value as Record<string, unknown>)[k], `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    if (found) return found;
-  }
-  return null;
-}
-
-/**
- * Every key written twice in `object` itself (not in its members), for a value parsed with
- * `{ duplicateKeys: true }`: jsonrpsee's envelope structs refuse only some of them (DECISIONS #43).
- */
-export function duplicatedKeysOf(object: object): readonly string[] {
-  return duplicatedKeys.get(object) ?? NO_KEYS;
-}
-
-/** What the scan found beside the big integers: literals to mark and objects with a duplicate key. */
-interface Marks {
-  readonly literals: { path: (string | number)[]; token: string }[];
-  readonly duplicates: { path: (string | number)[]; key: string }[];
-  readonly keys: (Set<string> | undefined)[] | null;
-}
 const INTEGER = /^-?\d+$/;
 
 function parseNumber(text: string): number | bigint {
@@ -111,6 +31,7 @@ export class JsonSyntaxError extends SyntaxError {
   override name = "JsonSyntaxError";
 }
 
+/** Deeper JSON is refused (serde_json stops at 128): JSON.parse reads it, but every recursive walk after it would overflow the stack. */
 const MAX_DEPTH = 512;
 
 /**
@@ -276,35 +197,6 @@ function scan(text: string, tokens: string[], rounded: number[], paths: (string 
   }
 }
 
-/** The container a path leads to and the last step, in a parsed value (undefined when the path does not lead there). */
-function parentAt(value: unknown, path: readonly (string | number)[]): object | undefined {
-  let node = value;
-  for (let p = 0; p < path.length - 1; p++) {
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as Record<string | number, unknown>)[path[p]!];
-  }
-  return typeof node === "object" && node !== null ? node : undefined;
-}
-
-/** Records the scan's marks beside the parsed value. */
-function applyMarks(value: unknown, marks: Marks): void {
-  for (const { path, token } of marks.literals) {
-    if (path.length === 0) continue; // a bare number: no field to refuse it for
-    const parent = parentAt(value, path);
-    if (parent === undefined) continue;
-    let map = nonIntegerLiterals.get(parent);
-    if (map === undefined) nonIntegerLiterals.set(parent, (map = new Map()));
-    map.set(path[path.length - 1]!, token);
-  }
-  for (const { path, key } of marks.duplicates) {
-    const object = path.length === 0 ? value : (parentAt(value, path) as Record<string | number, unknown> | undefined)?.[path[path.length - 1]!];
-    if (typeof object !== "object" || object === null) continue;
-    const keys = duplicatedKeys.get(object);
-    if (keys === undefined) duplicatedKeys.set(object, [key]);
-    else if (!keys.includes(key)) keys.push(key);
-  }
-}
-
 /**
  * The native parser, then each integer above 2^53 put back exactly: its path is followed and
  * the rounded number there is replaced by the bigint of its text. Anything unexpected (text
@@ -402,5 +294,3 @@ export function parseJson(text: string, options?: ParseOptions): unknown {
 function withoutExcerpt(message: string): string {
   return message.replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, " in JSON");
 }
-
-export { encodeOnce, isEncoded, stringifyJson } from "./json-stringify.js";
