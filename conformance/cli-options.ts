@@ -5,9 +5,9 @@
  */
 import { InvalidArgumentError, Option } from "commander";
 import { createRedactor, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
-import { budgetText, DEFAULT_MAX_INCONCLUSIVE } from "./compare.js";
 import { UsageError } from "./errors.js";
 import { reporterNames, type ReporterName } from "./reporters/index.js";
+import { budgetText, DEFAULT_MAX_INCONCLUSIVE, type Budget } from "./verdict.js";
 
 export const int =
   (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -45,16 +45,10 @@ export function header(value: string, previous: Record<string, string> = {}): Re
   return { ...previous, [value.slice(0, at).trim().toLowerCase()]: value.slice(at + 1).trim() };
 }
 
-/** `--max-skipped`: a count of cases, or a percentage of the cases selected (`10%`). */
-export interface SkipLimit {
-  readonly count: number;
-  readonly percent: boolean;
-}
-
 /** A count of cases (`5`) or a percentage (`10%`, at most 100), else `message`. */
 const countOrShare =
   (message: string) =>
-  (value: string): SkipLimit => {
+  (value: string): Budget => {
     const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(value.trim());
     const count = m ? Number(m[1]) : NaN;
     if (!m || (!m[2] && !Number.isInteger(count)) || (m[2] && count > 100)) throw new InvalidArgumentError(message);

@@ -14,29 +14,30 @@ import { secretsFromEnv, secretsOf, stringifyJson, type Redactor } from "@photon
 import { MIN_ACCOUNTS } from "../reference/dataset.js";
 import { MAX_INTERVAL_MS, MAX_LAG, startReferenceIndexer } from "../reference/serve.js";
 import { checkFile } from "./offline.js";
-import { diffTargets, INCONCLUSIVE_ID } from "./compare.js";
+import { diffTargets } from "./compare.js";
+import { decide, INCONCLUSIVE_ID, type Budget } from "./verdict.js";
 import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
 import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
 import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
 import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { fixturesSaver, saveFixturesOption } from "./fixtures-save.js";
 import { checkOutputFolder, prepareOutputFile } from "./outputs.js";
-import { recordCases, renderChanges } from "./record.js";
-import { fail, runWideResult, type RunSummary } from "./results.js";
+import { changeCounts, recordCases, renderChanges } from "./record.js";
+import type { RunSummary } from "./results.js";
 import { packageRoot, packageVersion } from "./paths.js";
 import { closingLines, consoleStyle } from "./reporters/console.js";
 import { progressReporter, type Progress } from "./reporters/progress.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { checkSkipMethods, isOptedOut, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectsRunWide, SLOT_ORDER_ID } from "./run.js";
+import { checkSkipMethods, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectsRunWide, SLOT_ORDER_ID } from "./run.js";
 import { RUN_WIDE_ROW } from "./reporters/support/stats.js";
 import { deadline, formatDuration, loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
 import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
 import { bundledVersions, defaultSpec, loadSpecBundle, type SpecBundle } from "./spec-bundle.js";
-import { argvRedactor, checkUrl, collect, durationOption, header, int, reporterPairs, shard, skipLimit, type SkipLimit } from "./cli-options.js";
+import { argvRedactor, checkUrl, collect, durationOption, header, int, reporterPairs, shard, skipLimit } from "./cli-options.js";
 import { maxInconclusiveOption } from "./cli-options.js";
 
-export { argvRedactor, checkUrl, durationText, maskTyped, reporterPairs, type SkipLimit } from "./cli-options.js";
+export { argvRedactor, checkUrl, durationText, maskTyped, reporterPairs } from "./cli-options.js";
 
 /** `serve`'s options as commander parses them. */
 interface ServeFlags {
@@ -58,7 +59,7 @@ interface RunFlags {
   list?: boolean;
   maxFailures?: number;
   skipMethod?: string[];
-  maxSkipped?: SkipLimit;
+  maxSkipped?: Budget;
   method?: string[];
   case?: string[];
   concurrency: number;
@@ -77,7 +78,7 @@ interface RunFlags {
   spec?: string;
   verbose?: boolean;
   /** diff: required cases allowed to stay inconclusive. */
-  maxInconclusive?: SkipLimit;
+  maxInconclusive?: Budget;
 }
 
 /** The config file's and the environment's credentials, known as soon as they are read (settle), before any is checked. */
@@ -226,38 +227,14 @@ async function run(
       },
       session,
     );
-    const summary = limitSkips(ran, flags.maxSkipped);
-    const shown = discovered ? { ...summary, discovered } : summary;
-    await report(shown, pairs, redact);
-    if (interrupt.signal.aborted) return exitFor(interrupt.signal.reason).status;
-    if (summary.results.length > 0 && summary.results.every((r) => r.status === "skip")) {
-      const why = summary.results.every(isOptedOut)
-        ? "the methods of every selected case are opted out (--skip-method), so nothing was run"
-        : summary.results.some(isOptedOut)
-          ? "the fixtures profile fills none of them, and the others' methods are opted out (--skip-method)"
-          : "the fixtures profile fills none of them";
-      process.stderr.write(`photon-conformance: every case was skipped: ${why}\n`);
-      return ExitStatus.USAGE;
-    }
-    return summary.passed ? ExitStatus.OK : ExitStatus.FAILED;
+    const decided = decide(ran, { maxSkipped: flags.maxSkipped, refuseAllSkipped: true });
+    await report(discovered ? { ...decided.summary, discovered } : decided.summary, pairs, redact);
+    if (decided.refusal !== null) process.stderr.write(`photon-conformance: ${decided.refusal}\n`);
+    return decided.exit;
   } finally {
     process.removeListener("SIGINT", onInterrupt);
     await session.close();
   }
-}
-
-/** `--max-skipped`: past it, a failing run-wide result says how many were skipped, and the verdict fails. */
-export function limitSkips(summary: RunSummary, limit: SkipLimit | undefined): RunSummary {
-  if (!limit) return summary;
-  // Cases of opted-out methods (--skip-method) were left out by choice, not skipped for want of fixtures.
-  const cases = summary.results.filter((r) => !r.id.startsWith("run/") && !isOptedOut(r));
-  const skipped = cases.filter((r) => r.status === "skip").length;
-  const allowed = limit.percent ? (cases.length * limit.count) / 100 : limit.count;
-  if (skipped <= allowed) return summary;
-  const shown = limit.percent ? `${limit.count}% of ${cases.length} cases` : `${limit.count}`;
-  const finding = fail("fixtures", `${skipped} of ${cases.length} cases were skipped, more than --max-skipped ${shown} allows`);
-  const result = runWideResult("run/max-skipped", "no more cases skipped than --max-skipped allows", [finding]);
-  return { ...summary, results: [...summary.results, result], counts: { ...summary.counts, fail: summary.counts.fail + 1 }, passed: false };
 }
 
 /**
@@ -476,9 +453,9 @@ export async function main(argv: string[]): Promise<number> {
           },
           session,
         );
-        const summary = limitSkips(compared, flags.maxSkipped);
-        await report(discovered ? { ...summary, discovered } : summary, pairs, redact);
-        code = summary.passed ? ExitStatus.OK : ExitStatus.FAILED;
+        const decided = decide(compared, { maxSkipped: flags.maxSkipped });
+        await report(discovered ? { ...decided.summary, discovered } : decided.summary, pairs, redact);
+        code = decided.exit;
       } finally {
         await session.close();
       }
@@ -502,7 +479,7 @@ export async function main(argv: string[]): Promise<number> {
         if (discovered) process.stdout.write(`discovered fixtures: ${forConsole(redact(stringifyJson(discovered)))}\n`);
         const changes = await recordCases({ ...selection(flags, session), url: flags.url, out: flags.out, secrets: extraSecrets(flags) }, session);
         process.stdout.write(redact(renderChanges(changes, redact)));
-        code = changes.some((c) => c.kind === "failed") ? ExitStatus.FAILED : ExitStatus.OK;
+        code = decide(changeCounts(changes)).exit;
       } finally {
         await session.close();
       }
@@ -535,8 +512,9 @@ export async function main(argv: string[]): Promise<number> {
       const spec = await loadSpecBundle(flags.spec);
       await prepareOutputs(pairs);
       const summary = await checkFile({ file, strict: flags.strict ?? false, onResult: progress(pairs, redact, flags.verbose, "exchanges"), spec });
-      await report(summary, pairs, redact);
-      code = summary.passed ? 0 : 1;
+      const decided = decide(summary);
+      await report(decided.summary, pairs, redact);
+      code = decided.exit;
     });
 
   program

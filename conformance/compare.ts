@@ -26,23 +26,15 @@ import type { Json } from "@photon-indexer-kit/runtime";
 import { resultSource, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { attemptOf, judgeAttempts, type Attempt } from "./compare-judge.js";
 import { identityOf, summarize } from "./judge.js";
-import { fail, pass, rollUp, runWideResult, warn, type CaseResult, type RunSummary } from "./results.js";
+import { rollUp, type CaseResult, type RunSummary } from "./results.js";
 import { requestOf, skipped } from "./run.js";
 import { openSession, type Session } from "./session.js";
 import type { MethodTable } from "./spec-facts.js";
 import type { RawTarget } from "./target.js";
+import { budgetText, decide, DEFAULT_MAX_INCONCLUSIVE, type Budget } from "./verdict.js";
 
 export { differences } from "./compare-walk.js";
 export { valueAt } from "./compare-judge.js";
-
-/** `maxInconclusive`: a count of required cases, or (`percent`) a share of the required cases compared. */
-export interface InconclusiveBudget {
-  readonly count: number;
-  readonly percent: boolean;
-}
-
-/** Inconclusive cases are warnings: a tenth of the required cases may stay inconclusive before the run fails. */
-export const DEFAULT_MAX_INCONCLUSIVE: InconclusiveBudget = { count: 10, percent: true };
 
 export interface DiffOptions {
   /** The indexer under test. */
@@ -62,12 +54,9 @@ export interface DiffOptions {
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   /** Required cases allowed to stay inconclusive: a count, or a share (default 10% of the required cases compared). */
-  readonly maxInconclusive?: number | InconclusiveBudget;
+  readonly maxInconclusive?: number | Budget;
   readonly onResult?: (result: CaseResult, done: number, total: number) => void;
 }
-
-const MAX_LISTED = 20;
-export const INCONCLUSIVE_ID = "diff/inconclusive";
 
 async function attempt(c: ConformanceCase, a: RawTarget, b: RawTarget, table: MethodTable): Promise<Attempt> {
   const { body } = requestOf(c, a);
@@ -95,21 +84,8 @@ async function diffCase(c: ConformanceCase, a: RawTarget, b: RawTarget, table: M
   return { result, inconclusive: inconclusive && c.required };
 }
 
-const budgetOf = (max: number | InconclusiveBudget | undefined): InconclusiveBudget =>
+const budgetOf = (max: number | Budget | undefined): Budget =>
   max === undefined ? DEFAULT_MAX_INCONCLUSIVE : typeof max === "number" ? { count: max, percent: false } : max;
-
-/** The budget as the command line takes it: `10%` or `3`. */
-export const budgetText = (b: InconclusiveBudget): string => (b.percent ? `${b.count}%` : String(b.count));
-
-/** The run-wide verdict on inconclusive cases: fails past the budget (a share counted over the required cases compared). */
-function inconclusiveResult(ids: readonly string[], budget: InconclusiveBudget, compared: number): CaseResult {
-  const allowed = budget.percent ? (compared * budget.count) / 100 : budget.count;
-  const listedIds = ids.length > 0 ? `: ${ids.slice(0, MAX_LISTED).join(", ")}${ids.length > MAX_LISTED ? ", …" : ""}` : "";
-  const shown = budget.percent ? `${budgetText(budget)} of ${compared} required cases compared` : budgetText(budget);
-  const message = `${ids.length} required case${ids.length === 1 ? "" : "s"} inconclusive (answers differing only where the chain moves, at different slots twice), --max-inconclusive ${shown}${listedIds}`;
-  const findings = [ids.length > allowed ? fail("diff", message) : ids.length > 0 ? warn("diff", message) : pass("diff", message)];
-  return runWideResult(INCONCLUSIVE_ID, "differences that slot movement may explain stay within --max-inconclusive", findings);
-}
 
 /**
  * Compares `options.url` with `options.against` over the selected cases. Given an open
@@ -144,8 +120,6 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
       { onResult: (r, done) => options.onResult?.(r, done, cases.length) },
     );
     const budget = budgetOf(options.maxInconclusive);
-    const compared = results.filter((r) => r.required && r.status !== "skip").length;
-    results.push(inconclusiveResult(inconclusive.sort(), budget, compared));
     const shown: Record<string, Json> = {
       url: a.display,
       against: b.display,
@@ -154,7 +128,7 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
       inconclusive: inconclusive.length,
       maxInconclusive: budget.percent ? budgetText(budget) : budget.count,
     };
-    return summarize(
+    const summary = summarize(
       results,
       `${a.display} (under test, --url) against ${b.display} (trusted, --against)`,
       startedAt,
@@ -166,6 +140,7 @@ export async function diffTargets(options: DiffOptions, given?: Session): Promis
         spec: session.spec,
       },
     );
+    return decide(summary, { inconclusive: { ids: inconclusive.sort(), budget } }).summary;
   } finally {
     if (!given) await session.close();
   }

@@ -6,7 +6,8 @@
  */
 export { runSuite, selectCases, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, UnreachableError } from "./run.js";
 export type { RunOptions } from "./run.js";
-export { diffTargets, INCONCLUSIVE_ID } from "./compare.js";
+export { diffTargets } from "./compare.js";
+export { INCONCLUSIVE_ID } from "./verdict.js";
 export type { DiffOptions } from "./compare.js";
 export { checkFile, CHECK_BOUNDS } from "./offline.js";
 export type { CheckFileOptions } from "./offline.js";

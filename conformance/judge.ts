@@ -19,6 +19,7 @@ import {
   type Tally,
 } from "./results.js";
 import { packageInfo } from "./paths.js";
+import { decide } from "./verdict.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 
 export interface JudgeOptions {
@@ -123,7 +124,7 @@ export function summarize(
   const counts: CaseCounts = totals ? { ...noCases(), ...totals.counts } : noCases();
   if (!totals) for (const r of results) counts[r.status]++;
   const notes = [...(extras.notes ?? []), ...findingNotes(results)];
-  return {
+  return decide({
     ...(totals ? { tally: totals.tally } : {}),
     ...(extras.identity ? { identity: extras.identity } : {}),
     ...(notes.length > 0 ? { notes } : {}),
@@ -133,8 +134,6 @@ export function summarize(
     durationMs,
     results,
     counts,
-    // A case not run leaves the run unproven: it passes only complete.
-    passed: counts.fail === 0 && counts.notRun === 0,
     options,
-  };
+  }).summary;
 }

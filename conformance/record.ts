@@ -24,6 +24,7 @@ import { openSession, type Session } from "./session.js";
 import { cursorFields, methodInfo, type MethodTable } from "./spec-facts.js";
 import { forConsole } from "./reporters/support/escape.js";
 import { maskMoving } from "./moving.js";
+import { noCases, type CaseCounts, type CaseResult } from "./results.js";
 
 export interface RecordOptions {
   readonly url: string;
@@ -152,6 +153,13 @@ export async function recordCases(options: RecordOptions, given?: Session): Prom
   } finally {
     if (!given) await session.close();
   }
+}
+
+/** The cases a recording judged, by outcome: a case not recorded fails the command. */
+export function changeCounts(changes: readonly RecordChange[]): { counts: CaseCounts; results: readonly CaseResult[] } {
+  const counts = noCases();
+  for (const c of changes) counts[c.kind === "failed" ? "fail" : c.kind === "skipped" ? "skip" : "pass"]++;
+  return { counts, results: [] };
 }
 
 /** A readable account of what changed since the last recording. */

@@ -137,7 +137,7 @@ export interface RunSummary {
   readonly durationMs: number;
   readonly results: readonly CaseResult[];
   readonly counts: Readonly<CaseCounts>;
-  /** True only for a complete run with no failure: every case run or skipped, none failed (see `verdictOf`). */
+  /** True only for a complete run with no failure: every case run or skipped, none failed (verdict.ts `decide`). */
   readonly passed: boolean;
   /** `run` only: Ctrl-C stopped it (its verdict is INTERRUPTED, whatever ran). */
   readonly interrupted?: true;
@@ -152,20 +152,6 @@ export interface RunSummary {
   readonly notes?: readonly string[];
   /** `run` only: each spec method the selected cases call, with its standing (conformant, not conformant, not served, skipped), in spec order. */
   readonly methods?: readonly MethodVerdict[];
-}
-
-/**
- * A run's verdict, never wrong: CONFORMANT (complete, nothing failed), NOT CONFORMANT (something
- * failed), INTERRUPTED (Ctrl-C: neither a pass nor a fail, whatever ran), INCOMPLETE (nothing
- * failed, but the run stopped before every case ran: --max-time).
- */
-export type Verdict = "CONFORMANT" | "NOT CONFORMANT" | "INTERRUPTED" | "INCOMPLETE";
-
-export function verdictOf(summary: Pick<RunSummary, "passed" | "interrupted" | "counts" | "methods">): Verdict {
-  if (summary.interrupted) return "INTERRUPTED";
-  if (summary.passed) return "CONFORMANT";
-  const failed = summary.counts.fail > 0 || (summary.methods ?? []).some((m) => m.fails);
-  return !failed && (summary.counts.notRun ?? 0) > 0 ? "INCOMPLETE" : "NOT CONFORMANT";
 }
 
 /** What a run was: enough for a reader of any report to reproduce the selection. */

@@ -9,7 +9,8 @@ import { resultSource, type ConformanceCase, type Fixtures } from "./case-format
 import { ConfErrorCode, UsageError } from "./errors.js";
 import { identityOf, judge, summarize } from "./judge.js";
 import { canonicalMethod, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
-import { noCases, rollUp, skip, type CaseResult, type Exchange, type Finding, type MethodStatus, type MethodVerdict, type RunSummary } from "./results.js";
+import { rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./results.js";
+import { decide, OPTED_OUT } from "./verdict.js";
 import { deadline, formatDuration, openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import { RootLedger } from "./checks/root-ledger.js";
@@ -146,14 +147,6 @@ function optedOutCase(c: ConformanceCase, method: string): CaseResult {
   return unstarted(c, [skip(OPTED_OUT, `${method} is opted out (--skip-method): not run`)], "skip");
 }
 
-/** The check name of the one finding of a case whose method was opted out. */
-const OPTED_OUT = "method";
-
-/** Whether a result is that of a case not run because the user opted its method out (`--skip-method`): not a skip for want of fixtures. */
-export function isOptedOut(r: CaseResult): boolean {
-  return r.status === "skip" && r.findings.length === 1 && r.findings[0]!.check === OPTED_OUT;
-}
-
 /** The result of a case that never sent a request (or whose requests were given up). */
 function unstarted(c: ConformanceCase, findings: Finding[], status: CaseResult["status"]): CaseResult {
   return { id: c.id, method: c.method, description: c.description, required: c.required, findings, exchange: null, status, durationMs: 0, ...resultSource(c) };
@@ -188,48 +181,6 @@ export function servedBy(c: ConformanceCase, exchange: Exchange, table: MethodTa
   if (exchange.error || exchange.status === 0) return undefined;
   const body = exchange.body;
   return !(isObject(body) && isObject(body.error) && body.error.code === METHOD_NOT_FOUND);
-}
-
-/**
- * Each spec method the results call, in table order, with its standing: not served when every
- * call of it (at least one) was answered -32601; else not conformant when one of its cases
- * failed; when none ran, not run if the run stopped before some of them, else skipped; partly
- * certified when fewer than half of them ran (the rest skipped or not run); conformant otherwise. A method not served fails the verdict
- * unless `optedOut` names it.
- */
-export function methodVerdicts(
-  results: readonly CaseResult[],
-  optedOut: ReadonlyMap<string, string>,
-  table: MethodTable = defaultSpec.methods,
-): MethodVerdict[] {
-  const byMethod = new Map<string, CaseResult[]>();
-  for (const r of results) {
-    const method = canonicalMethod(r.method, table);
-    if (method !== undefined) byMethod.set(method, [...(byMethod.get(method) ?? []), r]);
-  }
-  return Object.keys(table).flatMap((method): MethodVerdict[] => {
-    const rs = byMethod.get(method);
-    if (!rs) return [];
-    const counts = noCases();
-    for (const r of rs) counts[r.status]++;
-    const calls = rs.filter((r) => r.served !== undefined).length;
-    const notFound = rs.filter((r) => r.served === false).length;
-    const ran = counts.pass + counts.fail + counts.warn;
-    const status: MethodStatus =
-      calls > 0 && notFound === calls
-        ? "not served"
-        : counts.fail > 0
-          ? "not conformant"
-          : ran === 0
-            ? counts.notRun > 0
-              ? "not run"
-              : "skipped"
-            : ran * 2 < rs.length
-              ? "partly certified"
-              : "conformant";
-    const why = optedOut.get(method) ?? null;
-    return [{ method, status, counts, calls, notFound, optedOut: why, fails: status === "not served" && why === null }];
-  });
 }
 
 /** A case that cannot run against this target (a fixture it needs is missing). */
@@ -405,14 +356,8 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
       },
     );
     // A method the spec declares and the target does not serve fails the verdict unless opted out.
-    const methods = methodVerdicts(results, optedOut, spec.methods);
-    const interrupted = options.signal?.aborted === true;
-    return {
-      ...summary,
-      methods,
-      passed: summary.passed && !interrupted && !methods.some((m) => m.fails),
-      ...(interrupted ? { interrupted: true as const } : {}),
-    };
+    const stopped = options.signal?.aborted === true ? { interrupted: true as const } : {};
+    return decide({ ...summary, ...stopped }, { methods: { optedOut, table: spec.methods } }).summary;
   } finally {
     if (!given) await session.close();
   }

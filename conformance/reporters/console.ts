@@ -4,7 +4,8 @@
  * the skipped cases with their reasons, where a failing run failed (per check, per method),
  * the run's notes and what was run (tool, spec, selection, fixtures, --strict).
  */
-import { RUN_WIDE_METHOD, verdictOf, type CaseResult, type RunIdentity, type RunSummary } from "../results.js";
+import { RUN_WIDE_METHOD, type CaseResult, type RunIdentity, type RunSummary } from "../results.js";
+import { verdictOf } from "../verdict.js";
 import { curlLine } from "./support/curl.js";
 import { casesJudged, failureGroups } from "./support/stats.js";
 import { forConsole, type Redact } from "./support/escape.js";

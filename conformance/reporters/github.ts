@@ -11,7 +11,8 @@
  * The run's notes follow the verdict in its notice.
  */
 import { appendFileSync } from "node:fs";
-import { verdictOf, type RunSummary } from "../results.js";
+import type { RunSummary } from "../results.js";
+import { verdictOf } from "../verdict.js";
 import { forConsole, forGithubData, forGithubProperty, type Redact } from "./support/escape.js";
 import { renderMarkdown } from "./markdown.js";
 import { countsText, coverageLine, isProblem, methodCountsText, methodStatusText, notableMethods, notRunText } from "./support/parts.js";

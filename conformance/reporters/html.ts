@@ -8,7 +8,8 @@
  * a target sent becomes markup. The Content-Security-Policy allows no script, no request and
  * no image but `data:`, so even a missed escape could neither run code nor call out.
  */
-import { verdictOf, type CaseResult, type Exchange, type MethodVerdict, type RunSummary, type Status } from "../results.js";
+import type { CaseResult, Exchange, MethodVerdict, RunSummary, Status } from "../results.js";
+import { verdictOf } from "../verdict.js";
 import { curlLine } from "./support/curl.js";
 import { clip, forHtml as h } from "./support/escape.js";
 import {

@@ -3,7 +3,8 @@
  * `forJson`: valid JSON whatever the strings hold (lone surrogates as `\ud800`, and the
  * invisible characters JSON.stringify leaves raw as `\u…`), each value kept exactly.
  */
-import { verdictOf, type RunSummary } from "../results.js";
+import type { RunSummary } from "../results.js";
+import { verdictOf } from "../verdict.js";
 import { forJson } from "./support/escape.js";
 import { coverageOf, methodStatusText } from "./support/parts.js";
 

@@ -9,7 +9,8 @@
  * goes through `forXml` (attributes and text alike): the report is well-formed XML 1.0 whatever
  * a target sent; only the newlines between lines are the reporter's own.
  */
-import { verdictOf, type CaseResult, type RunSummary } from "../results.js";
+import type { CaseResult, RunSummary } from "../results.js";
+import { verdictOf } from "../verdict.js";
 import { forXml as xml } from "./support/escape.js";
 import { caseExchangeLines, coverageText, findingLines, identityRows, methodStatusText, notRunText, skipReason } from "./support/parts.js";
 

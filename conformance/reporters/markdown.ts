@@ -10,7 +10,8 @@
  * emphasis, or breaks a table row. The only HTML is ours: `<details>`, `<summary>` (our own
  * counts) and the `<code>` of `forMarkdownCode`.
  */
-import { verdictOf, type RunSummary } from "../results.js";
+import type { RunSummary } from "../results.js";
+import { verdictOf } from "../verdict.js";
 import { clip, forMarkdown, forMarkdownCode, forMarkdownJson } from "./support/escape.js";
 import {
   countsText,

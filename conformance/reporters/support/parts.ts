@@ -3,7 +3,8 @@
  * exchange), as plain text: redacted already (index.ts) and not yet escaped. Each reporter
  * passes every string from here through its own sink's function in escape.ts.
  */
-import type { CaseCounts, CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary, Verdict } from "../../results.js";
+import type { CaseCounts, CaseResult, Exchange, Finding, MethodStatus, MethodVerdict, RunIdentity, RunSummary } from "../../results.js";
+import type { Verdict } from "../../verdict.js";
 import { curlLine } from "./curl.js";
 import { clip } from "./escape.js";
 
