@@ -19,18 +19,18 @@ import { decide, INCONCLUSIVE_ID, type Budget } from "./verdict.js";
 import { applySettings, loadConfig, settingsFromEnv, type ConfigReporter, type Settings } from "./config.js";
 import { ConfErrorCode, ConfigError, ConformanceError, UsageError } from "./errors.js";
 import { exitFor, ExitStatus, type ExitStatusValue } from "../cli/exit.js";
-import { readFixtures, referenceFixturesFile } from "./fixtures.js";
+import { casesDir, readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { fixturesSaver, saveFixturesOption } from "./fixtures-save.js";
 import { checkOutputFolder, prepareOutputFile } from "./outputs.js";
 import { changeCounts, recordCases, renderChanges } from "./record.js";
 import type { RunSummary } from "./results.js";
-import { packageRoot, packageVersion } from "./paths.js";
+import { packageVersion } from "./paths.js";
 import { closingLines, consoleStyle } from "./reporters/console.js";
 import { progressReporter, type Progress } from "./reporters/progress.js";
 import { render, reporterNames, type ReporterName } from "./reporters/index.js";
-import { checkSkipMethods, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, runSuite, selectsRunWide, SLOT_ORDER_ID } from "./run.js";
+import { checkSkipMethods, runSuite, selectsRunWide, SLOT_ORDER_ID } from "./run.js";
 import { RUN_WIDE_ROW } from "./reporters/support/stats.js";
-import { deadline, formatDuration, loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "./session.js";
+import { deadline, formatDuration, loadSelection, openSession, redactorFor, SESSION_DEFAULTS, type Session, type TargetSpec } from "./session.js";
 import { forConsole } from "./reporters/support/escape.js";
 import { DERIVED_PREFIX, writeDerived } from "./derive.js";
 import { bundledVersions, defaultSpec, loadSpecBundle, type SpecBundle } from "./spec-bundle.js";
@@ -143,7 +143,7 @@ const corpusOptions = (command: Command) =>
   specOption(command)
     .option("--method <name>", "only cases of this method (repeatable)", collect)
     .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
-    .option("--timeout <ms>", "per request", int("--timeout", 1), 10_000)
+    .option("--timeout <ms>", "per request", int("--timeout", 1), SESSION_DEFAULTS.timeoutMs)
     .option("--header <header>", "'Name: value' sent with every request (repeatable; its value is never printed or written)", header)
     .option(
       "--secret <value>",
@@ -151,7 +151,7 @@ const corpusOptions = (command: Command) =>
       collect,
     )
     .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
-    .option("--cases <dir>", "case corpus", join(packageRoot, "conformance", "cases"))
+    .option("--cases <dir>", "case corpus", casesDir)
     .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
     .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts")
     .option(
@@ -195,7 +195,7 @@ async function run(
   await prepareOutputs(pairs);
   const saveProfile = await fixturesSaver(flags);
   // No --url: the session serves the embedded reference indexer, once the cases are selected.
-  const maxTime = flags.maxTime ?? DEFAULT_MAX_TIME_MS;
+  const maxTime = flags.maxTime ?? SESSION_DEFAULTS.maxTimeMs;
   const cut = deadline(Math.max(0, maxTime - (performance.now() - started)), `the run's deadline of ${formatDuration(maxTime)} (--max-time) was reached`);
   const session = await sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec, true, cut.signal).finally(() => cut.clear());
   const { redact, discovered } = session;
@@ -382,7 +382,7 @@ export async function main(argv: string[]): Promise<number> {
   saveFixturesOption(reporterOptions(corpusOptions(program.command("run"))))
     .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
     .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)")
-    .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
+    .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), SESSION_DEFAULTS.concurrency)
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
     .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
@@ -391,10 +391,10 @@ export async function main(argv: string[]): Promise<number> {
         "--max-time <duration>",
         "the whole command's deadline (--discover included); cases left then are not run, and the reports are written",
         "--max-time",
-        DEFAULT_MAX_TIME_MS,
+        SESSION_DEFAULTS.maxTimeMs,
       ),
     )
-    .addOption(durationOption("--case-time <duration>", "one case's deadline, all its requests (walks included) together", "--case-time", DEFAULT_CASE_TIME_MS))
+    .addOption(durationOption("--case-time <duration>", "one case's deadline, all its requests (walks included) together", "--case-time", SESSION_DEFAULTS.caseTimeMs))
     .option("--max-failures <n>", "after N failed cases start no more; the rest are reported as not run", int("--max-failures", 1))
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
     .option(
@@ -418,7 +418,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--against <url>", "the trusted indexer to compare with (its values are the expected ones); required")
     .option("--against-header <header>", "'Name: value' sent to --against only (repeatable; --header goes to --url only; values never printed)", header)
     .addOption(maxInconclusiveOption())
-    .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), 4)
+    .option("--concurrency <n>", "cases in flight", int("--concurrency", 1), SESSION_DEFAULTS.concurrency)
     .option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run", skipLimit)
     .action(async (flags: RunFlags & { url: string; against: string; againstHeader?: Record<string, string> }, command: Command) => {
       const against = (): TargetSpec => ({ url: flags.against, headers: flags.againstHeader });

@@ -4,7 +4,8 @@
  * `summary.passed`. Defaults (`casesDir`, `readFixtures()`) are the package's own corpus and the
  * reference indexer's fixtures profile.
  */
-export { runSuite, selectCases, DEFAULT_CASE_TIME_MS, DEFAULT_MAX_TIME_MS, UnreachableError } from "./run.js";
+export { runSuite, selectCases, UnreachableError } from "./run.js";
+export { SESSION_DEFAULTS } from "./session.js";
 export type { RunOptions } from "./run.js";
 export { diffTargets } from "./compare.js";
 export { INCONCLUSIVE_ID } from "./verdict.js";

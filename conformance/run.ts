@@ -39,9 +39,9 @@ export interface RunOptions {
   /** Time allowed for waiting out 429s per request (default 10 s). */
   readonly retryBudgetMs?: number;
   readonly maxBodyBytes?: number;
-  /** The whole run's deadline (default DEFAULT_MAX_TIME_MS): then cases in flight stop and the rest are not run. */
+  /** The whole run's deadline (default SESSION_DEFAULTS.maxTimeMs): then cases in flight stop and the rest are not run. */
   readonly maxTimeMs?: number;
-  /** One case's deadline, all its requests (walks included) together (default DEFAULT_CASE_TIME_MS). */
+  /** One case's deadline, all its requests (walks included) together (default SESSION_DEFAULTS.caseTimeMs). */
   readonly caseTimeMs?: number;
   /**
    * When `maxTimeMs` started counting (`performance.now()`): the CLI's command start, so the
@@ -66,11 +66,6 @@ export interface RunOptions {
   /** Add the spec-derived cases (derive.ts) to the corpus's, as the CLI does (default: the corpus's only). */
   readonly derived?: boolean;
 }
-
-/** `run --max-time`: 30 minutes. */
-export const DEFAULT_MAX_TIME_MS = SESSION_DEFAULTS.maxTimeMs;
-/** `run --case-time`: 2 minutes, ample for the corpus's longest walks at several hundred ms a page. */
-export const DEFAULT_CASE_TIME_MS = SESSION_DEFAULTS.caseTimeMs;
 
 /**
  * Whether a selection holds the run-wide case: no `--method` (it is about no method), a
@@ -292,8 +287,8 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
   try {
     const target = session.targets[0]!;
     const cases = session.cases;
-    const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
-    const caseTimeMs = options.caseTimeMs ?? DEFAULT_CASE_TIME_MS;
+    const maxTimeMs = options.maxTimeMs ?? SESSION_DEFAULTS.maxTimeMs;
+    const caseTimeMs = options.caseTimeMs ?? SESSION_DEFAULTS.caseTimeMs;
     const spec = session.spec;
     const roots = new RootLedger(); // this run's: one root per tree and rootSeq across its answers
     const optedOut = optOuts(options.skipMethods, spec.methods, spec.spec.version, spec.spec.title);
