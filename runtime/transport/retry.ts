@@ -1,35 +1,21 @@
 /**
- * Retry: a response with a retryable status (429, 502, 503, 504 by default) or a connection
- * failure before any response byte is tried again after a backoff wait, within the call's
- * retry policy. `Retry-After` is honoured when it is within `maxDelayMs` (a longer one returns
- * the response at once); no wait starts that would overrun `budgetMs`. A response that is not
- * retried again is passed on as it came (its body was held while the decision waited for its
- * end). Timeouts, caller aborts, body-cap and encoding failures and failures after the head
- * arrived are never retried.
+ * Retry: a retryable status (429, 502, 503, 504 by default) or a connection failure before any response
+ * byte is tried again after a backoff wait; `Retry-After` is honoured up to `maxDelayMs` (a longer one
+ * returns the response as it came), and no wait starts that would overrun `budgetMs`. Timeouts, caller
+ * aborts, body-cap and encoding failures and failures after the head are never retried.
+ *
+ * Not undici's interceptors.retry (7.x RetryHandler): it decides by method, status and error code, clamps a
+ * long Retry-After, waits on a setTimeout no signal cancels, knows no budget, and resumes a body that failed
+ * after the head with a Range re-dispatch; this policy would all live in its `retry` callback.
  */
+import { setTimeout as sleepFor } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { BodyTooLarge, errorCodeOf, RETRYABLE_NETWORK_CODES, UnnegotiatedEncoding } from "./failures.js";
 import type { Controller, Handler, Headers, Interceptor } from "./forward.js";
 import { parseRetryAfter } from "./retry-after.js";
 import { Ended, headerText, stateOf, type CallState, type PhotonDispatchOptions } from "./state.js";
 
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> => sleepFor(ms, undefined, { signal });
 
 /** Sleeps, ending early (rejecting with the signal's reason) when it fires, even if an injected sleep ignores it. */
 async function wait(ms: number, sleep: (ms: number, signal?: AbortSignal) => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
