@@ -1,4 +1,5 @@
 /** The dataset generator's deterministic text and byte encoders: random base58 hashes and signatures, block times, token data layout. */
+import { BASE58_ALPHABET } from "@photon-indexer-kit/runtime";
 import type { Random } from "./random.js";
 import type { TokenState, U64 } from "./records.js";
 import type { Key } from "./roles.js";
@@ -6,7 +7,7 @@ import type { Key } from "./roles.js";
 export const FIRST_SLOT = 301_000_000;
 export const FIRST_BLOCK_TIME = 1_732_000_000;
 
-const ALPHABET = Buffer.from("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", "latin1");
+const ALPHABET = Buffer.from(BASE58_ALPHABET, "latin1");
 const textBuffer = Buffer.alloc(128);
 /**
  * Random canonical base58 text of a fixed byte length, drawn as digits (encoding random bytes

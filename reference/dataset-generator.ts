@@ -1,6 +1,5 @@
 /** The dataset generator's timeline: plans the steps, places accounts in trees and queues, and records their transactions and addresses (see dataset.ts). */
-import { internalError } from "@photon-indexer-kit/runtime";
-import { compareBase58, encodeBase58Fast } from "./base58.js";
+import { compareBase58Numbers, encodeBase58, internalError } from "@photon-indexer-kit/runtime";
 import { FIRST_SLOT, HASH_TEXT, SIGNATURE_TEXT, base58Text, blockTime, tlvWithLength, tokenLayout } from "./dataset-encoding.js";
 import { roleEntries } from "./dataset-roles.js";
 import type { RoleAccount, RoleEntry, RoleToken } from "./dataset-roles.js";
@@ -101,7 +100,7 @@ export class Generator {
     this.owners = Array.from({ length: Math.max(64, Math.floor(singles / 6)) }, (_, i) => {
       const style = i % 4;
       const discriminators = style === 1 ? [rng.between(1, 255), rng.between(256, 65535)] : [u64(rng.u64()), u64(rng.u64()), u64(rng.u64())];
-      return { text: encodeBase58Fast(rng.bytes(32)), style, discriminators };
+      return { text: encodeBase58(rng.bytes(32)), style, discriminators };
     });
     this.tokenOwners = Array.from({ length: Math.max(50, Math.floor(genericTokens / 5)) }, () => keyFromBytes(rng.bytes(32)));
     this.mints = Array.from({ length: Math.max(30, Math.floor(tokenTotal / 200)) }, () => keyFromBytes(rng.bytes(32)));
@@ -197,7 +196,7 @@ export class Generator {
       const from = start[i] as number;
       const to = start[i + 1] as number;
       if (to - from < 2) continue;
-      const group = out.slice(from, to).sort((a, b) => compareBase58(a.signature, b.signature));
+      const group = out.slice(from, to).sort((a, b) => compareBase58Numbers(a.signature, b.signature));
       for (let k = 0; k < group.length; k++) out[from + k] = group[k] as SignatureRecord;
     }
     return out;
@@ -299,7 +298,7 @@ export class Generator {
 
   /** A new address for an account placed in tree `t`: into amt1 for V1 trees, amt2 (queued when late) for batched ones. */
   private newAddress(t: number, slot: number, late: boolean): string {
-    const address = encodeBase58Fast(asAddress(this.rng.fill(this.hashBytes)));
+    const address = encodeBase58(asAddress(this.rng.fill(this.hashBytes)));
     const batched = t >= BMT1;
     const tree = batched ? AMT2 : AMT1;
     const queued = batched && late;

@@ -3,7 +3,7 @@
  * and a role name, so the generator and `datasetProfile` agree without storing them) and
  * the shape constants the generator builds them from.
  */
-import { encodeBase58Fast } from "./base58.js";
+import { encodeBase58 } from "@photon-indexer-kit/runtime";
 import { Random } from "./random.js";
 
 export interface Key {
@@ -12,7 +12,7 @@ export interface Key {
 }
 
 export function keyFromBytes(bytes: Uint8Array): Key {
-  return { text: encodeBase58Fast(bytes), bytes };
+  return { text: encodeBase58(bytes), bytes };
 }
 
 /** A 32-byte value below the BN254 field modulus, as Photon's Poseidon hashes are. */

@@ -1,3 +1,4 @@
+export * from "./base58.js";
 export * from "./contracts.js";
 export * from "./errors.js";
 export * from "./formats.js";

@@ -6,7 +6,7 @@
  * counted without decoding), byte order is number order: more digits, or at equal length the later
  * text (the alphabet is in ASCII order), is larger. Anything else is decoded and compared.
  */
-import { base58ByteCount, compareBase58Numerals, decodeBase58 } from "@photon-indexer-kit/runtime";
+import { base58ByteCount, compareBase58Numbers, decodeBase58 } from "@photon-indexer-kit/runtime";
 
 /**
  * The longest key text compared as the bytes it stands for: Photon orders by hashes and public keys
@@ -41,16 +41,16 @@ export function base58Rank(text: string): number {
   const zeros = leadingOnes(text);
   if (zeros === text.length) return -1;
   const bytes = base58ByteCount(text);
-  return bytes < 0 ? -1 : zeros * 2 ** 20 + bytes;
+  return bytes === undefined ? -1 : zeros * 2 ** 20 + bytes;
 }
 
-/** `compareBase58(a, b)` given both texts' `base58Rank`: decided on the text where the ranks agree. */
+/** `compareBase58Bytes(a, b)` given both texts' `base58Rank`: decided on the text where the ranks agree. */
 export function compareRankedBase58(a: string, rankA: number, b: string, rankB: number): number {
-  if (rankA >= 0 && rankA === rankB) return compareBase58Numerals(a, b);
+  if (rankA >= 0 && rankA === rankB) return compareBase58Numbers(a, b);
   return Buffer.compare(base58Bytes(a), base58Bytes(b));
 }
 
 /** The sign of comparing the bytes `a` and `b` stand for (`Buffer.compare` of `base58Bytes`), decided on the text where it can be. */
-export function compareBase58(a: string, b: string): number {
+export function compareBase58Bytes(a: string, b: string): number {
   return compareRankedBase58(a, base58Rank(a), b, base58Rank(b));
 }

@@ -3,7 +3,7 @@
  * validity proofs with the separate proof calls (proof-agreement.ts): a proof is recognised by its
  * fields wherever it stands in a result, never by the method that answered it.
  */
-import { decodeBase58, isObject } from "@photon-indexer-kit/runtime";
+import { decodeBase58Uint256, isObject } from "@photon-indexer-kit/runtime";
 
 /**
  * Root history sizes by Photon's u16 tree type (light-compressed-account TreeType: 1 StateV1,
@@ -18,13 +18,7 @@ export type Obj = Record<string, unknown>;
 
 /** A 32-byte base58 value as a big-endian integer, or null when it is not one. */
 export function int32(value: unknown): bigint | null {
-  // 32 bytes encode to at most 44 characters; longer text is never one, and decoding it would cost
-  // time quadratic in its length (a hostile answer could stall the run), so it is not decoded.
-  if (typeof value !== "string" || value.length > 44) return null;
-  const bytes = decodeBase58(value);
-  if (bytes?.length !== 32) return null;
-  // One BigInt of the hex, not 32 BigInt steps a byte at a time: a large answer decodes thousands.
-  return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString("hex")}`);
+  return typeof value === "string" ? (decodeBase58Uint256(value) ?? null) : null;
 }
 
 export const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;

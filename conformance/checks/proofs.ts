@@ -23,9 +23,9 @@
  * MAX_PROOFS proof-bearing objects and MAX_VALIDITY_ENTRIES validity-proof entries are judged (the
  * rest counted in a skip), each once, and at most MAX_FINDINGS_PER_ANSWER findings are kept.
  */
-import { encodeBase58, isObject } from "@photon-indexer-kit/runtime";
+import { encodeBase58Uint256, isObject } from "@photon-indexer-kit/runtime";
 import { BoundedFindings, MAX_FINDINGS_PER_ANSWER } from "../bounded-findings.js";
-import { fail, pass, skip, type Finding } from "../model.js";
+import { fail, pass, skip, type Finding } from "../results.js";
 import { methodInfo } from "../spec-facts.js";
 import { expectsResult, show, type Check } from "./check.js";
 import { poseidonHash } from "./poseidon.js";
@@ -180,7 +180,7 @@ class Judge {
       this.bad(
         `result${path}.proof does not fold to result${path}.root: leaf ${show(o.hash)} at leafIndex ${o.leafIndex} with ${siblings.length} siblings (Poseidon, left where the index bit is 0)`,
         show(o.root),
-        show(base58(got)),
+        show(encodeBase58Uint256(got)),
       );
     else this.folded++;
   }
@@ -225,7 +225,7 @@ class Judge {
       this.bad(
         `result${path}.proof does not fold to result${path}.root: the V${version} low element ${formula} at lowElementLeafIndex ${o.lowElementLeafIndex}`,
         show(o.root),
-        show(base58(got)),
+        show(encodeBase58Uint256(got)),
       );
     else this.folded++;
   }
@@ -364,13 +364,6 @@ class Judge {
         ),
       );
   }
-}
-
-/** A field element as the base58 of its 32 big-endian bytes, as answers write roots. */
-function base58(n: bigint): string {
-  const bytes = new Uint8Array(32);
-  for (let i = 31, v = n; i >= 0; i--, v >>= 8n) bytes[i] = Number(v & 0xffn);
-  return encodeBase58(bytes);
 }
 
 /** Judges the proofs `found` in an answer into `findings`; false when it carries none. */

@@ -9,7 +9,6 @@
  */
 import { decodeBase58, encodeBase58, internalError, type MethodInfo, RpcCode, RpcError } from "@photon-indexer-kit/runtime";
 import { methods } from "../../generated/methods.js";
-import { encodeBase58Fast } from "../base58.js";
 import { RefErrorCode } from "../errors.js";
 import type { SignatureRecord } from "../records.js";
 import { documentedOrder, type Order, type Sorted } from "../store.js";
@@ -44,7 +43,7 @@ export function decodeSignatureCursor(cursor: string): SignatureCursor {
   const bytes = decodeBase58(cursor);
   if (bytes === undefined) throw RpcError.validation(`Invalid cursor ${cursor}`);
   if (bytes.length !== CURSOR_BYTES) throw RpcError.validation(`Invalid cursor length. Expected ${CURSOR_BYTES}. Received ${bytes.length}.`);
-  return { slot: Buffer.from(bytes).readBigUInt64LE(0), signature: encodeBase58Fast(bytes.subarray(SLOT_BYTES)) };
+  return { slot: Buffer.from(bytes).readBigUInt64LE(0), signature: encodeBase58(bytes.subarray(SLOT_BYTES)) };
 }
 
 /** The cursor after `s`: base58 of its slot as u64 little-endian followed by its 64 signature bytes (utils.rs:564-574). */

@@ -13,7 +13,6 @@
  */
 import type { Schemas } from "../../generated/index.js";
 import { encodeBase58, type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
-import { encodeBase58Fast } from "../base58.js";
 import { type BalanceRow, documentedOrder, type Order, type Sorted, type TokenEntry } from "../store.js";
 import {
   bytesOf,
@@ -56,8 +55,8 @@ function tokenPage(
   let start = 0;
   if (params.cursor !== null && params.cursor !== undefined) {
     const bytes = cursorBytes(params.cursor, 64);
-    const cursorMint = mint ?? encodeBase58Fast(bytes.subarray(0, 32));
-    start = list.after({ tokenData: { mint: cursorMint }, account: { hash: encodeBase58Fast(bytes.subarray(32)) } });
+    const cursorMint = mint ?? encodeBase58(bytes.subarray(0, 32));
+    start = list.after({ tokenData: { mint: cursorMint }, account: { hash: encodeBase58(bytes.subarray(32)) } });
   }
   const limit = limitOf(facts, params.limit);
   return { rows: list.page(start, limit), limit };
@@ -124,7 +123,7 @@ function balancePage(
   params: Schemas["GetCompressedTokenBalancesByOwnerParams"],
 ): { items: Schemas["TokenBalance"][]; cursor: string | null } {
   const rows = store.tokenBalancesByOwner(params.owner, documentedOrder(facts));
-  const after = params.cursor === null || params.cursor === undefined ? null : encodeBase58Fast(cursorBytes(params.cursor, 32));
+  const after = params.cursor === null || params.cursor === undefined ? null : encodeBase58(cursorBytes(params.cursor, 32));
   const limit = limitOf(facts, params.limit);
   const mint = params.mint ?? null;
   let page: readonly BalanceRow[];
@@ -170,7 +169,7 @@ const balanceListHandlers = ((ref) => {
       let start = 0;
       if (params.cursor !== null && params.cursor !== undefined) {
         const bytes = cursorBytes(params.cursor, 40);
-        start = rows.after({ balance: bytes.readBigUInt64LE(0), owner: encodeBase58Fast(bytes.subarray(8)) });
+        start = rows.after({ balance: bytes.readBigUInt64LE(0), owner: encodeBase58(bytes.subarray(8)) });
       }
       const limit = limitOf(facts, params.limit);
       const page = rows.page(start, limit);

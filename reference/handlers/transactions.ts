@@ -10,8 +10,7 @@
  * from the dataset's transaction record (`SignatureRecord.opened`/`closed`), and `transaction` is
  * SYNTHETIC (see `syntheticTransaction`).
  */
-import { RpcCode, RpcError } from "@photon-indexer-kit/runtime";
-import { encodeBase58Fast } from "../base58.js";
+import { encodeBase58, RpcCode, RpcError } from "@photon-indexer-kit/runtime";
 import { Random } from "../random.js";
 import { type SignatureRecord, TOKEN_PROGRAM, type TreeRecord } from "../records.js";
 import type { TransactionView, TxAccount } from "../store.js";
@@ -60,7 +59,7 @@ function shortVec(n: number): number[] {
 function syntheticTransaction(ref: Reference, view: TransactionView): Record<string, unknown> {
   const s = view.signature;
   const rng = new Random(s.signature, "transaction");
-  const payer = encodeBase58Fast(rng.bytes(32));
+  const payer = encodeBase58(rng.bytes(32));
   const touched = [...view.closed, ...view.opened];
   const writable: string[] = [];
   for (const { account } of touched) {

@@ -9,9 +9,8 @@
 import { base58Text, blockTime, HASH_TEXT, SIGNATURE_TEXT, tokenLayout } from "../dataset-encoding.js";
 import { Random } from "../random.js";
 import { type AccountRecord, type AddressRecord, type Dataset, TOKEN_PROGRAM, type TokenRecord, type TreeRecord, type U64 } from "../records.js";
-import { decodeBase58 } from "@photon-indexer-kit/runtime";
+import { decodeBase58, encodeBase58 } from "@photon-indexer-kit/runtime";
 import { asAddress, type Key, keyFromBytes, roleKey } from "../roles.js";
-import { encodeBase58Fast } from "../base58.js";
 import type { BatchOf, Change } from "./change.js";
 
 /** What the stream must leave as it is: queues the fixtures profile counts or names. */
@@ -214,7 +213,7 @@ export class LiveStream {
     const tree = batched ? this.addressV2 : this.addressV1;
     // A pinned AddressV2 queue keeps its length: no address goes in.
     if (tree === undefined || (batched && !this.addressQueue.has(tree.tree))) return null;
-    const address = encodeBase58Fast(asAddress(this.rng.fill(this.hashBytes)));
+    const address = encodeBase58(asAddress(this.rng.fill(this.hashBytes)));
     const record: AddressRecord = { address, tree: tree.tree, slot, queued: batched };
     tx.addresses.push(record);
     if (batched) this.addressQueue.get(tree.tree)?.push(address);

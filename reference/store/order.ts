@@ -6,12 +6,11 @@
  * rows carry their fields at those same paths (a token entry has `tokenData`; signature,
  * balance and holder rows have the item's fields), so a handler passes its method's order
  * and the store needs no method names. Base58 values compare as their bytes
- * (`compareBase58`: the values of one field have one byte length), integers as integers
+ * (`compareBase58Numbers`: the values of one field have one byte length), integers as integers
  * (`number` or `bigint`, mixed freely).
  */
 import { methods } from "../../generated/methods.js";
-import { internalError, type MethodInfo, type OrderKey } from "@photon-indexer-kit/runtime";
-import { compareBase58 } from "../base58.js";
+import { compareBase58Numbers, internalError, type MethodInfo, type OrderKey } from "@photon-indexer-kit/runtime";
 import { RefErrorCode } from "../errors.js";
 
 /** A documented order: a method's `pagination.order`. */
@@ -123,7 +122,7 @@ export function orderComparator<T>(order: Order, rename: Readonly<Record<string,
               return v;
             };
     const compare: Compare =
-      key.compare === "integer" ? compareIntegers : key.compare === "base58-bytes" ? (x, y) => compareBase58(x as string, y as string) : compareStrings;
+      key.compare === "integer" ? compareIntegers : key.compare === "base58-bytes" ? (x, y) => compareBase58Numbers(x as string, y as string) : compareStrings;
     return { get, compare, sign: key.direction === "asc" ? 1 : -1 };
   });
   const comparator: Compare = (a, b) => {

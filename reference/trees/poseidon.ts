@@ -15,9 +15,8 @@
  * the field modulus (`hash_bytes_be` → InputLargerThanModulus); so do we, with a dataset error,
  * because every value we hash comes from the dataset.
  */
-import { decodeBase58, internalError } from "@photon-indexer-kit/runtime";
+import { decodeBase58, encodeBase58, internalError } from "@photon-indexer-kit/runtime";
 import { poseidon } from "@railgun-community/poseidon-hash-wasm/pkg-cjs/poseidon_hash_wasm.js";
-import { encodeBase58Fast } from "../base58.js";
 import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
 import { DEFAULT_MEMO_FILE, loadPoseidonMemo, type PoseidonMemo, PoseidonRecording } from "./poseidon-memo.js";
 
@@ -141,7 +140,7 @@ export function base58ToBigint(text: string): bigint {
 
 /** The base58 text of a value below 2^256 as 32 big-endian bytes. */
 export function bigintToBase58(value: bigint): string {
-  return encodeBase58Fast(bigintToBytes(value));
+  return encodeBase58(bigintToBytes(value));
 }
 
 /** `0x` and 64 hex digits: how Photon writes values for the prover (prover/helpers.rs:44-55). */

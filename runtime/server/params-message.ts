@@ -7,7 +7,7 @@
  * and the Rust type named after `expected` for a struct (here `a map`). spec/DECISIONS.md row 79.
  */
 import type { ValidationIssue } from "../contracts.js";
-import { base58ByteCount } from "../formats.js";
+import { base58ByteCount } from "../base58.js";
 
 /** The value `pointer` names inside `root` (undefined when it is absent). */
 function at(root: unknown, pointer: string): unknown {
@@ -63,9 +63,10 @@ function expecting(type: unknown): string {
 function formatText(format: string, value: unknown): string {
   if (typeof value !== "string") return `invalid type: ${unexpected(value)}, expected a string`;
   const bytes = base58ByteCount(value);
-  if (format === "hash") return value.length <= 44 && bytes === -1 ? "Invalid hash input" : "String is the wrong size";
-  if (format === "pubkey") return value.length <= 44 && bytes === -1 ? "Invalid Base58 string" : "String is the wrong size";
-  if (format === "signature") return value.length <= 88 && bytes === -1 ? "failed to decode string to signature" : "string decoded to wrong size for signature";
+  if (format === "hash") return value.length <= 44 && bytes === undefined ? "Invalid hash input" : "String is the wrong size";
+  if (format === "pubkey") return value.length <= 44 && bytes === undefined ? "Invalid Base58 string" : "String is the wrong size";
+  if (format === "signature")
+    return value.length <= 88 && bytes === undefined ? "failed to decode string to signature" : "string decoded to wrong size for signature";
   return `invalid value: ${unexpected(value)}, expected a ${format} string`;
 }
 

@@ -1,8 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareBase58, encodeBase58Fast } from "../../reference/base58.js";
 import { Random } from "../../reference/random.js";
-import { encodeBase58 } from "../../runtime/formats.js";
 
 describe("Random (sfc32)", () => {
   it("gives a pinned sequence for a seed (the same on every machine)", () => {
@@ -35,34 +32,6 @@ describe("Random (sfc32)", () => {
     new Random(9).shuffle(items);
     expect([...items].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect([...items]).not.toEqual(Array.from({ length: 100 }, (_, i) => i));
-  });
-});
-
-describe("base58 helpers", () => {
-  it("encodeBase58Fast matches the runtime encoder, leading zeros included", () => {
-    fc.assert(
-      fc.property(fc.nat({ max: 6 }), fc.uint8Array({ maxLength: 90 }), (zeros, tail) => {
-        const bytes = Uint8Array.from([...new Array<number>(zeros).fill(0), ...tail]);
-        expect(encodeBase58Fast(bytes)).toBe(encodeBase58(bytes));
-      }),
-      { numRuns: 3000 },
-    );
-    expect(encodeBase58Fast(new Uint8Array(32))).toBe("1".repeat(32));
-  });
-
-  it("compareBase58 orders equal-length values like their bytes", () => {
-    const value = (len: number) =>
-      fc.tuple(fc.nat({ max: 3 }), fc.uint8Array({ minLength: len, maxLength: len })).map(([z, b]) => b.fill(0, 0, Math.min(z, len)));
-    for (const len of [32, 64]) {
-      fc.assert(
-        fc.property(value(len), value(len), (a, b) => {
-          expect(Math.sign(compareBase58(encodeBase58(a), encodeBase58(b)))).toBe(Math.sign(Buffer.compare(a, b)));
-        }),
-        { numRuns: 3000 },
-      );
-    }
-    // Byte order is not text order: a 43-character hash sorts before a 44-character one although "J" > "2".
-    expect(compareBase58("JReC6U8ULAVX8unBHp5vpAUC3wFhu3qWyVJpZ9nUtPZ", "2R46nNw7vjTRbVjY8FDfUMGmUXLY2vgSn7EEe2zVwvcN")).toBeLessThan(0);
   });
 });
 

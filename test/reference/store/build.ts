@@ -4,7 +4,7 @@
  * addresses with several versions, V2 accounts in output and input queues, token amounts and
  * lamports up to u64 max, and keys with leading zero bytes (shorter base58 text) so that byte
  * order and text order differ. Plus an oracle comparator that decodes base58 (Buffer.compare),
- * independent of the store's `compareBase58`.
+ * independent of the store's `compareBase58Numbers`.
  */
 import { decodeBase58, encodeBase58, type OrderKey } from "../../../runtime/index.js";
 import { Random } from "../../../reference/random.js";

@@ -5,7 +5,7 @@
  * is built from the dataset as it is (its records are the truth), then written into it by `applyChange`.
  */
 import { base58Text, blockTime, HASH_TEXT, SIGNATURE_TEXT } from "../../../reference/dataset-encoding.js";
-import { encodeBase58Fast } from "../../../reference/base58.js";
+import { encodeBase58 } from "../../../runtime/index.js";
 import { applyChange, type RecordLookup, type Touched } from "../../../reference/live/apply.js";
 import type { BatchOf, Change } from "../../../reference/live/change.js";
 import { Random } from "../../../reference/random.js";
@@ -74,7 +74,7 @@ export class TxBuilder {
     let address: string | null = null;
     if (addressTree !== undefined) {
       const queued = this.record(addressTree).type === "AddressV2";
-      address = encodeBase58Fast(asAddress(this.rng.bytes(32)));
+      address = encodeBase58(asAddress(this.rng.bytes(32)));
       this.addresses.push({ address, tree: addressTree, slot: this.slot, queued });
       if (!queued) this.bump(addressTree, 2);
     }

@@ -13,8 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringifyJson } from "../../../runtime/index.js";
-import { encodeBase58Fast } from "../../../reference/base58.js";
+import { encodeBase58, stringifyJson } from "../../../runtime/index.js";
 import { generateDataset, MIN_ACCOUNTS } from "../../../reference/dataset.js";
 import { Random } from "../../../reference/random.js";
 import type { AccountRecord, Dataset, TreeRecord, TreeType } from "../../../reference/records.js";
@@ -25,7 +24,7 @@ import type { MerkleTree } from "../../../reference/trees/state-tree.js";
 import { ChangeMaker, type TxBuilder } from "./live-changes.js";
 
 /** A 32-byte value that is no account's hash and no stored leaf. */
-const NOWHERE = encodeBase58Fast(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
+const NOWHERE = encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
 
 let template: Dataset;
 let memoDir: string;
@@ -173,7 +172,7 @@ function expectSame(forest: Forest, dataset: Dataset, want: { probes: Probes; an
 function absentAddresses(seed: number, dataset: Dataset): AddressWithTree[] {
   const rng = new Random(seed, "absent");
   const { amt1, amt2 } = treesOf(dataset);
-  const address = () => encodeBase58Fast(asAddress(rng.bytes(32)));
+  const address = () => encodeBase58(asAddress(rng.bytes(32)));
   return [
     { address: address(), tree: amt1.tree },
     { address: address(), tree: amt2.tree },
