@@ -1,14 +1,7 @@
 /**
- * A spec compiled in memory, for a consumer that checks against a spec chosen at run time
- * (`photon-conformance run --spec FILE|VERSION`) instead of the generated files: the same
- * pipeline as `photon-gen generate` (load → model), the method table built by the emitter's
- * own `methodEntry` (emit/methods.ts), the validators by the emitter's own ajv and schemas
- * (emit/validators.ts `createAjv`, `compileModelSchemas`), kept as functions instead of being
- * written out as source. The shapes are those of generated/methods.ts and generated/validators.ts,
- * so whatever reads the generated ones reads these unchanged.
- *
- * This is the one generator module the conformance runner may import (test/architecture.test.ts),
- * and it does so lazily: a run against the bundled spec never loads it.
+ * A spec compiled in memory, for a run against a spec chosen at run time (`--spec FILE|VERSION`): the same load →
+ * model pipeline, `methodEntry` and ajv validators as `generate`, kept as functions in the shapes of generated/methods.ts
+ * and validators.ts. The one generator module conformance may import, and only lazily.
  */
 import { internalError, type EnvelopeValidators, type MethodValidators, type StandaloneValidate } from "@photon-indexer-kit/runtime";
 import { GenError, GenErrorCode } from "./errors.js";

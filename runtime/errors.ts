@@ -1,23 +1,7 @@
 /**
- * The coded-error base every area of the toolkit throws (`PhotonError`), the runtime's own
- * catalogue (`ClientErrorCode`, as fastify's `lib/errors.js` keeps `FST_ERR_*`), and the
- * catalogue of JSON-RPC error codes (as the real indexer, jsonrpsee 0.16, sends them) with
- * `RpcError` built on it.
- *
- * Each area has one catalogue of string codes and one class on `PhotonError`:
- *   runtime/errors.ts      PHOTON_ERR_*       PhotonClientError
- *   generator/errors.ts    PHOTON_GEN_ERR_*   GenError
- *   conformance/errors.ts  PHOTON_CONF_ERR_*  ConformanceError (CaseError, UsageError, …)
- *   reference/errors.ts    PHOTON_REF_ERR_*   ReferenceIndexerError (DatasetFormatError, …)
- * A broken invariant (a bug, never the input) is `internalError(code, …)` with its area's
- * `…_INTERNAL` code. Each error carries its exit status; cli/exit.ts ends the CLIs with it.
- *
- * `RpcError` is deliberately not a `PhotonError`: it is a JSON-RPC error *value*, the answer
- * one side of the protocol sends the other, and its `code` is the wire's integer (-32602),
- * which callers compare (`err.code === RpcCode.INVALID_PARAMS`), `toJSON` serialises and the
- * listener sends back. Giving it a string code would break both; a second, string field would
- * make `code` mean two things in one hierarchy. So `instanceof PhotonError` means "this toolkit
- * could not do what was asked, and `code` says why (a string)", and `isCoded(err)` accepts both.
+ * The coded-error base every area throws (`PhotonError`, one catalogue and subclass per area: PHOTON_ERR_*,
+ * PHOTON_GEN_ERR_*, PHOTON_CONF_ERR_*, PHOTON_REF_ERR_*; a broken invariant is `internalError`), and `RpcError`,
+ * a JSON-RPC error value whose `code` is the wire's integer (jsonrpsee 0.16), so no PhotonError; `isCoded` accepts both.
  */
 
 /** An error as a value: what travels in exchanges and results instead of a thrown object. */

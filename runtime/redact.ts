@@ -1,14 +1,7 @@
 /**
- * Keeping credentials out of what leaves the process. Redaction happens at the output edge
- * only (consoles, reports, recorded files, error messages), never on data being judged.
- *
- * The secrets of a run (`secretsOf`): the values of credential-like query keys (`api-key`,
- * `token`, `auth`, … by name), URL userinfo, every header value given for a target (whatever
- * its name), and values named explicitly (`--secret`, `PHOTON_SECRETS`). A `Redactor` masks
- * each secret as written and in the forms it takes on the way out: URL-encoded, JSON- and
- * HTML-escaped, and base64 (as a whole and at every byte alignment inside longer base64).
- * Secrets shorter than 4 characters are masked where they stand as whole tokens only. A
- * secret cut short by an excerpt (`abcd…`) is masked too.
+ * Keeping credentials out of what leaves the process, at the output edge only (consoles, reports, files, errors).
+ * `secretsOf` collects a run's secrets; a `Redactor` masks each as written, URL-encoded, JSON/HTML-escaped, in base64
+ * at any alignment, and cut short (`abcd…`); a secret under 4 characters only where it stands as a whole token.
  */
 
 const MASK = "***";

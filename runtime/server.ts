@@ -1,15 +1,7 @@
 /**
- * The node:http request listener core: JSON-RPC 2.0 over HTTP as the real indexer (Photon,
- * on jsonrpsee 0.16) serves it. Generated code supplies the method table, the precompiled
- * validators and the user's handlers; every protocol and HTTP rule lives in server/, once:
- * `http.ts` (methods, content types, health probes, connection cap), `body.ts` (reading under
- * the caps and the buffered-bytes budget, parsing), `rpc.ts` (single, batch, notifications,
- * calls), `envelope.ts`, `bytes.ts` (a single call's answer holding kept items, written straight
- * to bytes), `memo.ts`, `send.ts`, and `middleware.ts` for pieces in front of it.
- *
- * `DECISIONS #n` in comments is row n of spec/DECISIONS.md (each with Photon's or jsonrpsee's
- * file:line); `jsonrpsee:` refers to paritytech/jsonrpsee v0.16 (server/src/transport/http.rs,
- * core/src/server/helpers.rs, server/src/middleware/proxy_get_request.rs).
+ * The node:http request listener: JSON-RPC 2.0 over HTTP as Photon (jsonrpsee 0.16) serves it, from the generated
+ * method table and validators and the user's handlers; each protocol and HTTP rule lives once in server/.
+ * `DECISIONS #n` is row n of spec/DECISIONS.md; `jsonrpsee:` refers to paritytech/jsonrpsee v0.16.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ClientErrorCode, PhotonError } from "./errors.js";

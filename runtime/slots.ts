@@ -1,17 +1,7 @@
 /**
- * The indexer slots a client sees: waiting for one, and the slots of a walk's pages.
- *
- * Waiting for the indexer: a call given `minContextSlot` is tried again, with a bounded,
- * doubling pause, until the slot its answer was read at reaches that slot, within the call's
- * deadline; else it fails with PHOTON_ERR_INDEXER_BEHIND naming the slot wanted and the last
- * slot seen. This is what light-protocol's Rust client does after a transaction: an answer
- * whose `context.slot` is below the config's slot is an `IndexerNotSyncedToSlot` error
- * (sdk-libs/client/src/indexer/photon_indexer.rs:200-201), which is retryable (:79), slept
- * on with a delay doubled up to a cap (:93-94), 400 ms first, 8000 ms cap, 10 tries
- * (sdk-libs/client/src/indexer/config.rs:22-29).
- *
- * Where an answer's slot stands comes from the method table's `slot` path, never from a
- * method's name.
+ * The indexer slots a client sees: a call given `minContextSlot` is retried, with a doubling pause, until its
+ * answer's slot reaches it within the deadline, else PHOTON_ERR_INDEXER_BEHIND (as light-protocol's client does:
+ * sdk-libs/client/src/indexer/photon_indexer.rs:200-201, config.rs:22-29). The slot is read at the table's `slot` path.
  */
 import { setTimeout as pause } from "node:timers/promises";
 import { ClientErrorCode, PhotonClientError } from "./errors.js";

@@ -1,14 +1,7 @@
 /**
- * The one HTTP transport of the toolkit: a JSON POST over undici with an overall deadline
- * per attempt, a response-size cap, bounded retries (honouring `Retry-After`), caller
- * cancellation, and error messages that never carry credentials.
- *
- * Any HTTP status is returned as an exchange (redirects are never followed); only failures
- * to obtain a complete response throw, always as `PhotonClientError`.
- *
- * `postJson` is the entry; the work is done by undici interceptors in transport/ (one concern
- * each: pace, retry, deadline, body cap, encoding), composed over the dispatcher once
- * (transport/compose.ts) and driven per call by the state in the dispatch options.
+ * The one HTTP transport: a JSON POST over undici with a deadline per attempt, a response-size cap, bounded retries,
+ * caller cancellation and credential-free errors. Any status is returned (redirects are never followed); only failing
+ * to get a complete response throws (`PhotonClientError`). `postJson` drives the interceptors of transport/.
  */
 import { errors, type Dispatcher } from "undici";
 import { Collector } from "./transport/collect.js";

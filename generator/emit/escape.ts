@@ -60,13 +60,13 @@ export function objectKey(name: string): string {
   return typeKey(name);
 }
 
+/** The line width of the repository's formatter (biome.json), which generated code keeps to. */
+export const LINE_WIDTH = 160;
+
 /**
  * A value as a TypeScript literal that reads as hand-written: identifier keys unquoted,
  * short lists of primitives on one line, nested objects indented.
  */
-/** The line width of the repository's formatter (biome.json), which generated code keeps to. */
-export const LINE_WIDTH = 160;
-
 export function literal(value: unknown, indent = ""): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {

@@ -1,12 +1,6 @@
 /**
- * Runs every emitter over one model and returns the files of generated/, formatted and
- * bannered. Pure: the same model always yields the same bytes.
- *
- * ts-morph writes the code of types.ts (the method maps), methods.ts, client.ts, server.ts and
- * index.ts, each file created in one call from statement structures (morph.ts): no formatter
- * pass and no edit-by-edit manipulation, which were most of a `photon-gen generate` run
- * (bench/generate.ts). openapi-typescript's schema types are re-indented as text (types.ts);
- * ajv's validators are written as they stand.
+ * Runs every emitter over one model and returns the files of generated/, formatted and bannered; the same model
+ * always yields the same bytes.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

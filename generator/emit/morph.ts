@@ -1,12 +1,6 @@
 /**
- * ts-morph writes the generated code: each emitter describes its file as ts-morph statement
- * structures (imports, interfaces, type aliases, functions, writer functions for bodies), and
- * `printStatements` creates the file from them in one call and returns its text.
- *
- * Used the fast way (bench/generate.ts): one in-memory project, no lib files, no dependency
- * resolution, the whole file built from structures at once (no edit-by-edit manipulation, which
- * re-parses the file on every `addInterface`/`addFunction`), and no `formatText`: the structure
- * printer already writes the layout (two-space indent, double quotes, LF).
+ * ts-morph writes the generated code: each emitter describes its file as statement structures, printed in one call
+ * (`printStatements`) in one in-memory project without lib files or `formatText`.
  */
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";

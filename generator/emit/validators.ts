@@ -1,15 +1,7 @@
 /**
- * Validators: every method's params and result schema, and the envelope schemas, compiled
- * once by ajv (strict mode) and emitted as standalone ESM source, so nothing compiles a
- * schema at run time. Formats resolve to runtime/formats.ts through the `formats` import;
- * the uint64/int64 keywords are inlined code. Referenced schemas without refs of their own are
- * inlined too (ajv's `inlineRefs`): a 1000-item token page validates in ~0.71 ms instead of
- * ~0.96 ms, as every item's fields no longer cost a function call, a context object and an
- * instance path each (validators.ts grows from ~630 to ~800 KB).
- *
- * The source is TypeScript (generated/validators.ts), so a consumer's own `tsc` build emits it
- * with the rest: ajv's functions get the few annotations a strict compiler needs (see
- * `typedFunction`), and nothing is left that `noUnusedLocals`/`noUnusedParameters` refuse.
+ * Validators: every method's params and result schema and the envelope schemas, compiled once by ajv (strict)
+ * and emitted as standalone TypeScript that a consumer's strict tsc accepts (`typedFunction`). Formats resolve to
+ * the runtime's `formats`; the uint64/int64 keywords and ref-free referenced schemas (ajv `inlineRefs`) are inlined.
  */
 import { _, Ajv, type KeywordCxt } from "ajv";
 import { _Code } from "ajv/dist/compile/codegen/code.js";
@@ -117,20 +109,9 @@ export const VALIDATOR_PRELUDE = [
 ].join("\n");
 
 /**
- * One of ajv's validator functions as TypeScript that `tsc --strict` (with
- * `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`, `noUnusedLocals`,
- * `noUnusedParameters`) accepts, with the same behaviour:
- * - `data` is `any` (ajv reads it after its own type checks; `_data` where it reads nothing)
- *   and the context is typed, destructuring only the names the body reads;
- * - ajv's error lists (`let vErrors = null`, `let passing0 = null`) are `any`: ajv's invariants
- *   (a failed nested validator has set its errors) are beyond the compiler;
- * - `NAME.errors` is declared by an assignment after the function (TypeScript's expando
- *   property on a function declaration); the declaration stays hoisted, as ajv's code needs;
- * - the `break;` ajv writes after a `return false;` is dropped (unreachable);
- * - ajv's error-count snapshots (`const _errsN = errors`) are `number`: inside the loop over an
- *   array's items they are read in the conditions that narrow `errors`, which `tsc` otherwise
- *   reports as a circular initializer (TS7022), e.g. for an array of bounded integers.
- * Anything else than the form ajv is known to write is an internal error, not silent output.
+ * One of ajv's validator functions as TypeScript that strict tsc accepts, with the same behaviour: `data: any`, a typed
+ * context, ajv's error lists `any`, `NAME.errors` declared after the function, the unreachable `break;` dropped and the
+ * `_errsN` snapshots typed `number` (else TS7022). Any form other than ajv's known one is an internal error.
  */
 function typedFunction(code: string, name: string): string {
   const head = `function ${name}${AJV_SIGNATURE}`;

@@ -16,13 +16,9 @@ function matcherType(fact: ParamFact): string | null {
 const LOCAL_REF = /^#\/(.*)$/;
 
 /**
- * `x-moves-with` on an object schema: `{root: […], slot: […], state: […], seq: property}`, the
- * properties whose value moves with the tree's root sequence or with the slot although the thing
- * the object describes did not change, those holding what the index holds at the slot (`state`:
- * list members, balances), and the property stating the root sequence the object was read at
- * (two answers stating the same one must agree on the `root` fields). Read on every object
- * schema the result reaches (through `$ref`, `allOf`/`anyOf`/`oneOf` and array `items`), each
- * property's path dotted from the result with `[]` after an array (DECISIONS rows 76, 84).
+ * `x-moves-with` on any object schema the result reaches: `{root, slot, state: [property…], seq: property}`, the fields
+ * that move with the tree's root, the slot or the index's state although the thing did not change, and the property
+ * stating the root sequence; paths dotted from the result, `[]` after an array (DECISIONS rows 76, 84).
  */
 export function readMovesWith({ doc, result }: OperationContext): MovingField[] {
   const out: MovingField[] = [];

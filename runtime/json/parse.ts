@@ -200,7 +200,7 @@ function scan(text: string, tokens: string[], rounded: number[], paths: (string 
 /**
  * The native parser, then each integer above 2^53 put back exactly: its path is followed and
  * the rounded number there is replaced by the bigint of its text. Anything unexpected (text
- * that is not JSON around such a number, duplicate keys) goes to lossless-json, as before.
+ * that is not JSON around such a number, duplicate keys) goes to lossless-json.
  */
 function parseWithBigints(text: string, options: ParseOptions | undefined): unknown {
   const tokens: string[] = [];

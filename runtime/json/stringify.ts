@@ -20,7 +20,7 @@ function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? MARK + value.toString() : value;
 }
 
-/** What `inspect` found in a value: a bigint, an encoded value (`encodeOnce`). */
+/** Bits of what `inspect` found in a value: a bigint, an encoded value (`encodeOnce`). */
 const HOLDS_BIGINT = 1;
 const HOLDS_ENCODED = 2;
 

@@ -1,12 +1,7 @@
 /**
- * A single call's success envelope written straight to bytes, for results that hold values made
- * by `encodeOnce` (a page of records whose items are kept as JSON): each kept item's UTF-8 bytes
- * are made once and copied into the answer, instead of joining its text into a string that is then
- * flattened and encoded again per request. The bytes are those `stringifyJson` would give, the
- * envelope's `{"jsonrpc":"2.0","result":…,"id":…}` around them: the walk follows the serialiser's
- * rules for what it handles (plain objects and arrays, primitives, bigints, encoded values, values
- * whose handler gave their text: `writtenAs`) and gives up (`undefined`, the caller then takes the
- * string path) on anything else.
+ * A single call's success envelope written straight to bytes when its result holds `encodeOnce` values: each kept
+ * item's UTF-8 is copied in, not joined and encoded again. The bytes are those `stringifyJson` gives; anything the
+ * walk does not handle gives `undefined`, and the caller takes the string path.
  */
 import { isEncoded } from "../json/encoded.js";
 import { stringifyJson } from "../json/stringify.js";

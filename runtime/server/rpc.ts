@@ -125,11 +125,8 @@ export class RpcCore extends CallRunner {
       sendJson(res, 200, INVALID_REQUEST_NULL_BYTES);
       return;
     }
-    // Elements run in order, their answers counted as they come: once the answer (`[`, the
-    // answers joined by `,`, `]`) passes the response limit, the rest are not run and the batch
-    // is answered as jsonrpsee's BatchResponseBuilder does, one -32600 `Invalid request` with id
-    // null (DECISIONS #83), so a batch of heavy calls cannot build an unbounded reply. An async
-    // element is awaited before the next.
+    // Elements run in order (an async one awaited before the next); once the answers pass the response limit the
+    // rest are not run and the batch is one -32600 with id null, as jsonrpsee's BatchResponseBuilder (DECISIONS #83).
     const slots: Slot[] = [];
     let size = 1;
     let i = 0;
@@ -141,10 +138,8 @@ export class RpcCore extends CallRunner {
       return true;
     };
     const tooBig = () => sendJson(res, 200, INVALID_REQUEST_NULL_BYTES);
-    // Time is bounded from the batch's start (wall time: handler work, awaited calls and the turns
-    // it yields alike): every BATCH_SLICE_MS the batch yields (setImmediate) so that other
-    // connections are served; past maxBatchMs the remaining elements are not run, and an awaited
-    // call still unfinished then is cut (its handler is not stopped; its outcome is dropped).
+    // Wall time from the batch's start: it yields every BATCH_SLICE_MS; past maxBatchMs the rest are not run and an
+    // awaited call still unfinished is cut (its handler is not stopped; its outcome is dropped).
     const deadline = performance.now() + this.maxBatchMs;
     // Set when a cut call's timer fires (a timer may fire a little before performance.now() passes the deadline).
     let expired = false;

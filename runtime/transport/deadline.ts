@@ -1,14 +1,7 @@
 /**
- * Deadline: one attempt (connect, headers and body together) ends when its deadline passes or
- * the caller's signal fires, whichever comes first. The deadline is the call's `timeoutMs`,
- * cut to what is left of the retry budget.
- *
- * undici's own `headersTimeout`/`bodyTimeout` do not give this guarantee (one bounds the wait
- * for the head, the other the gap between chunks: a server dripping a byte per second never
- * trips either), so the attempt keeps one timer of its own. It is the cheapest total deadline:
- * no AbortController or signal object, one setTimeout cleared at the end, and the abort goes
- * straight to undici's controller. When it fires the attempt is reported ended at once, even
- * if the request is still waiting for a connection; undici's later events for it are dropped.
+ * Deadline: an attempt (connect, head and body together) ends when the call's `timeoutMs`, cut to what is left of
+ * the retry budget, passes or the caller's signal fires. undici's headersTimeout/bodyTimeout bound gaps, not the
+ * whole (a byte a second trips neither), so one timer aborts undici's controller; later events are dropped.
  */
 import { DeadlineReached } from "./failures.js";
 import { Forward, type Controller, type Handler, type Headers, type Interceptor } from "./forward.js";
