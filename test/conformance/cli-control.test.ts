@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
 import { deriveCases, withDerived } from "../../conformance/derive.js";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { recordCases } from "../../conformance/record.js";
 import { selectCases, selectsRunWide } from "../../conformance/run.js";
 import { main as genMain } from "../../generator/cli.js";

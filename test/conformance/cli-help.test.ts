@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { durationText, main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
+import { durationText } from "../../conformance/cli/options.js";
 import { reporterNames } from "../../conformance/reporters/index.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main, reporterPairs } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
+import { reporterPairs } from "../../conformance/cli/options.js";
 import { loadCases } from "../../conformance/case-format.js";
 import { selectCases } from "../../conformance/run.js";
 import { generateDataset } from "../../reference/index.js";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { diffTargets } from "../../conformance/compare.js";
 import { INCONCLUSIVE_ID } from "../../conformance/verdict.js";
 import { createListener } from "../../generated/index.js";

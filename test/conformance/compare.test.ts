@@ -1,8 +1,8 @@
 /** `photon-conformance diff`: two reference indexers, same seed (no difference) and different seeds (located differences). */
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { main } from "../../conformance/cli.js";
-import { inconclusiveLimit } from "../../conformance/cli-options.js";
+import { main } from "../../conformance/cli/main.js";
+import { inconclusiveLimit } from "../../conformance/cli/options.js";
 import { differences, diffTargets } from "../../conformance/compare.js";
 import { INCONCLUSIVE_ID } from "../../conformance/verdict.js";
 import { datasetProfile, generateDataset } from "../../reference/index.js";

@@ -8,7 +8,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { Command } from "commander";
 import { applySettings, CONFIG_FILES, loadConfig, parseHeaderLines } from "../../conformance/config.js";
 import { parseJson } from "../../runtime/index.js";

@@ -4,7 +4,7 @@
  * and answers) are redacted, then kept on their line: no ESC, CR or LF of theirs reaches the terminal.
  */
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { renderChanges } from "../../conformance/record.js";
 import { captured } from "../helpers/capture.js";
 

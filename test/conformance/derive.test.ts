@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCases, parseOrSkip, type ConformanceCase, type Fixtures } from "../../conformance/case-format.js";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { DERIVED_TAG, deriveCases, deriveDocuments, derivedYaml, UNKNOWN_FIELD } from "../../conformance/derive.js";
 import { readFixtures } from "../../conformance/fixtures.js";
 import { runSuite } from "../../conformance/run.js";

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { discoverFixtures } from "../../conformance/discover.js";
 import { readFixtures } from "../../conformance/fixtures.js";
 import { fixturesProblems } from "../../conformance/fixtures-check.js";

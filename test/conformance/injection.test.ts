@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
 import { useScratch } from "../helpers/scratch.js";

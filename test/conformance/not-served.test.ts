@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSelection } from "../../conformance/session.js";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import type { CaseResult, RunSummary } from "../../conformance/results.js";
 import { render, reporterNames } from "../../conformance/reporters/index.js";
 import { checkSkipMethods, optOuts, runSuite, SKIP_METHOD_REASON, unregisteredReason, type RunOptions } from "../../conformance/run.js";

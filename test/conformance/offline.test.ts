@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/offline.js";
 import type { CaseResult } from "../../conformance/results.js";
 import { render } from "../../conformance/reporters/index.js";

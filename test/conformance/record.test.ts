@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { loadCases } from "../../conformance/case-format.js";
 import { recordCases, renderChanges } from "../../conformance/record.js";
 import { runSuite } from "../../conformance/run.js";

@@ -7,7 +7,7 @@
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";

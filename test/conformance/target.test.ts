@@ -5,7 +5,7 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { requestUrl } from "../../conformance/target.js";
 import { captured } from "../helpers/capture.js";
 import { useReferenceIndexer } from "../helpers/reference.js";

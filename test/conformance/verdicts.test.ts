@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkFile } from "../../conformance/offline.js";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { diffTargets } from "../../conformance/compare.js";
 import { REORDERED_NOTE } from "../../conformance/checks/envelope.js";
 import { noCases, type CaseResult, type CaseStatus, type Finding, type RunSummary } from "../../conformance/results.js";

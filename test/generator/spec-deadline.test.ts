@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { main as conformance } from "../../conformance/cli.js";
+import { main as conformance } from "../../conformance/cli/main.js";
 import { main as gen } from "../../generator/cli.js";
 import { loadSpec } from "../../generator/load.js";
 import { captured } from "../helpers/capture.js";

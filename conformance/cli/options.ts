@@ -1,13 +1,16 @@
 /**
- * photon-conformance's option values as commander parses them: integers, durations, headers,
- * skip limits, shards, `--reporter`/`--output` pairs and target URLs, each refused with one line;
- * and the credentials a command line carries, for commander's own errors.
+ * photon-conformance's options: the values commander parses (integers, durations, headers,
+ * budgets, shards, `--reporter`/`--output` pairs, target URLs), each refused with one line; the
+ * option groups the commands share; and the credentials a command line carries.
  */
-import { InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { createRedactor, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
-import { UsageError } from "./errors.js";
-import { reporterNames, type ReporterName } from "./reporters/index.js";
-import { budgetText, DEFAULT_MAX_INCONCLUSIVE, type Budget } from "./verdict.js";
+import { UsageError } from "../errors.js";
+import { casesDir } from "../fixtures.js";
+import { reporterNames, type ReporterName } from "../reporters/index.js";
+import { SESSION_DEFAULTS } from "../session.js";
+import { bundledVersions, defaultSpec } from "../spec-bundle.js";
+import { budgetText, DEFAULT_MAX_INCONCLUSIVE, type Budget } from "../verdict.js";
 
 export const int =
   (name: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -130,3 +133,79 @@ export const maxInconclusiveOption = () =>
   )
     .argParser(inconclusiveLimit)
     .default(DEFAULT_MAX_INCONCLUSIVE, budgetText(DEFAULT_MAX_INCONCLUSIVE));
+
+/** The flags of the commands that send the corpus to a target (run, diff, record), as commander parses them. */
+export interface CorpusFlags {
+  url?: string;
+  config?: string;
+  list?: boolean;
+  maxFailures?: number;
+  skipMethod?: string[];
+  maxSkipped?: Budget;
+  method?: string[];
+  case?: string[];
+  concurrency: number;
+  timeout: number;
+  header?: Record<string, string>;
+  fixtures?: string;
+  cases: string;
+  strict?: boolean;
+  maxRps?: number;
+  shard?: { index: number; total: number };
+  discover?: boolean;
+  seedOwner?: string;
+  secret?: string[];
+  maxTime?: number;
+  caseTime?: number;
+  spec?: string;
+  verbose?: boolean;
+  /** diff: required cases allowed to stay inconclusive. */
+  maxInconclusive?: Budget;
+}
+
+/** `--spec`: the interface judged against. */
+export const specOption = (command: Command) =>
+  command.option(
+    "--spec <version|file>",
+    `the interface to certify against: a bundled version (${bundledVersions().join(", ")}; default ${defaultSpec.spec.version}) or a spec file (OpenAPI YAML/JSON), compiled at start`,
+  );
+
+/** The options every command that sends the corpus to a target shares. */
+export const corpusOptions = (command: Command) =>
+  specOption(command)
+    .option("--method <name>", "only cases of this method (repeatable)", collect)
+    .option("--case <glob>", "only cases whose id matches (repeatable)", collect)
+    .option("--timeout <ms>", "per request", int("--timeout", 1), SESSION_DEFAULTS.timeoutMs)
+    .option("--header <header>", "'Name: value' sent with every request (repeatable; its value is never printed or written)", header)
+    .option(
+      "--secret <value>",
+      "a value to mask in every output besides the URL's credentials and header values (repeatable; also PHOTON_SECRETS, one per line)",
+      collect,
+    )
+    .option("--fixtures <file>", "fixtures profile (JSON) naming the deployment's accounts")
+    .option("--cases <dir>", "case corpus", casesDir)
+    .option("--discover", "derive the fixtures profile from the target itself (needs --seed-owner)")
+    .option("--seed-owner <pubkey>", "a program id whose accounts the target holds, where --discover starts")
+    .option(
+      "--config <file>",
+      "settings file (JSON or YAML, keys as the long flags; default ./photon-conformance.config.{json,yaml,yml}); flags override it, it overrides PHOTON_URL and PHOTON_HEADERS",
+    )
+    .option("--list", "print the selected cases (id and method, one a line) and exit 0 without contacting the target");
+
+/** The options of the commands that write reports. */
+export const reporterOptions = (command: Command) =>
+  command
+    .addOption(new Option("--reporter <name>", `${reporterNames.join("|")} (repeatable, each optionally followed by --output FILE)`))
+    .addOption(new Option("--output <file>", "file for the preceding --reporter"))
+    .option(
+      "--verbose",
+      "list every case on the console as it is judged (default: a progress line, or counts every 10 s without a terminal, and each failure)",
+    );
+
+/** `--concurrency`, run's and diff's. */
+export const concurrencyOption = () =>
+  new Option("--concurrency <n>", "cases in flight").argParser(int("--concurrency", 1)).default(SESSION_DEFAULTS.concurrency);
+
+/** `--max-skipped`, run's and diff's. */
+export const maxSkippedOption = () =>
+  new Option("--max-skipped <n|n%>", "more skipped cases than N (or N% of those selected) fail the run").argParser(skipLimit);
