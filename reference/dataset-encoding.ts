@@ -2,7 +2,7 @@
 import { BASE58_ALPHABET } from "@photon-indexer-kit/runtime";
 import type { Random } from "./random.js";
 import type { TokenState, U64 } from "./records.js";
-import type { Key } from "./roles.js";
+import type { Key } from "./roles/keys.js";
 
 export const FIRST_SLOT = 301_000_000;
 export const FIRST_BLOCK_TIME = 1_732_000_000;

@@ -1,16 +1,16 @@
 /** The dataset generator's timeline: plans the steps, places accounts in trees and queues, and records their transactions and addresses (see dataset.ts). */
 import { compareBase58Numbers, encodeBase58, internalError } from "@photon-indexer-kit/runtime";
 import { FIRST_SLOT, HASH_TEXT, SIGNATURE_TEXT, base58Text, blockTime, tlvWithLength, tokenLayout } from "./dataset-encoding.js";
-import { roleEntries } from "./dataset-roles.js";
-import type { RoleAccount, RoleEntry, RoleToken } from "./dataset-roles.js";
+import { roleEntries } from "./roles/index.js";
+import type { RoleAccount, RoleEntry, RoleToken } from "./roles/plan.js";
 import { AMT1, AMT2, ANY_TREE, BATCHED_TREE, BMT1, LOCALNET_TREES, STATE_TREES, TREES, TREE_INDEX, V1_ADDRESS_INIT_SEQ, V1_TREE } from "./dataset-trees.js";
 import type { Placement } from "./dataset-trees.js";
 import { RefErrorCode } from "./errors.js";
 import { Random } from "./random.js";
 import { TOKEN_PROGRAM, u64 } from "./records.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TokenState, TreeRecord, U64 } from "./records.js";
-import { asAddress, keyFromBytes } from "./roles.js";
-import type { Key } from "./roles.js";
+import { asAddress, keyFromBytes } from "./roles/keys.js";
+import type { Key } from "./roles/keys.js";
 
 /** The empty side of a transaction (frozen: records are never edited after generation). */
 const NONE = Object.freeze([]) as unknown as string[];
@@ -65,7 +65,7 @@ export class Generator {
   /** Unspent program accounts with an address, not in an output queue: what an update may replace (with their owners). */
   private readonly updatable: AccountRecord[] = [];
   private readonly updatableOwners: ProgramOwner[] = [];
-  /** The newest version of each address chain (roles.ts ADDRESS_HISTORY). */
+  /** The newest version of each address chain (roles/addresses.ts ADDRESS_HISTORY). */
   private readonly chains = new Map<string, AccountRecord>();
   /** Tie-pair role entries waiting for the two v1 trees to be level. */
   private readonly pendingTies: RoleAccount[] = [];

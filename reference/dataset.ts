@@ -8,7 +8,7 @@
  * program owners. Every account is opened by one transaction and, when spent, closed by one
  * later (or same-slot) transaction; an update is one transaction closing the old version and
  * opening the new one, which keeps the address. Around the random bulk, fixed "role" entities
- * cover every edge the conformance suite checks (see roles.ts and `datasetProfile`).
+ * cover every edge the conformance suite checks (see roles/ and `datasetProfile`).
  *
  * The last 3% of slots are "late": batched-tree accounts created then stay in their output
  * queue (`inOutputQueue`, never spent), batched-tree accounts spent then stay in the input queue
@@ -21,8 +21,8 @@ import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import type { Dataset } from "./records.js";
 
 export { LOCALNET_TREES, TREES } from "./dataset-trees.js";
-export { datasetProfile } from "./profile.js";
-export type { DatasetProfile } from "./profile.js";
+export { datasetProfile } from "./roles/index.js";
+export type { DatasetProfile } from "./roles/index.js";
 
 export interface GenerateOptions {
   /** Any safe integer. Default 1. */

@@ -6,8 +6,8 @@
 export * from "./records.js";
 export { generateDataset, MIN_ACCOUNTS, TREES } from "./dataset.js";
 export type { GenerateOptions } from "./dataset.js";
-export { datasetProfile } from "./profile.js";
-export type { DatasetProfile, MemcmpCase } from "./profile.js";
+export { datasetProfile } from "./roles/index.js";
+export type { DatasetProfile, MemcmpCase } from "./roles/index.js";
 export { datasetLines, readDataset, writeDataset, DatasetFormatError, FORMAT_NAME, FORMAT_VERSION } from "./dataset-file.js";
 export { ReferenceStore } from "./store.js";
 export type { BalanceRow, TokenEntry } from "./store.js";

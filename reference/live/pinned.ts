@@ -1,12 +1,11 @@
 /**
- * What the live stream must not move so that a fixtures profile stays true: the queues holding
- * an account or address the profile names (a batch would move them into their tree), and the
- * owners whose lists it moves with their counts kept (the profile's many-accounts program owner
- * and thousand-token-account owner: their lists, lamports, balances and histories move).
+ * What the live stream must not move so that a fixtures profile stays true: the queues holding an account or
+ * address the profile names (a batch would move them into their tree), and the owners whose lists it moves with
+ * their counts kept (the role modules name them: `churnedRoles`).
  */
-import { datasetProfile } from "../profile.js";
-import { ProfileError } from "../profile-check.js";
 import type { AddressRecord } from "../records.js";
+import { ProfileError } from "../roles/facts.js";
+import { churnedRoles, type DatasetProfile, datasetProfile } from "../roles/index.js";
 import type { ReferenceStore } from "../store.js";
 import type { Pinned } from "./stream.js";
 
@@ -18,7 +17,8 @@ function strings(value: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-export function pinnedBy(profile: unknown, store: ReferenceStore): Pinned {
+/** What `profile` pins in `store`; a null profile (a dataset without one) pins nothing. */
+export function pinnedBy(profile: DatasetProfile | null, store: ReferenceStore): Pinned {
   const named = strings(profile);
   const stateQueues = new Set<string>();
   const addressQueues = new Set<string>();
@@ -28,13 +28,8 @@ export function pinnedBy(profile: unknown, store: ReferenceStore): Pinned {
   }
   const queued: AddressRecord[] = store.dataset.addresses.filter((a) => a.queued);
   for (const a of queued) if (named.has(a.address)) addressQueues.add(a.tree);
-  const p = profile as { ownerWithManyAccounts?: { owner?: string }; tokenOwnerWith1000TokenAccounts?: { owner?: string } };
-  const churn = {
-    owners: [p.ownerWithManyAccounts?.owner].filter((o): o is string => typeof o === "string"),
-    tokenOwners: [p.tokenOwnerWith1000TokenAccounts?.owner].filter((o): o is string => typeof o === "string"),
-    named,
-  };
-  return { stateQueues, addressQueues, churn };
+  const churned = profile === null ? { owners: [], tokenOwners: [] } : churnedRoles(profile);
+  return { stateQueues, addressQueues, churn: { ...churned, named } };
 }
 
 /** What the profile of the store's dataset pins; nothing for a dataset without one (a hand-made file names no entity). */
@@ -42,7 +37,7 @@ export function pinnedFor(store: ReferenceStore): Pinned {
   try {
     return pinnedBy(datasetProfile(store.dataset), store);
   } catch (err) {
-    if (err instanceof ProfileError) return pinnedBy({}, store);
+    if (err instanceof ProfileError) return pinnedBy(null, store);
     throw err;
   }
 }

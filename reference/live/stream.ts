@@ -10,7 +10,7 @@ import { base58Text, blockTime, HASH_TEXT, SIGNATURE_TEXT, tokenLayout } from ".
 import { Random } from "../random.js";
 import { type AccountRecord, type AddressRecord, type Dataset, TOKEN_PROGRAM, type TokenRecord, type TreeRecord, type U64 } from "../records.js";
 import { decodeBase58, encodeBase58 } from "@photon-indexer-kit/runtime";
-import { asAddress, type Key, keyFromBytes, roleKey } from "../roles.js";
+import { asAddress, type Key, keyFromBytes, roleKey } from "../roles/keys.js";
 import type { BatchOf, Change } from "./change.js";
 
 /** What the stream must leave as it is: queues the fixtures profile counts or names. */

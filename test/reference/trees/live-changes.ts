@@ -10,7 +10,7 @@ import { applyChange, type RecordLookup, type Touched } from "../../../reference
 import type { BatchOf, Change } from "../../../reference/live/change.js";
 import { Random } from "../../../reference/random.js";
 import type { AccountRecord, AddressRecord, Dataset, TreeRecord } from "../../../reference/records.js";
-import { asAddress } from "../../../reference/roles.js";
+import { asAddress } from "../../../reference/roles/keys.js";
 
 /** What the store's maps give `applyChange`, kept over the dataset's records here. */
 export class Lookup implements RecordLookup {

@@ -17,7 +17,7 @@ import { encodeBase58, stringifyJson } from "../../../runtime/index.js";
 import { generateDataset, MIN_ACCOUNTS } from "../../../reference/dataset.js";
 import { Random } from "../../../reference/random.js";
 import type { AccountRecord, Dataset, TreeRecord, TreeType } from "../../../reference/records.js";
-import { asAddress } from "../../../reference/roles.js";
+import { asAddress } from "../../../reference/roles/keys.js";
 import { type AddressWithTree, Forest, ZERO_HASH } from "../../../reference/trees/forest.js";
 import { recordPoseidon, usePoseidonMemo } from "../../../reference/trees/poseidon.js";
 import type { MerkleTree } from "../../../reference/trees/state-tree.js";
