@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { methods } from "../../generated/methods.js";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { discoverFixtures, MAX_CALLS } from "../../conformance/discover.js";
 import { MAX_ACCOUNT_TRIES, SIGNATURE_CALLS, signatureMethods } from "../../conformance/discover/signatures.js";
 import { discoverMerkleContext } from "../../conformance/discover/token-roles.js";
@@ -25,7 +25,7 @@ const profile = datasetProfile(data);
 const run = (...args: string[]) => captured(main, args);
 
 const target = () => createTarget({ url: indexer().url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false });
-/** Discovery against targets that never move: no watch (discover-moving.test.ts tests it). */
+/** Discovery against targets that never move: no watch (discover/moving.test.ts tests it). */
 const discover = (t: Target, seedOwner: string) => discoverFixtures(t, seedOwner, specMethods, { watchMs: 0 });
 
 describe("discoverFixtures", () => {

@@ -3,18 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfErrorCode, UnreachableError, UsageError } from "../../conformance/errors.js";
 import { casesDir, readFixtures } from "../../conformance/fixtures.js";
 import type { ConformanceCase, Fixtures } from "../../conformance/case-format.js";
-import {
-  deadline,
-  loadSelection,
-  openSession,
-  redactorFor,
-  runPool,
-  selectCases,
-  SESSION_DEFAULTS,
-  sessionSettings,
-  shardOf,
-  type Session,
-} from "../../conformance/session.js";
+import { deadline, runPool } from "../../conformance/pool.js";
+import { loadSelection, openSession, redactorFor, selectCases, SESSION_DEFAULTS, sessionSettings, shardOf, type Session } from "../../conformance/session.js";
 import { ClientErrorCode, PhotonError } from "../../runtime/errors.js";
 
 let fixtures: Fixtures;

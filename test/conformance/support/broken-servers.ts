@@ -94,7 +94,7 @@ export function editValue(edit: (value: any) => void): (body: unknown) => unknow
 /** Adds `by` to an integer kept as number or bigint. */
 const plus = (n: number | bigint, by: number): number | bigint => (typeof n === "bigint" ? n + BigInt(by) : Number(n) + by);
 
-/** Cross-method defects (test/conformance/relations.test.ts): each breaks one relation between methods, nothing else. */
+/** Cross-method defects (checks/relations.test.ts): each breaks one relation between methods, nothing else. */
 export const broken = {
   /** A V2 single lookup whose leafIndex is one more than V1's. */
   v2LeafIndexOffByOne: {
@@ -178,7 +178,7 @@ export function addedEverywhere(name: string, value: unknown = 7): Defect {
   };
 }
 
-/** Each cross-method defect with the cases written to catch it and what their failure says (relations.test.ts, live-broken.test.ts). */
+/** Each cross-method defect with the cases written to catch it and what their failure says (checks/relations.test.ts). */
 export const relationCases: [string, Defect, string[], RegExp][] = [
   [
     "a V2 account whose leafIndex is off by one",

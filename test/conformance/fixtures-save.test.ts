@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJson, type Json } from "@photon-indexer-kit/runtime";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { readFixtures } from "../../conformance/fixtures.js";
 import { profileText } from "../../conformance/fixtures-save.js";
 import { TOKEN_PROGRAM } from "../../reference/index.js";

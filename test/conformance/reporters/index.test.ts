@@ -8,13 +8,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { noCases, type CaseResult, type Finding, type RunSummary, type Status } from "../../conformance/results.js";
-import { progressLine } from "../../conformance/reporters/console.js";
-import { curlLine } from "../../conformance/reporters/support/curl.js";
-import { forShell } from "../../conformance/reporters/support/escape.js";
-import { render, reporterNames } from "../../conformance/reporters/index.js";
-import { createRedactor, parseJson } from "../../runtime/index.js";
-import { useScratch } from "../helpers/scratch.js";
+import { noCases, type CaseResult, type Finding, type RunSummary, type Status } from "../../../conformance/results.js";
+import { progressLine } from "../../../conformance/reporters/console.js";
+import { curlLine } from "../../../conformance/reporters/support/curl.js";
+import { forShell } from "../../../conformance/reporters/support/escape.js";
+import { render, reporterNames } from "../../../conformance/reporters/index.js";
+import { createRedactor, parseJson } from "../../../runtime/index.js";
+import { useScratch } from "../../helpers/scratch.js";
 import {
   checkWellFormedXml,
   expectConsoleStructure,
@@ -25,7 +25,7 @@ import {
   expectSafeMarkdown,
   HOSTILE,
   INJECTIONS,
-} from "./support/reporters-safety.js";
+} from "../support/reporters-safety.js";
 
 const dir = useScratch("reporters-injection");
 beforeAll(() => {});

@@ -7,13 +7,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
-import type { CaseResult, CaseStatus } from "../../conformance/results.js";
-import { MAX_LISTED_FAILURES, PROGRESS_INTERVAL_MS, progressReporter } from "../../conformance/reporters/progress.js";
-import { parseJson } from "../../runtime/index.js";
-import { captured } from "../helpers/capture.js";
-import { useReferenceIndexer } from "../helpers/reference.js";
-import { useScratch } from "../helpers/scratch.js";
+import { main } from "../../../conformance/cli/main.js";
+import type { CaseResult, CaseStatus } from "../../../conformance/results.js";
+import { MAX_LISTED_FAILURES, PROGRESS_INTERVAL_MS, progressReporter } from "../../../conformance/reporters/progress.js";
+import { parseJson } from "../../../runtime/index.js";
+import { captured } from "../../helpers/capture.js";
+import { useReferenceIndexer } from "../../helpers/reference.js";
+import { useScratch } from "../../helpers/scratch.js";
 
 const dir = useScratch("progress");
 const indexer = useReferenceIndexer();

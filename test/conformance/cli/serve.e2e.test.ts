@@ -6,9 +6,9 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
-import { captured } from "../helpers/capture.js";
-import { root } from "../helpers/paths.js";
+import { main } from "../../../conformance/cli/main.js";
+import { captured } from "../../helpers/capture.js";
+import { root } from "../../helpers/paths.js";
 
 const slotOf = async (url: string): Promise<number> => {
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"getIndexerSlot"}' });

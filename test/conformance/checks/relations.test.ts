@@ -6,15 +6,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCases } from "../../conformance/case-format.js";
-import { expectsResult } from "../../conformance/checks/check.js";
-import type { RunSummary } from "../../conformance/results.js";
-import { runSuite, type RunOptions } from "../../conformance/run.js";
-import { methods } from "../../generated/methods.js";
-import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
-import { parseJson } from "../../runtime/index.js";
-import { root } from "../helpers/paths.js";
-import { relationCases as cases, startBroken, type Defect } from "./support/broken-servers.js";
+import { loadCases } from "../../../conformance/case-format.js";
+import { expectsResult } from "../../../conformance/checks/check.js";
+import type { RunSummary } from "../../../conformance/results.js";
+import { runSuite, type RunOptions } from "../../../conformance/run.js";
+import { methods } from "../../../generated/methods.js";
+import { datasetProfile, generateDataset, type Dataset } from "../../../reference/index.js";
+import { parseJson } from "../../../runtime/index.js";
+import { root } from "../../helpers/paths.js";
+import { relationCases as cases, startBroken, type Defect } from "../support/broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { REFUSAL_ANSWERS } from "../../conformance/refusals.js";
 import { TOKEN_PROGRAM } from "../../reference/index.js";
 import { captured } from "../helpers/capture.js";

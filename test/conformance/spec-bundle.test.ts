@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isObject, parseJson, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import type { RunSummary } from "../../conformance/results.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { loadSelection } from "../../conformance/session.js";

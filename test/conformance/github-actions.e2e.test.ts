@@ -114,7 +114,7 @@ describe("the workflow's commands, run here", () => {
     // `npx photon-conformance …`: this checkout's CLI, from source.
     writeFileSync(
       join(work, "cli.mjs"),
-      `import { main } from ${JSON.stringify(pathToFileURL(join(root, "conformance", "cli.ts")).href)};\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+      `import { main } from ${JSON.stringify(pathToFileURL(join(root, "conformance", "cli", "main.ts")).href)};\nprocess.exitCode = await main(process.argv.slice(2));\n`,
     );
     writeFileSync(
       join(bin, "npx"),

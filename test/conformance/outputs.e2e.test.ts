@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli.js";
+import { main } from "../../conformance/cli/main.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useScratch } from "../helpers/scratch.js";

@@ -14,14 +14,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunSummary } from "../../conformance/results.js";
-import { render, reporterNames } from "../../conformance/reporters/index.js";
-import { runSuite, type RunOptions } from "../../conformance/run.js";
-import { datasetProfile, generateDataset } from "../../reference/index.js";
-import { root } from "../helpers/paths.js";
-import { editValue, startBroken } from "./support/broken-servers.js";
-import { IDENTITY, largeSummary, smallSummary } from "./support/ci-summaries.js";
-import { HOSTILE } from "./support/reporters-safety.js";
+import type { RunSummary } from "../../../conformance/results.js";
+import { render, reporterNames } from "../../../conformance/reporters/index.js";
+import { runSuite, type RunOptions } from "../../../conformance/run.js";
+import { datasetProfile, generateDataset } from "../../../reference/index.js";
+import { root } from "../../helpers/paths.js";
+import { editValue, startBroken } from "../support/broken-servers.js";
+import { IDENTITY, largeSummary, smallSummary } from "../support/ci-summaries.js";
+import { HOSTILE } from "../support/reporters-safety.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const temp = mkdtempSync(join(tmpdir(), "html-report-"));
@@ -207,7 +207,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
     expect(firstFailure).toBeLessThan(dom.indexOf("<svg"));
 
     // The README's picture is rewritten only when asked (it changes with the date and port every run):
-    // PHOTON_UPDATE_DOCS=1 npx vitest run test/conformance/html-report.test.ts
+    // PHOTON_UPDATE_DOCS=1 npx vitest run test/conformance/reporters/html.e2e.test.ts
     const png = process.env.PHOTON_UPDATE_DOCS === "1" ? join(root, "docs", "html-report.png") : join(temp, "html-report.png");
     await run(
       CHROMIUM,

@@ -7,17 +7,17 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { proofFindings, MAX_FOLDS } from "../../conformance/checks/proofs.js";
-import type { Finding, RunSummary } from "../../conformance/results.js";
-import { checkFile } from "../../conformance/offline.js";
-import { runSuite, type RunOptions } from "../../conformance/run.js";
-import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore, type Dataset } from "../../reference/index.js";
-import { stringifyJson, type CallContext } from "../../runtime/index.js";
-import { root } from "../helpers/paths.js";
-import { useScratch } from "../helpers/scratch.js";
-import { proofMethods } from "../../conformance/checks/proof-agreement.js";
-import { hash2, RootLedger } from "../../conformance/checks/root-ledger.js";
-import { specMethods } from "../../conformance/spec-facts.js";
+import { proofFindings, MAX_FOLDS } from "../../../conformance/checks/proofs.js";
+import type { Finding, RunSummary } from "../../../conformance/results.js";
+import { checkFile } from "../../../conformance/offline.js";
+import { runSuite, type RunOptions } from "../../../conformance/run.js";
+import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore, type Dataset } from "../../../reference/index.js";
+import { stringifyJson, type CallContext } from "../../../runtime/index.js";
+import { root } from "../../helpers/paths.js";
+import { useScratch } from "../../helpers/scratch.js";
+import { proofMethods } from "../../../conformance/checks/proof-agreement.js";
+import { hash2, RootLedger } from "../../../conformance/checks/root-ledger.js";
+import { specMethods } from "../../../conformance/spec-facts.js";
 import {
   alteredRoot,
   flipBit,
@@ -30,8 +30,8 @@ import {
   staleRoot,
   twoRootsPerSeq,
   validityStaleRoot,
-} from "./support/broken-proofs.js";
-import { startBroken, type Defect } from "./support/broken-servers.js";
+} from "../support/broken-proofs.js";
+import { startBroken, type Defect } from "../support/broken-servers.js";
 
 let dataset: Dataset;
 let fixtures: RunOptions["fixtures"];
