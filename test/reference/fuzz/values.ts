@@ -7,7 +7,7 @@ import { methodNames, methods } from "../../../generated/index.js";
 import type { MethodName } from "../../../generated/index.js";
 import { encodeBase58 } from "../../../runtime/index.js";
 import { profile, U64_MAX } from "./oracle.js";
-import { emit, obj, raw, type Entry, type J, type Obj } from "./wire.js";
+import { emit, obj, raw, type Entry, type J } from "./wire.js";
 
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const b58char = fc.constantFrom(...B58.split(""));
