@@ -1,15 +1,15 @@
 /**
  * The conformance case format: one YAML file per case under conformance/cases/, its id
  * being its path without extension (`token-accounts/mint-filter`). See cases/README.md.
- * Params and expectations may hold handlebars placeholders filled from a fixtures profile.
+ * Params and expectations may hold `{{name}}` placeholders filled from a fixtures profile (placeholders.ts).
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import Handlebars from "handlebars";
-import { escapeRegExp, isObject, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
+import { isObject, type Json } from "@photon-indexer-kit/runtime";
 import { parseCaseYaml } from "./case-yaml.js";
 import { CaseError, MissingFixtureError } from "./errors.js";
-import { matcherName, matchesArguments, patternProblem } from "./matchers.js";
+import { matchesArguments, patternProblem } from "./matchers.js";
+import { fillPattern, fillPlaceholders, missingFixture, type Filled } from "./placeholders.js";
 
 export interface HttpRequestSpec {
   /** HTTP verb; default POST. */
@@ -147,89 +147,6 @@ export function narrow(value: unknown): Json {
   return value as Json;
 }
 
-const WHOLE = /^\{\{\s*([\w.[\]-]+)\s*\}\}$/;
-/** Each `{{name}}` inside text (Handlebars' `.[0]` index segments allowed). */
-const PLACEHOLDER = /\{\{\s*([\w.[\]-]+)\s*\}\}/g;
-
-function lookup(fixtures: Fixtures, path: string, file: string): Json {
-  let node: Json | undefined = fixtures as Json;
-  for (const step of path.split(".")) {
-    const part = step.length > 2 && step.startsWith("[") && step.endsWith("]") ? step.slice(1, -1) : step; // Handlebars' segment literal: `trees.[0]`
-    // Own entries only: `{{constructor}}` names no fixture (it is not Object.prototype's).
-    node = isObject(node) ? (Object.hasOwn(node, part) ? node[part] : undefined) : Array.isArray(node) && /^\d+$/.test(part) ? node[Number(part)] : undefined;
-    if (node === undefined) throw new MissingFixtureError(file, path);
-  }
-  return node;
-}
-
-/**
- * The strings with placeholders one load has filled, each with what it became: the bundled cases
- * hold ~15,000 placeholders (lists of unknown addresses) over a few dozen distinct strings. One
- * per load (`loadCases`, `deriveCases`): the fixtures do not change while it lasts.
- */
-export type Filled = Map<string, Json>;
-
-/**
- * A case's regular expression (a `matches` matcher, `expect.error.messageMatches`) with its
- * placeholders filled as literal text (each fixture's value escaped): a profile's values are data,
- * and a discovered profile's come from the target, which must not write regex syntax into the
- * case's pattern.
- */
-function fillPattern(pattern: string, fixtures: Fixtures, file: string): string {
-  if (!pattern.includes("{{")) return pattern;
-  return pattern.replace(PLACEHOLDER, (_, path: string) => {
-    const v = lookup(fixtures, path, file);
-    return escapeRegExp(typeof v === "string" ? v : stringifyJson(v));
-  });
-}
-
-/** Fills `{{name}}` placeholders: a string that is only a placeholder takes the fixture's own type. */
-export function render(value: Json | undefined, fixtures: Fixtures, file: string, filled: Filled = new Map()): Json | undefined {
-  if (typeof value === "string") {
-    if (!value.includes("{{")) return value;
-    let got = filled.get(value);
-    if (got !== undefined) return got;
-    const whole = WHOLE.exec(value);
-    // Inside text, each placeholder must still name a fixture the profile has: else the case is skipped, naming it.
-    if (!whole) for (const [, path] of value.matchAll(PLACEHOLDER)) lookup(fixtures, path!, file);
-    try {
-      got = whole ? lookup(fixtures, whole[1]!, file) : (Handlebars.compile(value, { noEscape: true, strict: true })(fixtures) as string);
-    } catch (err) {
-      if (err instanceof CaseError) throw err;
-      throw new CaseError(file, `placeholder in ${JSON.stringify(value)}: ${(err as Error).message.split("\n")[0]}`);
-    }
-    filled.set(value, got);
-    return got;
-  }
-  // Copied only where a placeholder was filled: most of a case holds none, and every run renders every case.
-  if (Array.isArray(value)) {
-    let out: Json[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i]!;
-      const got = render(v, fixtures, file, filled) as Json;
-      if (got !== v && out === null) out = value.slice(0, i);
-      out?.push(got);
-    }
-    return out ?? value;
-  }
-  if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (matcherName(value) === "matches" && typeof value.matches === "string") {
-      const pattern = fillPattern(value.matches, fixtures, file);
-      return pattern === value.matches ? value : { matches: pattern };
-    }
-    let out: Json[] | null = null;
-    for (let i = 0; i < keys.length; i++) {
-      const v = value[keys[i]!]!;
-      const got = render(v, fixtures, file, filled) as Json;
-      if (got !== v && out === null) out = keys.slice(0, i).map((k) => value[k]!);
-      out?.push(got);
-    }
-    return out === null ? value : Object.fromEntries(keys.map((k, i) => [k, out[i]!])); // fromEntries: a `__proto__` key stays a key
-  }
-  return value;
-}
-
 /**
  * `expect.error`, its placeholders filled by `r`; `messageMatches` is a pattern, filled by `pattern`
  * (as literal text). Written as one placeholder, it is the fixture's value as it is: that value is
@@ -363,7 +280,7 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
   const exp = raw.expect ?? {};
   if (!isObject(exp)) throw new CaseError(file, "`expect` must be a mapping");
   for (const k of Object.keys(exp)) if (!EXPECT_KEYS.has(k)) throw new CaseError(file, `unknown key \`expect.${k}\``);
-  const r = (v: Json | undefined) => render(v, fixtures, file, filled);
+  const r = (v: Json | undefined) => fillPlaceholders(v, fixtures, file, filled);
   let http: HttpRequestSpec | null = null;
   if (raw.http !== undefined) {
     if (!isObject(raw.http)) throw new CaseError(file, "`http` must be a mapping");
@@ -421,19 +338,6 @@ export function caseOf(id: string, file: string, raw: Json | undefined, fixtures
     tags: stringList(raw.tags, "tags", file),
     skip: null,
   };
-}
-
-/**
- * The profile key of values set aside because they may move while the suite runs (a profile
- * discovered from a moving target, discover/moving.ts): placeholder path → the value seen.
- */
-export const MAY_MOVE = "mayMove";
-
-/** Why a case needing fixture `key` is skipped: the profile lacks it, or set it (or a parent) aside under MAY_MOVE. */
-function missingFixture(fixtures: Fixtures, key: string): string {
-  const aside = fixtures[MAY_MOVE];
-  const moves = isObject(aside) && Object.keys(aside).some((k) => key === k || key.startsWith(`${k}.`));
-  return moves ? `needs fixture \`${key}\`, which may move on this target (the profile's ${MAY_MOVE})` : `needs fixture \`${key}\`, which the profile lacks`;
 }
 
 /** Parses a case; one whose placeholders name fixtures the profile lacks comes back marked `skip`. */

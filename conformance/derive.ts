@@ -32,7 +32,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { stringify as stringifyYaml } from "yaml";
 import { isObject, type Json, type MethodInfo, type ParamFact, type ParamShape } from "@photon-indexer-kit/runtime";
-import { caseOrSkip, narrow, type ConformanceCase, type Filled, type Fixtures } from "./case-format.js";
+import { caseOrSkip, narrow, type ConformanceCase, type Fixtures } from "./case-format.js";
+import type { Filled } from "./placeholders.js";
 import { defaultSpec, shownSpecFile } from "./spec-bundle.js";
 import { specMethods, type MethodTable } from "./spec-facts.js";
 

@@ -7,7 +7,7 @@
  */
 import { encodeBase58, isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
 import type { Target } from "../checks/check.js";
-import { MAY_MOVE } from "../case-format.js";
+import { MAY_MOVE } from "../placeholders.js";
 import { ABSENT, getPath } from "../matchers.js";
 import type { Exchange } from "../results.js";
 import { methodInfo, type MethodTable, slotOfResult } from "../spec-facts.js";
