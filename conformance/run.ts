@@ -11,7 +11,8 @@ import { identityOf, judge, summarize } from "./judge.js";
 import { canonicalMethod, itemsOf, lookupKeyOf, methodInfo, pageOf, unregisteredMethods, type MethodTable } from "./spec-facts.js";
 import { rollUp, skip, type CaseResult, type Exchange, type Finding, type RunSummary } from "./results.js";
 import { decide, OPTED_OUT } from "./verdict.js";
-import { deadline, formatDuration, openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
+import { deadline, formatDuration } from "./pool.js";
+import { openSession, SESSION_DEFAULTS, shardOf, type Session } from "./session.js";
 import { defaultSpec, type SpecBundle } from "./spec-bundle.js";
 import { RootLedger } from "./checks/root-ledger.js";
 import { movedNote } from "./same-slot.js";
@@ -19,7 +20,7 @@ import { caseSlot, SLOT_ORDER_ID, slotOrder } from "./slot-order.js";
 import type { RawTarget } from "./target.js";
 
 export { UnreachableError } from "./errors.js";
-export { acceptsConnections, ensureReachable, formatDuration, selectCases, shardOf } from "./session.js";
+export { acceptsConnections, ensureReachable, selectCases, shardOf } from "./session.js";
 export { SLOT_ORDER_ID, slotOrder } from "./slot-order.js";
 
 export interface RunOptions {
