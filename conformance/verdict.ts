@@ -4,7 +4,18 @@
  * the opted-out methods). `decide` is the one rule; reporters read `verdictOf` a decided summary.
  */
 import { ExitStatus, type ExitStatusValue } from "@photon-indexer-kit/runtime";
-import { fail, noCases, pass, runWideResult, warn, type CaseCounts, type CaseResult, type MethodStatus, type MethodVerdict, type RunSummary } from "./results.js";
+import {
+  fail,
+  noCases,
+  pass,
+  runWideResult,
+  warn,
+  type CaseCounts,
+  type CaseResult,
+  type MethodStatus,
+  type MethodVerdict,
+  type RunSummary,
+} from "./results.js";
 import { defaultSpec } from "./spec-bundle.js";
 import { canonicalMethod, type MethodTable } from "./spec-facts.js";
 

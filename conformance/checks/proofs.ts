@@ -83,7 +83,7 @@ function siblingsOf(proof: unknown, where: string): bigint[] | string {
   return out;
 }
 
-class Judge {
+class ProofChecker {
   constructor(
     private readonly hash2: Hash2,
     private readonly findings: BoundedFindings,
@@ -369,11 +369,11 @@ class Judge {
 /** Judges the proofs `found` in an answer into `findings`; false when it carries none. */
 function judgeProofs(found: Found, hash2: Hash2, findings: BoundedFindings): boolean {
   if (found.accounts.length + found.addresses.length + found.validity.length === 0) return false;
-  const judge = new Judge(hash2, findings);
-  for (const { path, o } of found.accounts) judge.account(path, o);
-  for (const { path, o } of found.addresses) judge.address(path, o);
-  for (const { path, o } of found.validity) judge.validity(path, o);
-  judge.summary(found.left);
+  const checker = new ProofChecker(hash2, findings);
+  for (const { path, o } of found.accounts) checker.account(path, o);
+  for (const { path, o } of found.addresses) checker.address(path, o);
+  for (const { path, o } of found.validity) checker.validity(path, o);
+  checker.summary(found.left);
   return true;
 }
 

@@ -9,7 +9,7 @@ import type { ConfigReporter } from "../config.js";
 import { UsageError } from "../errors.js";
 import { prepareOutputFile } from "../outputs.js";
 import { closingLines, consoleStyle } from "../reporters/console.js";
-import { render, type ReporterName } from "../reporters/index.js";
+import { renderReport, type ReporterName } from "../reporters/index.js";
 import { progressReporter, type Progress } from "../reporters/progress.js";
 import type { RunSummary } from "../results.js";
 import { reporterPairs } from "./options.js";
@@ -65,7 +65,7 @@ export class Reports {
     this.shown = undefined;
     for (const { name, output } of this.pairs) {
       // Each string from outside is redacted, then escaped for its sink; the whole text once more after.
-      const text = redact(render(name, summary, output ? null : process.stdout, redact));
+      const text = redact(renderReport(name, summary, output ? null : process.stdout, redact));
       if (output) await writeFile(output, text);
       else process.stdout.write(text);
     }

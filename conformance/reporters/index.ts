@@ -14,9 +14,9 @@ export type ReporterName = (typeof reporterNames)[number];
 /**
  * `stream` is where the text goes (for colours); null for a file. `redact` masks secrets in
  * each outside string before the reporter escapes it for its sink (see support/escape.ts); a pass
- * over the finished text (cli.ts) may follow as a second net.
+ * over the finished text (cli/reporters.ts) may follow as a second net.
  */
-export function render(name: ReporterName, run: RunSummary, stream: NodeJS.WriteStream | null, redact?: Redact): string {
+export function renderReport(name: ReporterName, run: RunSummary, stream: NodeJS.WriteStream | null, redact?: Redact): string {
   const summary = redact ? redactSummary(run, redact) : run;
   switch (name) {
     case "console":

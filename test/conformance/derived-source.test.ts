@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Fixtures } from "../../conformance/case-format.js";
 import { deriveCases } from "../../conformance/derive.js";
 import { readFixtures } from "../../conformance/fixtures.js";
-import { render } from "../../conformance/reporters/index.js";
+import { renderReport as render } from "../../conformance/reporters/index.js";
 import { runSuite } from "../../conformance/run.js";
 import { openSession } from "../../conformance/session.js";
 import { loadSpecBundle, shownSpecFile } from "../../conformance/spec-bundle.js";

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadSelection } from "../../conformance/session.js";
 import { main } from "../../conformance/cli/main.js";
 import type { CaseResult, RunSummary } from "../../conformance/results.js";
-import { render, reporterNames } from "../../conformance/reporters/index.js";
+import { renderReport as render, reporterNames } from "../../conformance/reporters/index.js";
 import { checkSkipMethods, optOuts, runSuite, SKIP_METHOD_REASON, unregisteredReason, type RunOptions } from "../../conformance/run.js";
 import { methodVerdicts } from "../../conformance/verdict.js";
 import { canonicalMethod, methodInfo, unregisteredMethods } from "../../conformance/spec-facts.js";

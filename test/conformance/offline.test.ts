@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli/main.js";
 import { CHECK_BOUNDS, checkFile, linesOf } from "../../conformance/offline.js";
 import type { CaseResult } from "../../conformance/results.js";
-import { render } from "../../conformance/reporters/index.js";
+import { renderReport as render } from "../../conformance/reporters/index.js";
 import type { CallContext } from "../../runtime/index.js";
 import { createReferenceHandlers, datasetProfile, generateDataset, ReferenceStore } from "../../reference/index.js";
 import { parseJson, type RpcError, stringifyJson } from "../../runtime/index.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { validateXML } from "xmllint-wasm";
 import { afterAll, describe, expect, it } from "vitest";
 import { GITHUB_COMMENT_LIMIT, renderMarkdown } from "../../conformance/reporters/markdown.js";
-import { render } from "../../conformance/reporters/index.js";
+import { renderReport as render } from "../../conformance/reporters/index.js";
 import { createRedactor } from "../../runtime/index.js";
 import { root } from "../helpers/paths.js";
 import { largeSummary, smallSummary } from "./support/ci-summaries.js";

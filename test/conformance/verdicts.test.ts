@@ -13,7 +13,7 @@ import { diffTargets } from "../../conformance/compare.js";
 import { REORDERED_NOTE } from "../../conformance/checks/envelope.js";
 import { noCases, type CaseResult, type CaseStatus, type Finding, type RunSummary } from "../../conformance/results.js";
 import { renderGithub } from "../../conformance/reporters/github.js";
-import { render } from "../../conformance/reporters/index.js";
+import { renderReport as render } from "../../conformance/reporters/index.js";
 import { renderConsole } from "../../conformance/reporters/console.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { methodVerdicts, verdictOf } from "../../conformance/verdict.js";

@@ -12,7 +12,7 @@ import { noCases, type CaseResult, type Finding, type RunSummary, type Status } 
 import { progressLine } from "../../../conformance/reporters/console.js";
 import { curlLine } from "../../../conformance/reporters/support/curl.js";
 import { forShell } from "../../../conformance/reporters/support/escape.js";
-import { render, reporterNames } from "../../../conformance/reporters/index.js";
+import { renderReport as render, reporterNames } from "../../../conformance/reporters/index.js";
 import { createRedactor, parseJson } from "../../../runtime/index.js";
 import { useScratch } from "../../helpers/scratch.js";
 import {
