@@ -108,10 +108,7 @@ type Parsed = { readonly entry: Record<string, Json>; readonly status: number } 
 
 /**
  * Parses a line's text and takes it out of the line (`text` becomes ""), synchronously: the
- * line's string (up to the line cap, typically hundreds of KiB for a page) must not outlive
- * the parse. Held by the loop while the exchange is judged, every scavenge that ran during
- * judging promoted it to the old generation, where it stayed until the next full collection:
- * that garbage, not any retained state, was what made peak RSS grow with the input's length.
+ * line's string must not outlive the parse, or scavenges promote it and peak RSS grows with the input.
  */
 function parseLine(line: { readonly n: number; text: string }): Parsed {
   const text = line.text;
@@ -173,13 +170,9 @@ export type Line = { readonly n: number; text: string } | { readonly n: number; 
 const KEPT_LINE_BUFFER = 4 * MiB;
 
 /**
- * The lines of a byte stream (LF or CRLF), numbered from 1. A line of more than `max` bytes is
- * reported by its length, its bytes dropped as they arrive: at most `max` bytes and one chunk
- * are ever held. Each chunk is done with (decoded or copied) before the next is asked for, so
- * the source may refill one buffer. A line inside one chunk is decoded from the chunk; a line across chunks is
- * copied into one line buffer, reused from line to line (not a list of chunk views joined per
- * line), so the chunks die as soon as they are read and a page of hundreds of KiB costs no
- * allocation of its size outside the heap.
+ * The lines of a byte stream (LF or CRLF), numbered from 1; a line over `max` bytes is reported by
+ * its length, never held. Each chunk is done with before the next is asked for (the source may
+ * refill one buffer); a line across chunks is copied into one reused line buffer.
  */
 export async function* linesOf(input: AsyncIterable<Buffer>, max: number): AsyncGenerator<Line> {
   let buffer = Buffer.alloc(0);
@@ -253,14 +246,8 @@ function unreadable(file: string, err: unknown, line?: number): CaseError {
 }
 
 /**
- * A listed result, copied: its object, findings array and findings made here, not where the
- * checks made them. Listing keeps the first cases' objects alive; V8 saw every object from the
- * judging's allocation sites (a result literal, a findings array, each check's finding) survive
- * its scavenges there and marked those sites "tenure", so from then on every exchange's result
- * and findings were allocated straight into the old generation, died there and stayed until a
- * full GC (V8 starts one only at ~3× the live heap): that garbage made peak RSS grow with the
- * file (1 GB: 173–178 MB; 10 MB: ~135 MB). With the kept copies made elsewhere, the judging's
- * sites see their objects die young and keep allocating them in the young generation.
+ * A listed result, copied here: kept objects allocated at the judging's own sites would make V8
+ * pretenure those sites, and every later result would then die in the old generation.
  */
 function kept(result: CaseResult): CaseResult {
   return { ...result, findings: result.findings.map((f) => ({ ...f })) };
@@ -288,9 +275,7 @@ export async function checkFile(options: CheckFileOptions): Promise<RunSummary> 
   let problems = 0;
   let n = 0;
   let done = 0;
-  // One read buffer, refilled in place: linesOf decodes or copies every byte of a block before
-  // asking for the next, so no chunk is allocated per read (a stream's chunks, each held while
-  // the lines in it are judged, were promoted with them and their bytes kept to the next full GC).
+  // One read buffer, refilled in place: linesOf is done with each block before asking for the next.
   const file = handle;
   const block = Buffer.allocUnsafeSlow(65536);
   const chunks = async function* (): AsyncGenerator<Buffer> {

@@ -146,7 +146,7 @@ export interface RunSummary {
   readonly discovered?: Json;
   /** Set when `results` lists only some of the cases judged (`check` on large captures): the totals. */
   readonly tally?: Tally;
-  /** What was run, for every report to name (issue 13): set by run, diff and check. */
+  /** What was run, for every report to name: set by run, diff and check. */
   readonly identity?: RunIdentity;
   /** Run-level remarks that change no verdict, one line each (a fixtures profile that does not describe the target, reordered batch answers). */
   readonly notes?: readonly string[];

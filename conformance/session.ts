@@ -385,9 +385,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   let reference: ReferenceIndexer | null = null;
   const urls: string[] = [];
   for (const side of options.targets) {
-    // The embedded reference serves this one run, then stops: each Merkle tree is built when a case
-    // first asks for one of its proofs, none in the background (a background build competes with the
-    // run for the one thread and builds trees no selected case reads: `npm start` ~0.8 s faster).
+    // The embedded reference serves this one run, then stops; each Merkle tree is built when a case
+    // first asks for one of its proofs, none in the background (it would compete with the run).
     if (side.url === undefined) reference ??= await startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: false });
     urls.push(side.url ?? reference!.url);
   }

@@ -1,5 +1,5 @@
 /**
- * Discovery of `closedAccount` and `tokenAccountOpened` (issue 16): accounts whose signatures and
+ * Discovery of `closedAccount` and `tokenAccountOpened`: accounts whose signatures and
  * transactions the target answers consistently. Methods are chosen by spec facts: `sigs`, the
  * unpaginated method whose one required param is the accounts' identity field (`hash`) and whose
  * items carry a signature identity; `tx`, the first method whose table entry says where its result lists

@@ -1,5 +1,5 @@
 /**
- * Discovery for the methods added in 0.51.2 (issue 16): a delegate with more than a page of token
+ * Discovery for the methods added in 0.51.2: a delegate with more than a page of token
  * accounts, a mint with more than a page of holders, the delegate's second mint, and the merkle
  * context of `knownHash` as a V2 lookup states it. Every method is chosen by spec facts (its
  * pagination, its filters, its lookup keys, the sums another method's totals state), never by
