@@ -1,7 +1,7 @@
 /** Option values as typed: a target URL without a scheme is refused, its credentials masked. */
 import { describe, expect, it } from "vitest";
-import { main } from "../../conformance/cli/main.js";
-import { captured } from "../helpers/capture.js";
+import { main } from "../../../conformance/cli/main.js";
+import { captured } from "../../helpers/capture.js";
 
 const KEY = "k3y-in-the-query-str1ng";
 const run = (...args: string[]) => captured(main, args);
