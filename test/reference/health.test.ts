@@ -1,16 +1,12 @@
 /**
  * getIndexerHealth, the two spec-only methods Photon 0.51.2 does not register (answered exactly as
  * an unregistered method), and what startReferenceIndexer adds for the proof methods: the trees
- * built in the background (or not), the prover URL and its `serve --prover-url` option.
+ * built in the background (or not).
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { methodValidators } from "../../generated/index.js";
 import { startReferenceIndexer } from "../../reference/serve.js";
 import { parseJson, validate } from "../../runtime/index.js";
-import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
 import { dataset, profile } from "./fixture.js";
 
@@ -68,22 +64,4 @@ describe("startReferenceIndexer and the trees", () => {
       await warm.close();
     }
   }, 150_000);
-});
-
-describe("photon-conformance serve --prover-url", () => {
-  it("refuses a URL that is not http(s) with exit 2", async () => {
-    const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
-    const child = spawn(
-      process.execPath,
-      [tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "0", "--prover-url", "ftp://prover"],
-      { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
-    );
-    let stderr = "";
-    child.stderr?.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = (await once(child, "exit")) as [number | null];
-    expect(code).toBe(2);
-    expect(stderr).toContain("--prover-url must be an http:// or https:// URL");
-  }, 30_000);
 });
