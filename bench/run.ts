@@ -17,6 +17,7 @@ import { formatTable } from "./lib/table.js";
 const FIGURES = [
   "validate",
   "parse",
+  "base58",
   "client-rps",
   "stateless",
   "server-rps",
