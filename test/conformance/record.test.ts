@@ -124,3 +124,21 @@ describe("record against a target whose answer no case file could hold", () => {
     expect(JSON.stringify(loaded!.recorded)).toContain('{"a":{"a":');
   }, 60_000);
 });
+
+describe("record --out DIR", () => {
+  it("reports changes against the recording already in DIR, not the corpus", async () => {
+    const corpus = join(dir, "out-corpus");
+    const out = join(dir, "recorded");
+    cpSync(join(root, "conformance", "cases", "token-balances"), join(corpus, "token-balances"), { recursive: true });
+    const first = await recordCases({ url: seed1().url, out, casesDir: corpus, fixtures });
+    expect(first.every((c) => c.kind === "new")).toBe(true);
+    expect(readdirSync(join(out, "token-balances")).length).toBe(first.length);
+    const again = await recordCases({ url: seed1().url, out, casesDir: corpus, fixtures });
+    expect(again.map((c) => c.kind)).toEqual(first.map(() => "same"));
+    // A hand edit in --out is kept by the next recording.
+    const file = join(out, "token-balances", "many-mints.yaml");
+    writeFileSync(file, `# reviewed by hand\n${readFileSync(file, "utf8")}`);
+    await recordCases({ url: seed1().url, out, casesDir: corpus, fixtures });
+    expect(readFileSync(file, "utf8").startsWith("# reviewed by hand\n")).toBe(true);
+  }, 60_000);
+});
