@@ -69,7 +69,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
     writeFileSync(page, render("html", summary, null));
   }, 120_000);
 
-  it("shows the verdict and the matrix in the rendered DOM, and takes the README's screenshot", async () => {
+  it("shows the verdict and the matrix in the rendered DOM, and takes the screenshot docs/conformance.md shows", async () => {
     expect(summary.passed).toBe(false);
     const { stdout: dom } = await run(CHROMIUM, [...chromiumFlags(join(temp, "profile-dom")), "--dump-dom", pathToFileURL(page).href], {
       timeout: 60_000,
@@ -88,7 +88,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the HTML report in headless Chromium", (
     expect(firstFailure).toBeLessThan(dom.indexOf('<table class="matrix"'));
     expect(firstFailure).toBeLessThan(dom.indexOf("<svg"));
 
-    // The README's picture is rewritten only when asked (it changes with the date and port every run):
+    // docs/conformance.md's picture is rewritten only when asked (it changes with the date and port every run):
     // PHOTON_UPDATE_DOCS=1 npx vitest run test/conformance/reporters/html.e2e.test.ts
     const png = process.env.PHOTON_UPDATE_DOCS === "1" ? join(root, "docs", "html-report.png") : join(temp, "html-report.png");
     await run(
