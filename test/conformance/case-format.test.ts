@@ -1,44 +1,19 @@
 /**
  * Reading a cases directory: every file named `*.yaml`/`*.yml` under it, in a stable order; a
- * file that cannot be read is a CaseError naming it (the run exits 2), and a FIFO or device
- * named like a case is refused without a blocking read (it would wait forever), even one swapped
- * in after the directory was read. Placeholders are filled once per load.
+ * file that cannot be read is a CaseError naming it (the run exits 2); FIFOs are in
+ * case-format.e2e.test.ts (mkfifo). Placeholders are filled once per load.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCases } from "../../conformance/case-format.js";
-import { CaseError } from "../../conformance/errors.js";
 import { errorsCheck } from "../../conformance/checks/errors.js";
 import { match } from "../../conformance/matchers.js";
 import type { Exchange } from "../../conformance/results.js";
 import type { Json } from "../../runtime/index.js";
-import { root as repoRoot } from "../helpers/paths.js";
+import { CASE, refusal, useCasesDirs } from "./support/case-dirs.js";
 
-const CASE = "method: getIndexerSlot\ndescription: the slot\nexpect:\n  result:\n    type: integer\n";
-let dir = "";
-
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = "";
-});
-
-function casesDir(): string {
-  dir = mkdtempSync(join(tmpdir(), "pik-cases-"));
-  return dir;
-}
-
-async function refusal(root: string): Promise<CaseError> {
-  const err = await loadCases(root, {}).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CaseError);
-  return err as CaseError;
-}
+const casesDir = useCasesDirs();
 
 describe("loadCases", () => {
   it("reads nested case files in path order, ids relative to the directory", async () => {
@@ -65,15 +40,6 @@ describe("loadCases", () => {
     expect(byId.get("listed")!.params).toEqual({ hash: "b" });
   });
 
-  it("refuses a FIFO named like a case without waiting for a writer", async () => {
-    const root = casesDir();
-    writeFileSync(join(root, "a.yaml"), CASE);
-    execFileSync("mkfifo", [join(root, "pipe.yaml")]);
-    const err = await refusal(root);
-    expect(err.message).toContain("pipe.yaml");
-    expect(err.message).toContain("cannot read the case: not a file");
-  });
-
   it.skipIf(process.getuid?.() === 0)("names an unreadable case file and why", async () => {
     const root = casesDir();
     writeFileSync(join(root, "locked.yaml"), CASE);
@@ -83,21 +49,16 @@ describe("loadCases", () => {
     expect(err.message).toContain("cannot read the case: EACCES");
   });
 
-  it("follows a link to a case file, and refuses a link to a FIFO without waiting for a writer", async () => {
+  it("follows a link to a case file", async () => {
     const root = casesDir();
     writeFileSync(join(root, "target.txt"), CASE);
-    execFileSync("ln", ["-s", join(root, "target.txt"), join(root, "linked.yaml")]);
+    symlinkSync(join(root, "target.txt"), join(root, "linked.yaml"));
     expect((await loadCases(root, {})).map((c) => c.id)).toEqual(["linked"]);
-    execFileSync("mkfifo", [join(root, "pipe")]);
-    execFileSync("ln", ["-s", join(root, "pipe"), join(root, "piped.yaml")]);
-    const err = await refusal(root);
-    expect(err.message).toContain("piped.yaml");
-    expect(err.message).toContain("cannot read the case: not a file");
   });
 
   it("names a dangling link named like a case", async () => {
     const root = casesDir();
-    execFileSync("ln", ["-s", join(root, "absent"), join(root, "gone.yaml")]);
+    symlinkSync(join(root, "absent"), join(root, "gone.yaml"));
     const err = await refusal(root);
     expect(err.message).toContain("gone.yaml");
     expect(err.message).toContain("cannot read the case: ENOENT");
@@ -151,21 +112,6 @@ describe("placeholders inside text", () => {
     writeFileSync(join(root, "a.yaml"), TEMPLATE("{{owner.nullified.[0]}}"));
     const [c] = await loadCases(root, { owner: {} } as never);
     expect(c!.skip).toBe("needs fixture `owner.nullified.[0]`, which the profile lacks");
-  });
-});
-
-describe("a case file swapped for a FIFO after the directory was read", () => {
-  it("is refused on the open file, without waiting for a writer (run in a child process: a blocking read could not be interrupted here)", () => {
-    const root = casesDir();
-    const pipe = join(root, "swapped.yaml");
-    execFileSync("mkfifo", [pipe]);
-    const module = pathToFileURL(join(repoRoot, "conformance", "case-format.ts")).href;
-    // The directory entry said "regular file" (as it did before the swap); the open file says FIFO.
-    const script = `const { readCaseFile } = await import(${JSON.stringify(module)});
-try { readCaseFile(${JSON.stringify(pipe)}, true); console.log("read"); } catch (e) { console.log(e.message); }`;
-    const r = spawnSync(process.execPath, ["--import", "tsx/esm", "--input-type=module", "-e", script], { cwd: repoRoot, encoding: "utf8", timeout: 20_000 });
-    expect(r.signal, "the read waited for a writer").toBeNull();
-    expect(r.stdout.trim()).toBe(`${pipe}: cannot read the case: not a file`);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 29 item 23: no credential reaches stdout or stderr on an error path. Each CLI is
+ * No credential reaches stdout or stderr on an error path. Each CLI is
  * spawned as a user runs it, and the secret's text must be absent from everything it prints:
  * a config file's syntax error next to a key (JSON and YAML), an unresolved YAML alias or tag
  * named after one, a config whose values are wrong beside its credentials, a `--spec URL`
@@ -10,8 +10,8 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { root } from "../helpers/paths.js";
-import { useScratch } from "../helpers/scratch.js";
+import { root } from "../../helpers/paths.js";
+import { useScratch } from "../../helpers/scratch.js";
 
 const dir = useScratch("secrets-stderr");
 const UNREACHABLE = "http://127.0.0.1:1/";
