@@ -14,40 +14,26 @@
  *   that needs it (`builtIndexes()` names those built so far).
  */
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
-import type { Change } from "./live/change.js";
+import { Lazy } from "./lazy.js";
 import type { Touched } from "./live/apply.js";
+import type { Change } from "./live/change.js";
 import type { AccountRecord, AddressRecord, Dataset, SignatureRecord, TokenRecord, TreeRecord } from "./records.js";
-import { keyByAccountHash, keyByAddress, keyByProgramOwner, keyByTokenOwner, type HistoryKey, histories } from "./store/history.js";
-import { BalanceTable, type BalanceRow } from "./store/balances.js";
-import { lamportsByOwner, openers } from "./store/builders.js";
-import { group, Lazy } from "./store/lazy-index.js";
-import { type OwnerData, packData } from "./store/owner-data.js";
+import type { BalanceRow } from "./store/balances.js";
+import { lamportsByOwner } from "./store/builders.js";
+import { group } from "./store/group.js";
+import { RecordLookups } from "./store/lookups.js";
 import { type Order, type Sorted, SortedGroups } from "./store/order.js";
-import {
-  type AddressQueueElement,
-  addressQueues,
-  type InputQueueElement,
-  inputQueues,
-  NO_QUEUE,
-  nullifierQueueIndexes,
-  type OutputQueueElement,
-  outputQueues,
-  type QueueList,
-} from "./store/queues.js";
+import { type OwnerData, packData } from "./store/owner-data.js";
+import { type AddressQueueElement, type InputQueueElement, NO_QUEUE, type OutputQueueElement, QueueIndexes, type QueueList } from "./store/queues.js";
+import { SignatureLists } from "./store/signature-lists.js";
+import { type TokenEntry, TokenLists } from "./store/token-lists.js";
 
 export { documentedOrder, EMPTY, firstIndex, type Order, orderComparator, orderSignature, type Probe, Sorted } from "./store/order.js";
 export type { AddressQueueElement, InputQueueElement, OutputQueueElement } from "./store/queues.js";
 export type { OwnerData } from "./store/owner-data.js";
 export type { BalanceRow } from "./store/balances.js";
 export { QueueList } from "./store/queues.js";
-
-/** An unspent token account: its account and token records (`tokenData` is `token`, at the item's path). */
-export interface TokenEntry {
-  readonly account: AccountRecord;
-  readonly token: TokenRecord;
-  /** The same record as `token`, where token-account items keep it (so orders read `tokenData.mint`). */
-  readonly tokenData: TokenRecord;
-}
+export type { TokenEntry } from "./store/token-lists.js";
 
 /** An account a transaction opened or closed, with its token fields when it is a token account. */
 export interface TxAccount {
@@ -68,60 +54,17 @@ export class ReferenceStore {
     return this.dataset.slot;
   }
   readonly dataset: Dataset;
-  private readonly byHash = new Map<string, AccountRecord>();
-  private readonly byAddress = new Map<string, AccountRecord>();
-  private readonly tokenByHash = new Map<string, TokenRecord>();
-  private readonly treeByKey = new Map<string, TreeRecord>();
-  private readonly treeByQueueKey = new Map<string, TreeRecord>();
-  private readonly treeList: readonly TreeRecord[];
-  /** StateV2 tree keys: the trees with output and input queues. */
-  private readonly batchedState = new Set<string>();
-
-  // Lazy indexes: each built on the first query that needs it.
-  private readonly unspentTokens = new Lazy("tokenEntries", () => this.buildTokenEntries());
+  private readonly lookups: RecordLookups;
+  private readonly tokens: TokenLists;
+  private readonly sigs: SignatureLists;
+  private readonly queues: QueueIndexes;
   private readonly owners = new SortedGroups<string, AccountRecord>("accountsByOwner", () =>
     group(
       this.dataset.accounts.filter((a) => !a.spent),
       (a) => a.owner,
     ),
   );
-  private readonly tokenOwners = new SortedGroups<string, TokenEntry>("tokenAccountsByOwner", () => group(this.unspentTokens.get(), (e) => e.token.owner));
-  private readonly tokenOwnerMints = new SortedGroups<string, TokenEntry>("tokenAccountsByOwnerAndMint", () =>
-    group(this.unspentTokens.get(), (e) => `${e.token.owner} ${e.token.mint}`),
-  );
-  private readonly tokenDelegates = new SortedGroups<string, TokenEntry>("tokenAccountsByDelegate", () =>
-    group(this.unspentTokens.get(), (e) => e.token.delegate),
-  );
-  private readonly tokenDelegateMints = new SortedGroups<string, TokenEntry>("tokenAccountsByDelegateAndMint", () =>
-    group(this.unspentTokens.get(), (e) => (e.token.delegate === null ? null : `${e.token.delegate} ${e.token.mint}`)),
-  );
-  private readonly balanceRows = new BalanceTable(
-    "tokenOwnerBalances",
-    () => this.dataset.tokens,
-    (h) => this.byHash.get(h) as AccountRecord,
-  );
-  private readonly balancesByOwner = new SortedGroups<string, BalanceRow>("balancesByOwner", () => group(this.balanceRows.all(), (r) => r.owner));
-  private readonly holdersByMint = new SortedGroups<string, BalanceRow>("holdersByMint", () => group(this.balanceRows.all(), (r) => r.mint));
-  private readonly lamports = new Lazy("lamportsByOwner", () => lamportsByOwner(this.dataset.accounts));
-  private readonly accountHistory = this.history("signaturesByAccount", keyByAccountHash);
-  private readonly addressHistory = this.history("signaturesByAddress", keyByAddress);
-  private readonly ownerHistory = this.history("signaturesByOwner", keyByProgramOwner);
-  private readonly tokenOwnerHistory = this.history("signaturesByTokenOwner", keyByTokenOwner);
-  private readonly histories: readonly [SortedGroups<string, SignatureRecord>, HistoryKey][] = [
-    [this.accountHistory, keyByAccountHash],
-    [this.addressHistory, keyByAddress],
-    [this.ownerHistory, keyByProgramOwner],
-    [this.tokenOwnerHistory, keyByTokenOwner],
-  ];
-  private readonly latest = new SortedGroups<string, SignatureRecord>("latestSignatures", () => new Map([["", this.dataset.signatures.slice()]]));
-  private readonly bySignature = new Lazy("transactions", () => new Map(this.dataset.signatures.map((s) => [s.signature, s])));
-  private readonly openers = new Lazy("openedBy", () => openers(this.dataset.signatures));
-  private readonly nullifierIndexes = new Lazy("nullifierQueueIndexes", () =>
-    nullifierQueueIndexes(this.dataset.signatures, (h) => this.byHash.get(h), this.batchedState),
-  );
-  private readonly outputs = new Lazy("outputQueues", () => outputQueues(this.dataset.accounts, this.batchedState));
-  private readonly inputs = new Lazy("inputQueues", () => inputQueues(this.dataset.accounts, this.nullifierIndexes.get()));
-  private readonly addressLists = new Lazy("addressQueues", () => addressQueues(this.dataset.addresses ?? []));
+  private readonly lamports = new Lazy(() => lamportsByOwner(this.dataset.accounts), "lamportsByOwner");
   /** Packed data bytes per accounts list (built on a list's first filtered call). */
   private readonly dataByList = new WeakMap<Sorted<AccountRecord>, OwnerData>();
   /**
@@ -129,67 +72,50 @@ export class ReferenceStore {
    * `cachedItems`, which bounds each map): records never change, so neither do their items.
    */
   readonly itemCache = new Map<string, Map<object, object>>();
-  /** Token entries by account hash: one object per account, so its item is found again. */
-  private readonly entries = new Map<string, TokenEntry>();
 
-  /**
-   * Indexes the lookups and checks the records: a hash twice, an address held by two unspent
-   * accounts, a token record of no account or two token records of one account, a tree or
-   * queue key twice are DATASET_INCONSISTENT.
-   */
+  /** Indexes the lookups and checks the records (`RecordLookups`); builds no other index. */
   constructor(dataset: Dataset) {
     this.dataset = dataset;
-    // Duplicates are detected by a map that does not grow (one lookup per insert).
-    for (const a of dataset.accounts) {
-      const size = this.byHash.size;
-      if (this.byHash.set(a.hash, a).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `duplicate account hash ${a.hash}`);
-      if (a.spent || a.address === null) continue;
-      const held = this.byAddress.size;
-      if (this.byAddress.set(a.address, a).size === held)
-        throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `address ${a.address} is held by two unspent accounts`);
-    }
-    for (const t of dataset.tokens) {
-      if (!this.byHash.has(t.hash)) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `token record for unknown account ${t.hash}`);
-      const size = this.tokenByHash.size;
-      if (this.tokenByHash.set(t.hash, t).size === size)
-        throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two token records for account ${t.hash}`);
-    }
-    // Dataset files of format version 1 predate trees and addresses.
-    this.treeList = dataset.trees ?? [];
-    for (const t of this.treeList) {
-      const size = this.treeByKey.size;
-      if (this.treeByKey.set(t.tree, t).size === size) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `tree ${t.tree} listed twice`);
-      const queues = this.treeByQueueKey.size;
-      if (this.treeByQueueKey.set(t.queue, t).size === queues)
-        throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `queue ${t.queue} belongs to two trees`);
-      if (t.type === "StateV2") this.batchedState.add(t.tree);
-    }
+    const lookups = new RecordLookups(dataset);
+    this.lookups = lookups;
+    this.tokens = new TokenLists(
+      dataset,
+      (h) => lookups.byHash.get(h) as AccountRecord,
+      (h) => lookups.tokenByHash.get(h),
+    );
+    this.sigs = new SignatureLists(
+      dataset,
+      (h) => lookups.byHash.get(h),
+      (h) => lookups.tokenByHash.get(h),
+    );
+    this.queues = new QueueIndexes(dataset, (h) => lookups.byHash.get(h), lookups.batchedState);
   }
 
   /** The lazy indexes built so far (for tests and benchmarks: construction builds none). */
   builtIndexes(): string[] {
+    const { tokens, sigs, queues } = this;
     const all: { name: string; built: boolean }[] = [
-      this.unspentTokens,
+      tokens.unspent,
       this.owners,
-      this.tokenOwners,
-      this.tokenOwnerMints,
-      this.tokenDelegates,
-      this.tokenDelegateMints,
-      this.balanceRows,
-      this.balancesByOwner,
-      this.holdersByMint,
+      tokens.byOwner,
+      tokens.byOwnerMint,
+      tokens.byDelegate,
+      tokens.byDelegateMint,
+      tokens.balanceRows,
+      tokens.balancesByOwner,
+      tokens.holdersByMint,
       this.lamports,
-      this.accountHistory,
-      this.addressHistory,
-      this.ownerHistory,
-      this.tokenOwnerHistory,
-      this.latest,
-      this.bySignature,
-      this.openers,
-      this.nullifierIndexes,
-      this.outputs,
-      this.inputs,
-      this.addressLists,
+      sigs.byAccount,
+      sigs.byAddress,
+      sigs.byOwner,
+      sigs.byTokenOwner,
+      sigs.latest,
+      sigs.bySignature,
+      sigs.openers,
+      queues.nullifierIndexes,
+      queues.outputs,
+      queues.inputs,
+      queues.addresses,
     ];
     return all.filter((x) => x.built).map((x) => x.name);
   }
@@ -198,7 +124,7 @@ export class ReferenceStore {
 
   /** Any account by hash, spent or not. */
   account(hash: string): AccountRecord | undefined {
-    return this.byHash.get(hash);
+    return this.lookups.byHash.get(hash);
   }
 
   /**
@@ -208,18 +134,18 @@ export class ReferenceStore {
    * get_compressed_account_balance.rs:17-25).
    */
   unspentByHash(hash: string): AccountRecord | null {
-    const a = this.byHash.get(hash);
+    const a = this.lookups.byHash.get(hash);
     return a === undefined || a.spent ? null : a;
   }
 
   /** The unspent account holding this address, or null (same methods, by address; the address wins over the hash, utils.rs:298-309). */
   unspentByAddress(address: string): AccountRecord | null {
-    return this.byAddress.get(address) ?? null;
+    return this.lookups.byAddress.get(address) ?? null;
   }
 
   /** The token fields of an account (spent or not), if it is a token account. */
   token(hash: string): TokenRecord | undefined {
-    return this.tokenByHash.get(hash);
+    return this.lookups.tokenByHash.get(hash);
   }
 
   /**
@@ -231,23 +157,23 @@ export class ReferenceStore {
    */
   unspentToken(hash: string): TokenEntry | null {
     const account = this.unspentByHash(hash);
-    const token = account === null ? undefined : this.tokenByHash.get(hash);
+    const token = account === null ? undefined : this.lookups.tokenByHash.get(hash);
     return account === null || token === undefined ? null : { account, token, tokenData: token };
   }
 
   /** A tree by its pubkey (merkleContext of V2 results, proofs, queues). */
   tree(pubkey: string): TreeRecord | undefined {
-    return this.treeByKey.get(pubkey);
+    return this.lookups.treeByKey.get(pubkey);
   }
 
   /** The tree whose queue this is (the nullifier queue of a StateV1 tree, the output queue of a StateV2 tree, an AddressV1 queue, an AddressV2 tree itself). */
   treeByQueue(pubkey: string): TreeRecord | undefined {
-    return this.treeByQueueKey.get(pubkey);
+    return this.lookups.treeByQueueKey.get(pubkey);
   }
 
   /** Every tree, in dataset order (Photon's `tree_metadata`). */
   trees(): readonly TreeRecord[] {
-    return this.treeList;
+    return this.lookups.treeList;
   }
 
   // ---------------------------------------------------------------- accounts by owner
@@ -268,7 +194,7 @@ export class ReferenceStore {
 
   /** The index of account `hash` in ownerAccounts(owner, order), or -1 when it is not an unspent account of that owner. */
   ownerPosition(owner: string, hash: string, order: Order): number {
-    const a = this.byHash.get(hash);
+    const a = this.lookups.byHash.get(hash);
     if (a === undefined || a.spent || a.owner !== owner) return -1;
     return this.accountsByOwner(owner, order).indexOf(a);
   }
@@ -302,7 +228,7 @@ export class ReferenceStore {
    * param (`{ tokenData: { mint }, account: { hash } }`) gives exactly that.
    */
   tokenAccountsByOwner(owner: string, order: Order, mint: string | null = null): Sorted<TokenEntry> {
-    return mint === null ? this.tokenOwners.get(owner, order) : this.tokenOwnerMints.get(`${owner} ${mint}`, order);
+    return mint === null ? this.tokens.byOwner.get(owner, order) : this.tokens.byOwnerMint.get(`${owner} ${mint}`, order);
   }
 
   /**
@@ -312,7 +238,7 @@ export class ReferenceStore {
    * utils.rs:130-136, 670-676), same cursor rules.
    */
   tokenAccountsByDelegate(delegate: string, order: Order, mint: string | null = null): Sorted<TokenEntry> {
-    return mint === null ? this.tokenDelegates.get(delegate, order) : this.tokenDelegateMints.get(`${delegate} ${mint}`, order);
+    return mint === null ? this.tokens.byDelegate.get(delegate, order) : this.tokens.byDelegateMint.get(`${delegate} ${mint}`, order);
   }
 
   /** `tokenAccountsByOwner(owner, order).rows`. */
@@ -348,7 +274,7 @@ export class ReferenceStore {
    * changes; spec/DECISIONS.md #35); balance = the sum of the unspent amounts.
    */
   tokenBalancesByOwner(owner: string, order: Order): Sorted<BalanceRow> {
-    return this.balancesByOwner.get(owner, order);
+    return this.tokens.balancesByOwner.get(owner, order);
   }
 
   /**
@@ -359,7 +285,7 @@ export class ReferenceStore {
    * `after({ balance, owner })` gives in that order.
    */
   mintHolders(mint: string, order: Order): Sorted<BalanceRow> {
-    return this.holdersByMint.get(mint, order);
+    return this.tokens.holdersByMint.get(mint, order);
   }
 
   /** `tokenBalancesByOwner(owner, order).rows`. */
@@ -381,12 +307,12 @@ export class ReferenceStore {
    * internal error above 2; get_compression_signatures_for_account.rs:18-40).
    */
   signaturesForAccount(hash: string, order: Order): Sorted<SignatureRecord> {
-    return this.accountHistory.get(hash, order);
+    return this.sigs.byAccount.get(hash, order);
   }
 
   /** Every transaction touching any account (spent or not) that holds or held this address: getCompressionSignaturesForAddress (utils.rs:430-432). */
   signaturesForAddress(address: string, order: Order): Sorted<SignatureRecord> {
-    return this.addressHistory.get(address, order);
+    return this.sigs.byAddress.get(address, order);
   }
 
   /**
@@ -395,12 +321,12 @@ export class ReferenceStore {
    * `accounts`, :424-427). Token accounts count only for the token program, their `owner`.
    */
   signaturesForOwner(owner: string, order: Order): Sorted<SignatureRecord> {
-    return this.ownerHistory.get(owner, order);
+    return this.sigs.byOwner.get(owner, order);
   }
 
   /** Every transaction touching any token account (spent or not) of this token owner: getCompressionSignaturesForTokenOwner (`token_accounts.owner = $1`). */
   signaturesForTokenOwner(owner: string, order: Order): Sorted<SignatureRecord> {
-    return this.tokenOwnerHistory.get(owner, order);
+    return this.sigs.byTokenOwner.get(owner, order);
   }
 
   /**
@@ -410,7 +336,7 @@ export class ReferenceStore {
    * only successful compression transactions, so both lists are this one and every `error` is null.
    */
   latestSignatures(order: Order): Sorted<SignatureRecord> {
-    return this.latest.get("", order);
+    return this.sigs.latest.get("", order);
   }
 
   /** `signaturesForTokenOwner(owner, order).rows`. */
@@ -431,51 +357,51 @@ export class ReferenceStore {
    * created) and reads closed ones from its table (spent).
    */
   transaction(signature: string): TransactionView | null {
-    const s = this.bySignature.get().get(signature);
+    const s = this.sigs.bySignature.get().get(signature);
     if (s === undefined) return null;
     const view = (hash: string): TxAccount => {
-      const account = this.byHash.get(hash);
+      const account = this.lookups.byHash.get(hash);
       if (account === undefined) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `transaction ${signature} names unknown account ${hash}`);
-      return { account, token: this.tokenByHash.get(hash) ?? null };
+      return { account, token: this.lookups.tokenByHash.get(hash) ?? null };
     };
     return { signature: s, opened: s.opened.map(view), closed: s.closed.map(view) };
   }
 
   /** The transaction that opened (created) this account, or null. */
   openedBy(hash: string): SignatureRecord | null {
-    return this.openers.get().opened.get(hash) ?? null;
+    return this.sigs.openers.get().opened.get(hash) ?? null;
   }
 
   /** The transaction that closed (spent) this account, or null. */
   closedBy(hash: string): SignatureRecord | null {
-    return this.openers.get().closed.get(hash) ?? null;
+    return this.sigs.openers.get().closed.get(hash) ?? null;
   }
 
   // ---------------------------------------------------------------- queues of batched trees
 
   /** The output queue of a StateV2 tree (empty for other trees): getQueueElements `outputQueue`, getQueueInfo output size. */
   outputQueue(tree: string): QueueList<OutputQueueElement> {
-    return this.outputs.get().get(tree) ?? NO_QUEUE;
+    return this.queues.outputs.get().get(tree) ?? NO_QUEUE;
   }
 
   /** The input (nullifier) queue of a StateV2 tree (empty for other trees): getQueueElements `inputQueue`, getQueueInfo input size. */
   inputQueue(tree: string): QueueList<InputQueueElement> {
-    return this.inputs.get().get(tree) ?? NO_QUEUE;
+    return this.queues.inputs.get().get(tree) ?? NO_QUEUE;
   }
 
   /** The queue of an address tree (queued addresses; empty for V1 trees): getQueueElements `addressQueue`, getQueueInfo address size. */
   addressQueue(tree: string): QueueList<AddressQueueElement> {
-    return this.addressLists.get().queues.get(tree) ?? NO_QUEUE;
+    return this.queues.addresses.get().queues.get(tree) ?? NO_QUEUE;
   }
 
   /** Every address of an address tree in insertion order, queued or not (the k-th has queue index k). */
   addressesOf(tree: string): readonly AddressRecord[] {
-    return this.addressLists.get().all.get(tree) ?? [];
+    return this.queues.addresses.get().all.get(tree) ?? [];
   }
 
   /** The nullifier queue index of a spent account of a StateV2 tree (nullified in the tree or not), or null. */
   nullifierQueueIndex(hash: string): number | null {
-    return this.nullifierIndexes.get().get(hash)?.queueIndex ?? null;
+    return this.queues.nullifierIndexes.get().get(hash)?.queueIndex ?? null;
   }
 
   // ---------------------------------------------------------------- a moving dataset
@@ -487,108 +413,25 @@ export class ReferenceStore {
    * changed in place are forgotten.
    */
   apply(change: Change, touched: Touched): void {
-    for (const a of change.opened) {
-      this.byHash.set(a.hash, a);
-      if (a.address !== null) this.byAddress.set(a.address, a);
-    }
-    for (const t of change.tokens) this.tokenByHash.set(t.hash, t);
-    for (const a of touched.closed) if (a.address !== null && this.byAddress.get(a.address) === a) this.byAddress.delete(a.address);
+    this.lookups.apply(change, touched);
     const lamports = this.lamports.peek();
     for (const a of change.opened) {
       this.owners.add(a.owner, a);
       if (lamports) lamports.set(a.owner, (lamports.get(a.owner) ?? 0n) + BigInt(a.lamports));
-      const token = this.tokenByHash.get(a.hash);
-      if (token !== undefined) this.tokenGroups((g, key) => g.add(key, this.entryOf(a, token)), token);
     }
     for (const a of touched.closed) {
       this.owners.remove(a.owner, a);
       if (lamports) lamports.set(a.owner, (lamports.get(a.owner) ?? 0n) - BigInt(a.lamports));
-      const token = this.tokenByHash.get(a.hash);
-      if (token !== undefined) this.tokenGroups((g, key) => g.remove(key, this.entryOf(a, token)), token);
-    }
-    for (const a of [...touched.appended, ...touched.nullified, ...touched.closed]) {
-      for (const cache of this.itemCache.values()) cache.delete(a);
-      const entry = this.entries.get(a.hash);
-      if (entry !== undefined) for (const cache of this.itemCache.values()) cache.delete(entry);
     }
     // An appended account stays in its lists with another item: they are built again (spent ones left them above).
-    for (const a of touched.appended) {
-      this.owners.touch(a.owner);
-      const token = this.tokenByHash.get(a.hash);
-      if (token !== undefined) this.tokenGroups((g, key) => g.touch(key), token);
+    for (const a of touched.appended) this.owners.touch(a.owner);
+    this.tokens.apply(change, touched);
+    for (const a of [...touched.appended, ...touched.nullified, ...touched.closed]) {
+      for (const cache of this.itemCache.values()) cache.delete(a);
+      const entry = this.tokens.entry(a.hash);
+      if (entry !== undefined) for (const cache of this.itemCache.values()) cache.delete(entry);
     }
-    const s = change.signature;
-    this.latest.add("", s);
-    for (const [history, keyOf] of this.histories) {
-      const keys = new Set<string>();
-      for (const hash of [...s.opened, ...s.closed]) keys.add(keyOf(hash, this.byHash.get(hash), this.tokenByHash.get(hash)) ?? "");
-      keys.delete("");
-      for (const key of keys) history.add(key, s);
-    }
-    this.bySignature.peek()?.set(s.signature, s);
-    const openers = this.openers.peek();
-    for (const hash of s.opened) openers?.opened.set(hash, s);
-    for (const hash of s.closed) openers?.closed.set(hash, s);
-    const spentTokens = touched.closed.flatMap((a) => this.tokenByHash.get(a.hash) ?? []);
-    if (change.tokens.length > 0 || spentTokens.length > 0) this.unspentTokens.reset();
-    for (const { old, next } of this.balanceRows.apply(change.tokens, spentTokens)) {
-      if (old !== undefined) {
-        this.balancesByOwner.remove(old.owner, old);
-        this.holdersByMint.remove(old.mint, old);
-      }
-      this.balancesByOwner.add(next.owner, next);
-      this.holdersByMint.add(next.mint, next);
-    }
-    this.resetQueues(change, touched);
-  }
-
-  /** The queue lists a change moved are built again on next use. */
-  private resetQueues(change: Change, touched: Touched): void {
-    const batched = (a: AccountRecord) => this.batchedState.has(a.tree);
-    if (change.appended.length > 0 || change.opened.some(batched)) this.outputs.reset();
-    if (change.nullified.length > 0 || touched.closed.some(batched)) {
-      this.nullifierIndexes.reset();
-      this.inputs.reset();
-    }
-    if (change.addresses.length > 0 || change.inserted.length > 0) this.addressLists.reset();
-  }
-
-  /** The one token entry of an account (items are cached by entry). */
-  private entryOf(account: AccountRecord, token: TokenRecord): TokenEntry {
-    let entry = this.entries.get(account.hash);
-    if (entry === undefined) this.entries.set(account.hash, (entry = { account, token, tokenData: token }));
-    return entry;
-  }
-
-  /** Calls `f` with each token group and the key `token` has in it. */
-  private tokenGroups(f: (groups: SortedGroups<string, TokenEntry>, key: string) => void, token: TokenRecord): void {
-    f(this.tokenOwners, token.owner);
-    f(this.tokenOwnerMints, `${token.owner} ${token.mint}`);
-    if (token.delegate !== null) {
-      f(this.tokenDelegates, token.delegate);
-      f(this.tokenDelegateMints, `${token.delegate} ${token.mint}`);
-    }
-  }
-
-  // ---------------------------------------------------------------- builders
-
-  private history(name: string, keyOf: HistoryKey): SortedGroups<string, SignatureRecord> {
-    return new SortedGroups(name, () =>
-      histories(
-        this.dataset.signatures,
-        (h) => this.byHash.get(h),
-        (h) => this.tokenByHash.get(h),
-        keyOf,
-      ),
-    );
-  }
-
-  private buildTokenEntries(): TokenEntry[] {
-    const out: TokenEntry[] = [];
-    for (const token of this.dataset.tokens) {
-      const account = this.byHash.get(token.hash) as AccountRecord;
-      if (!account.spent) out.push(this.entryOf(account, token));
-    }
-    return out;
+    this.sigs.apply(change.signature);
+    this.queues.apply(change, touched);
   }
 }

@@ -22,7 +22,10 @@
  * input order) has nullifier queue index k; the k-th address of an address tree in
  * `Dataset.addresses` order has queue index k.
  */
-import type { AccountRecord, AddressRecord, SignatureRecord } from "../records.js";
+import { Lazy } from "../lazy.js";
+import type { Touched } from "../live/apply.js";
+import type { Change } from "../live/change.js";
+import type { AccountRecord, AddressRecord, Dataset, SignatureRecord } from "../records.js";
 import { firstIndex } from "./order.js";
 
 /** An account in a StateV2 tree's output queue. */
@@ -143,4 +146,34 @@ export function addressQueues(addresses: readonly AddressRecord[]): {
     else q.push({ address, queueIndex });
   }
   return { all, queues: new Map([...queued].map(([tree, list]) => [tree, new QueueList(list)])) };
+}
+
+/** The queue lists of a dataset's batched trees, each built on first use and built again after a change that moves it. */
+export class QueueIndexes {
+  readonly nullifierIndexes: Lazy<ReturnType<typeof nullifierQueueIndexes>>;
+  readonly outputs: Lazy<Map<string, QueueList<OutputQueueElement>>>;
+  readonly inputs: Lazy<Map<string, QueueList<InputQueueElement>>>;
+  readonly addresses: Lazy<ReturnType<typeof addressQueues>>;
+
+  constructor(
+    dataset: Dataset,
+    accountOf: (hash: string) => AccountRecord | undefined,
+    private readonly batchedState: ReadonlySet<string>,
+  ) {
+    this.nullifierIndexes = new Lazy(() => nullifierQueueIndexes(dataset.signatures, accountOf, batchedState), "nullifierQueueIndexes");
+    this.outputs = new Lazy(() => outputQueues(dataset.accounts, batchedState), "outputQueues");
+    this.inputs = new Lazy(() => inputQueues(dataset.accounts, this.nullifierIndexes.get()), "inputQueues");
+    this.addresses = new Lazy(() => addressQueues(dataset.addresses ?? []), "addressQueues");
+  }
+
+  /** The lists a change moved are built again on next use. */
+  apply(change: Change, touched: Touched): void {
+    const batched = (a: AccountRecord) => this.batchedState.has(a.tree);
+    if (change.appended.length > 0 || change.opened.some(batched)) this.outputs.reset();
+    if (change.nullified.length > 0 || touched.closed.some(batched)) {
+      this.nullifierIndexes.reset();
+      this.inputs.reset();
+    }
+    if (change.addresses.length > 0 || change.inserted.length > 0) this.addresses.reset();
+  }
 }

@@ -10,7 +10,7 @@ import type { Change } from "../live/change.js";
 import type { AccountRecord, AddressRecord, SignatureRecord, TreeRecord } from "../records.js";
 import { type AccountIndex, type AddressIndex, addRow, dequeueAddress, indexAccount, indexAddress } from "./dataset-indexes.js";
 import type { AddressTree, Row, StateTree } from "./forest-parts.js";
-import type { Lazy, Stepwise } from "./lazy.js";
+import type { Lazy, Stepwise } from "../lazy.js";
 import { base58ToBigint } from "./poseidon.js";
 
 /** What a change updates in a forest: its indexes, its trees, and how an account's leaf is read from the records. */

@@ -9,19 +9,9 @@
  * field order, base58 strings and numbers, for a JSON-RPC handler to send as they are. Errors
  * Photon answers are thrown as `RpcError`s with Photon's codes and messages.
  *
- * The tree model (what each leaf is):
- * - StateV1: an account's hash at its leaf index; a spent account's leaf is zero, as Photon
- *   stores it once the forester nullifies it (`LeafNullification` → `ZERO_BYTES[0]`,
- *   src/ingester/persist/leaf_node.rs:56-65).
- * - StateV2 (batched): an account enters the tree only when a batch appends it (Photon adds no
- *   leaf for StateV2 outputs, persist/mod.rs:140-160; persisted_batch_event/append.rs); here an
- *   account with `inOutputQueue` is still in the output queue and has no leaf. A spent account keeps
- *   its hash while it waits in the input queue (`inInputQueue`), and is replaced by its nullifier
- *   Poseidon(hash, leafIndex, txHash) once a batch nullifies it (persisted_batch_event/nullify.rs,
- *   helpers.rs:43-82); txHash is that of the transaction whose `closed` lists it.
- * - AddressV1 / AddressV2: indexed Merkle trees of the dataset's addresses of that tree, in
- *   insertion order, without the `queued` ones (see indexed-tree.ts). Their leaves are stored
- *   leaves too: the V1 lookups by leaf hash (account proofs, validity proofs) find them.
+ * State-tree leaves are read from the records (leaf-values.ts). Address trees are indexed Merkle
+ * trees of the dataset's addresses of that tree, in insertion order, without the `queued` ones
+ * (indexed-tree.ts); their leaves are stored leaves too, found by the V1 lookups by leaf hash.
  * Root sequence numbers are `TreeRecord.seq` (Photon: the root node's seq, the highest of its
  * leaves', leaf_node_proof.rs:266-281 and persisted_batch_event/sequence.rs:40-47).
  * The records may move (`apply`, forest-apply.ts): every answer is then the one a fresh forest over them gives.
@@ -32,38 +22,28 @@ import { RefErrorCode, ReferenceIndexerError } from "../errors.js";
 import type { Touched } from "../live/apply.js";
 import type { Change } from "../live/change.js";
 import type { AccountRecord, Dataset, SignatureRecord, TreeRecord } from "../records.js";
+import { accountProofsV1, accountProofsV2, accountProofV1, accountProofV2 } from "./account-proofs.js";
 import { type AddressSource, lowElementProofs, newAddressProofOf } from "./address-proofs.js";
-import {
-  type AccountProof,
-  type AccountProofV2,
-  type AddressProofOptions,
-  type AddressWithTree,
-  type NewAddressProof,
-  type TreeRoot,
-  treeContextOf,
-  type ValidityProofInputsV1,
-  type ValidityProofInputsV2,
-  type WrittenAs,
-  ZERO_HASH,
+import type {
+  AccountProof,
+  AccountProofV2,
+  AddressProofOptions,
+  AddressWithTree,
+  NewAddressProof,
+  TreeRoot,
+  ValidityProofInputsV1,
+  ValidityProofInputsV2,
+  WrittenAs,
 } from "./answers.js";
 import { addressRowsOf, indexAccounts, nullifierRowsOf, sortAddresses, spendersOf, zeroRowsOf } from "./dataset-indexes.js";
 import { applyToForest, LeafLogs, type LiveParts } from "./forest-apply.js";
-import {
-  type AddressTree,
-  EMPTY_ADDRESS_TREE_SEQ,
-  RECORDS_PER_STEP,
-  holdsOwnHash,
-  type LeafProof,
-  type LowElementProof,
-  type Row,
-  type StateTree,
-  version,
-} from "./forest-parts.js";
+import { type AddressTree, EMPTY_ADDRESS_TREE_SEQ, type LeafProof, type LowElementProof, RECORDS_PER_STEP, type StateTree, version } from "./forest-parts.js";
 import { type AddressTreeVersion, IndexedMerkleTree } from "./indexed-tree.js";
-import { Lazy, Stepwise } from "./lazy.js";
-import { indexProofOf, type LeafSource, leafProofsOf, storedRows } from "./leaf-lookup.js";
-import { recordNotFound, unexpected } from "./photon-errors.js";
-import { base58ToBigint, bigintToBase58, nullifier, transactionHash } from "./poseidon.js";
+import { Lazy, Stepwise } from "../lazy.js";
+import { type LeafSource, leafProofsOf } from "./leaf-lookup.js";
+import { LeafValues } from "./leaf-values.js";
+import { unexpected } from "./photon-errors.js";
+import { base58ToBigint, bigintToBase58 } from "./poseidon.js";
 import { MerkleTree } from "./state-tree.js";
 import { type ProofSource, validityInputsV1, validityInputsV2 } from "./validity-inputs.js";
 import { KEPT_PROOF_BYTES, WrittenProofs } from "./written-proofs.js";
@@ -105,8 +85,6 @@ export class Forest {
   private readonly stateTrees = new Map<string, StateTree>();
   private readonly addressTrees = new Map<string, AddressTree>();
   private readonly emptyAddressTrees = new Map<string, IndexedMerkleTree>();
-  private readonly txHashes = new Map<string, bigint>();
-  private readonly nullifiers = new Map<string, bigint>();
   /** Leaf writes to state trees whose leaves a build is reading (`stateTreeSteps`). */
   private readonly logs = new LeafLogs();
 
@@ -117,11 +95,16 @@ export class Forest {
   /** The transaction that spent each account (`closed`), for nullifiers. */
   private readonly spenders = new Lazy(() => spendersOf(this.dataset));
 
+  private readonly values = new LeafValues(
+    (key) => this.stateRecord(key),
+    () => this.spenders.get(),
+  );
+
   /** Stored leaves equal to zero: spent StateV1 accounts (Photon keeps their rows with the zero hash). */
   private readonly zeroRows = new Lazy(() => zeroRowsOf(this.dataset, this.accounts.get().byTree));
 
   /** Stored leaves that are nullifiers (nullified StateV2 accounts), by leaf value. */
-  private readonly nullifierRows = new Lazy(() => nullifierRowsOf(this.dataset, this.accounts.get().byTree, (account) => this.nullifierValue(account)));
+  private readonly nullifierRows = new Lazy(() => nullifierRowsOf(this.dataset, this.accounts.get().byTree, (account) => this.values.nullifier(account)));
 
   /** Stored leaves of address trees, by leaf value (`addressRowsOf`). */
   private readonly addressRows = new Lazy(() => addressRowsOf(this.dataset, this.addresses.get().inserted, (record) => this.addressTree(record)));
@@ -141,8 +124,8 @@ export class Forest {
     logs: this.logs,
     addressTrees: this.addressTrees,
     stateRecord: (key) => this.stateRecord(key),
-    leafValue: (record, account) => this.leafValue(record, account),
-    nullifierValue: (account) => this.nullifierValue(account),
+    leafValue: (record, account) => this.values.leaf(record, account),
+    nullifierValue: (account) => this.values.nullifier(account),
   };
 
   /** Indexes the dataset's trees by key; builds nothing. */
@@ -202,7 +185,7 @@ export class Forest {
     if (record.type === "StateV2")
       for (const account of this.accounts.get().byTree.get(record.tree) ?? [])
         if (account.spent && !account.inInputQueue) {
-          this.nullifierValue(account);
+          this.values.nullifier(account);
           yield;
         }
     const tree = this.stateTrees.get(record.tree) ?? (yield* this.stateTreeSteps(record));
@@ -241,29 +224,25 @@ export class Forest {
     return this.records.get(key) ?? this.byQueue.get(key);
   }
 
-  /**
-   * Whether an account is still in its batched tree's output queue (proves by index): in the
-   * record model, a StateV2 account whose `seq` is null. The one place that reads this from the
-   * records (Photon keeps it as the `in_output_queue` column, set false by the batch append).
-   */
+  /** Whether an account is still in its batched tree's output queue (`LeafValues.isInOutputQueue`). */
   isInOutputQueue(account: AccountRecord): boolean {
-    return this.stateRecord(account.tree).type === "StateV2" && account.inOutputQueue;
+    return this.values.isInOutputQueue(account);
   }
 
   /** An account's leaf in its tree as base58 (its hash, zero, or its nullifier), or null while it is not in the tree. */
   leaf(account: AccountRecord): string | null {
-    const leaf = this.leafValue(this.stateRecord(account.tree), account);
+    const leaf = this.values.leaf(this.stateRecord(account.tree), account);
     return leaf === null ? null : bigintToBase58(leaf);
   }
 
   /** The nullifier of a spent account of a batched state tree (in the input queue or in the tree). */
   nullifier(account: AccountRecord): string {
-    return bigintToBase58(this.nullifierValue(account));
+    return bigintToBase58(this.values.nullifier(account));
   }
 
   /** The transaction hash the system program gives a transaction (base58): the `txHash` of its nullifiers. */
   transactionHash(signature: SignatureRecord): string {
-    return bigintToBase58(this.txHashValue(signature));
+    return bigintToBase58(this.values.txHash(signature));
   }
 
   /** The current root of a tree (state or address) and its sequence number. */
@@ -291,79 +270,24 @@ export class Forest {
 
   // --- account proofs ---
 
-  /**
-   * One account proof, V1 (get_compressed_account_proof/v1.rs:43-64). `written` (a listener's
-   * `CallContext.written`) is handed each proof written for this answer with its JSON text.
-   */
+  /** One account proof, V1 (`accountProofV1`, account-proofs.ts). */
   accountProof(hash: string, written?: WrittenAs): AccountProof {
-    const [proof] = this.leafProofs([hash]);
-    if (!proof) throw recordNotFound("Account not found");
-    return this.writtenProofs.write(proof, written);
+    return accountProofV1(this.leafSource, this.writtenProofs, hash, written);
   }
 
-  /** Account proofs by leaf hash, V1, in request order (get_multiple_compressed_account_proofs/mod.rs:26-47); `written` as in `accountProof`. */
+  /** Account proofs by leaf hash, V1, in request order (`accountProofsV1`, account-proofs.ts). */
   accountProofs(hashes: readonly string[], written?: WrittenAs): AccountProof[] {
-    const proofs = this.leafProofs(hashes);
-    const out: AccountProof[] = new Array(proofs.length);
-    for (let i = 0; i < proofs.length; i++) out[i] = this.writtenProofs.write(proofs[i] as LeafProof, written);
-    return out;
+    return accountProofsV1(this.leafSource, this.writtenProofs, hashes, written);
   }
 
-  /**
-   * One account proof, V2 (get_compressed_account_proof/v2.rs:56-133): by its leaf when a stored
-   * leaf equals the hash, else by the account's leaf index (`proveByIndex: true`), which proves
-   * whatever the tree holds there (the zero leaf while the account waits in the output queue, its
-   * nullifier or zero once spent) and answers that leaf as `hash`.
-   */
+  /** One account proof, V2, by leaf or by index (`accountProofV2`, account-proofs.ts). */
   accountProofV2(hash: string): AccountProofV2 {
-    const account = this.accounts.get().byHash.get(hash);
-    if (!account) throw recordNotFound("Account not found");
-    // A stored leaf equal to the hash: the account's own leaf when it holds its hash (no decoding), else
-    // whatever row holds that value (rows(), the general lookup).
-    const byLeaf = this.holdsOwnHash(account) || this.rows([base58ToBigint(hash)]).length > 0;
-    const proof = byLeaf ? this.leafProofs([hash])[0] : this.indexProof(this.stateRecord(account.tree), account.leafIndex);
-    if (!proof) throw recordNotFound("Account not found by hash");
-    const record = this.stateRecord(account.tree);
-    return {
-      proof: proof.merkle.proofBase58(proof.leafIndex),
-      root: proof.merkle.rootBase58(),
-      leafIndex: proof.leafIndex,
-      hash: proof.merkle.leafBase58(proof.leafIndex),
-      rootSeq: proof.rootSeq,
-      proveByIndex: !byLeaf,
-      treeContext: treeContextOf(record),
-    };
+    return accountProofV2(this.leafSource, hash);
   }
 
-  /**
-   * Account proofs, V2, in request order (get_multiple_compressed_account_proofs/v2.rs:24-159):
-   * every hash must be an account (spent or not); one whose hash is not a stored leaf answers
-   * `proveByIndex: true` with no proof, the zero root and rootSeq 0.
-   */
+  /** Account proofs, V2, in request order (`accountProofsV2`, account-proofs.ts). */
   accountProofsV2(hashes: readonly string[]): AccountProofV2[] {
-    const byHash = this.accounts.get().byHash;
-    const found = new Set(hashes.filter((h) => byHash.has(h)));
-    if (found.size !== hashes.length) throw recordNotFound("Some accounts not found");
-    const stored = new Set(this.rows(hashes.map(base58ToBigint)).map((row) => row.leaf));
-    const byLeaf = hashes.filter((h) => stored.has(base58ToBigint(h)));
-    const proofs = new Map(this.leafProofs(byLeaf).map((p) => [p.merkle.leafBase58(p.leafIndex), p]));
-    return hashes.map((hash) => {
-      const account = byHash.get(hash) as AccountRecord;
-      const record = this.stateRecord(account.tree);
-      const treeContext = treeContextOf(record);
-      const proof = proofs.get(hash);
-      return proof
-        ? {
-            proof: proof.merkle.proofBase58(proof.leafIndex),
-            root: proof.merkle.rootBase58(),
-            leafIndex: proof.leafIndex,
-            hash,
-            rootSeq: proof.rootSeq,
-            proveByIndex: false,
-            treeContext,
-          }
-        : { proof: [], root: ZERO_HASH, leafIndex: account.leafIndex, hash, rootSeq: 0, proveByIndex: true, treeContext };
-    });
+    return accountProofsV2(this.leafSource, hashes);
   }
 
   // --- new-address proofs ---
@@ -437,40 +361,6 @@ export class Forest {
     if (!this.records.has(tree)) throw RpcError.validation(`Tree metadata not found for ${tree}. Please ensure tree metadata sync has been run.`);
   }
 
-  private txHashValue(signature: SignatureRecord): bigint {
-    let value = this.txHashes.get(signature.signature);
-    if (value === undefined) {
-      value = transactionHash(signature.closed.map(base58ToBigint), signature.opened.map(base58ToBigint), signature.slot);
-      this.txHashes.set(signature.signature, value);
-    }
-    return value;
-  }
-
-  private nullifierValue(account: AccountRecord): bigint {
-    let value = this.nullifiers.get(account.hash);
-    if (value === undefined) {
-      if (!account.spent || this.stateRecord(account.tree).type !== "StateV2")
-        throw internalError(RefErrorCode.INTERNAL, `account ${account.hash} has no nullifier: only spent accounts of batched trees have one`);
-      const spender = this.spenders.get().get(account.hash);
-      if (!spender) throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `spent account ${account.hash} is closed by no transaction`);
-      value = nullifier(base58ToBigint(account.hash), account.leafIndex, this.txHashValue(spender));
-      this.nullifiers.set(account.hash, value);
-    }
-    return value;
-  }
-
-  /** The leaf an account holds in its tree, or null when it has none (still in the output queue). */
-  private leafValue(record: TreeRecord, account: AccountRecord): bigint | null {
-    if (record.type === "StateV1") return account.spent ? 0n : base58ToBigint(account.hash);
-    if (account.spent && !account.inInputQueue) return this.nullifierValue(account);
-    return this.isInOutputQueue(account) ? null : base58ToBigint(account.hash);
-  }
-
-  /** Whether an account's leaf is its own hash, without hashing anything. */
-  private holdsOwnHash(account: AccountRecord): boolean {
-    return holdsOwnHash(this.stateRecord(account.tree), account);
-  }
-
   private stateTree(record: TreeRecord): StateTree {
     const tree = this.stateTrees.get(record.tree);
     if (tree) return tree;
@@ -490,7 +380,7 @@ export class Forest {
     const log = this.logs.start(record.tree);
     try {
       for (const account of this.accounts.get().byTree.get(record.tree) ?? []) {
-        const leaf = this.leafValue(record, account);
+        const leaf = this.values.leaf(record, account);
         if (leaf !== null) {
           if (filled[account.leafIndex])
             throw new ReferenceIndexerError(RefErrorCode.DATASET_INCONSISTENT, `two accounts hold leaf ${account.leafIndex} of ${record.tree}`);
@@ -536,19 +426,9 @@ export class Forest {
     return tree;
   }
 
-  /** Stored leaves equal to any of `values` (`storedRows`, leaf-lookup.ts). */
-  private rows(values: readonly bigint[]): Row[] {
-    return storedRows(this.leafSource, values);
-  }
-
   /** Photon's `get_multiple_compressed_leaf_proofs`, in request order (`leafProofsOf`, leaf-lookup.ts). */
   private leafProofs(hashes: readonly string[]): LeafProof[] {
     return leafProofsOf(this.leafSource, hashes);
-  }
-
-  /** The proof of whatever leaf `leafIndex` of a tree holds (`indexProofOf`, leaf-lookup.ts). */
-  private indexProof(record: TreeRecord, leafIndex: number): LeafProof {
-    return indexProofOf(this.leafSource, record, leafIndex);
   }
 
   /** What the leaf lookups read of this forest. */

@@ -2,7 +2,7 @@
 import { RpcError } from "@photon-indexer-kit/runtime";
 import type { ProverRequest } from "./answers.js";
 import type { LeafProof, LowElementProof } from "./forest-parts.js";
-import { defineLazy } from "./lazy.js";
+import { defineLazy } from "../lazy.js";
 import { unexpected } from "./photon-errors.js";
 import { bigintToHex, isFieldElement, twoInputsHashChain } from "./poseidon.js";
 

@@ -16,10 +16,17 @@ export function defineLazy<T extends object, K extends keyof T>(target: T, key: 
   });
 }
 
+/** A value made on first use and kept until `reset`; `name` is what the store's `builtIndexes` lists. */
 export class Lazy<T> {
   private value: T | undefined;
   private done = false;
-  constructor(private readonly make: () => T) {}
+  constructor(
+    private readonly make: () => T,
+    readonly name = "",
+  ) {}
+  get built(): boolean {
+    return this.done;
+  }
   get(): T {
     if (!this.done) {
       this.value = this.make();
