@@ -1,7 +1,6 @@
 /**
- * The catalogue of hostile behaviours (issue 7), each a function of one received request.
- * Behaviours that mangle a right answer take it from the reference indexer (`x.answer()`),
- * so a recoverable behaviour (429 then success, HTTP/1.0 framing) leads to passing cases.
+ * The hostile behaviours, each a function of one request; those mangling a right answer take it
+ * from the reference indexer (`x.answer()`), so recoverable ones lead to passing cases.
  */
 import { parseJson, stringifyJson } from "../../runtime/index.js";
 import { head, idOf, respond, startRaw, streamHuge, type Behaviour, type RawOptions, type RawServer } from "./servers.js";
@@ -48,13 +47,13 @@ export const behaviours = catalogue({
     },
   },
 
-  /** The head at once, then the (right) body one byte per second. */
+  /** The head at once (chunked), then the right body one byte a second, a chunk each. */
   "drips one byte per second": {
     behaviour: async (x) => {
+      x.socket.write(head(200, "OK", { "content-type": JSON_TYPE, "transfer-encoding": "chunked" }));
       const body = Buffer.from((await x.answer()).body);
-      x.socket.write(head(200, "OK", { "content-type": JSON_TYPE, "content-length": body.length }));
       let sent = 0;
-      x.every(1000, () => sent < body.length && x.socket.write(body.subarray(sent, ++sent)));
+      x.every(1000, () => sent < body.length && x.socket.write(Buffer.concat([Buffer.from("1\r\n"), body.subarray(sent, ++sent), Buffer.from("\r\n")])));
       return "close";
     },
   },

@@ -1,11 +1,6 @@
 /**
- * Issue 29, items 3, 19 and 20: the work the checks do on a hostile answer is bounded, whatever
- * the target sends. A number literal longer than any valid one is refused before parsing; one
- * answer of 300,000 proof-shaped objects gives a bounded list of findings (the first ones, then
- * a count of those left out), never a crash; `check` of ten such answers stays far below what
- * their findings would take; and an answer of 3,000 proofs of one tree beside a validity proof
- * of 30,000 entries is judged with the proofs' roots rendered once, not once per entry. No list
- * as long as the target makes it is spread as call arguments (a diff's differences, a sum's findings).
+ * The checks' work on a hostile answer is bounded: oversized number literals refused, findings
+ * capped with a count of the rest, proof roots rendered once, no target-sized list spread as arguments.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

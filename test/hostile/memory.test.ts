@@ -1,8 +1,6 @@
 /**
- * 200 MB answers (issue 7): the runner and the generated client abort each body at the cap
- * (16 MiB by default) instead of buffering it, so the process grows by at most a few caps
- * (one per request in flight), far below 200 MB. The server streams lazily from one reused
- * 64 KiB chunk and counts what it got to send before the client hung up.
+ * 200 MB answers: the runner and the client abort each body at the cap (16 MiB) instead of
+ * buffering it, so the process grows by a few caps at most, one per request in flight.
  */
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +8,7 @@ import { createClient } from "../../generated/index.js";
 import { ClientErrorCode, PhotonClientError } from "../../runtime/index.js";
 import { useScratch } from "../helpers/scratch.js";
 import { HUGE_BYTES } from "./behaviours.js";
-import { CASES, CONCURRENCY, failures, rssSampler, runAgainst, wallBound } from "./harness.js";
+import { CONCURRENCY, failures, rssSampler, runAgainst } from "./harness.js";
 import { closeAll, startRaw, streamHuge, type RawServer } from "./servers.js";
 
 const MiB = 1024 * 1024;
@@ -63,7 +61,6 @@ describe("a 200 MB body is aborted at the cap, never buffered", () => {
       const r = await runAgainst(server.url, join(dir, `runner-${declareLength}.json`));
       const growth = rss.stop();
       expect(r.code).toBe(1);
-      expect(r.ms).toBeLessThan(wallBound(CASES.length));
       for (const c of r.report!.cases) {
         expect(c.status).toBe("fail");
         expect(

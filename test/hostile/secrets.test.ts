@@ -1,10 +1,6 @@
 /**
- * Secrets against a server that fails in every way of the catalogue, one behaviour per
- * request in rotation, and that echoes the credentials it receives back wherever it can
- * (error bodies, JSON-RPC errors, results, ids, headers, redirect targets). The runner gets
- * an api key in the URL query, another in `--header x-api-key`, and a bearer token; with
- * every reporter writing to a file (and the console one to stdout as well), no byte of
- * stdout, stderr or any report may hold any of them.
+ * A server failing every way in rotation and echoing the credentials it gets: no byte of stdout,
+ * stderr or any report holds the URL's api key, the `--header` key or the bearer token.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

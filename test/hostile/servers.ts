@@ -1,9 +1,6 @@
 /**
- * Hostile HTTP servers for the test bed: raw node:net listeners on 127.0.0.1 that write
- * exactly the bytes a behaviour calls for (broken framing, stalls, resets, huge bodies),
- * with the correct JSON-RPC answer available from a reference indexer for behaviours that
- * mangle an otherwise right reply. Every server is bounded in time (it destroys itself
- * after `lifetimeMs`) and `closeAll()` ends every socket, timer and listener.
+ * Raw node:net servers on 127.0.0.1 writing exactly the bytes a behaviour calls for, each ending
+ * itself after `lifetimeMs`; `closeAll()` ends every socket, timer and listener.
  */
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
