@@ -1,8 +1,6 @@
 /**
- * The house's shape, read from the import graph of the sources (every relative import and every
- * import of the runtime package by name): data flows one way, spec → generator → generated →
- * (runtime ← client · reference · conformance), cli/ holds what both command lines share, and
- * there are no cycles.
+ * The sources' import graph: data flows spec → generator → generated → (runtime ← client ·
+ * reference · conformance), cli/ holds what both command lines share, and there are no cycles.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -81,11 +79,8 @@ describe("the import graph", () => {
       reference: ["reference", "generated", "runtime"],
       conformance: ["conformance", "cli", "generated", "runtime", "reference"],
     };
-    // One named exception: conformance may import generator/compile.ts, the generator's in-memory
-    // compile of a spec chosen at run time (`--spec 0.50.0|FILE`), and only that file, lazily (see
-    // below): certifying against another interface needs that spec's method table and validators
-    // built exactly as the emitter builds the generated ones, and a second copy of the pipeline in
-    // conformance/ would drift from it.
+    // One exception: conformance loads generator/compile.ts (lazily) for `--spec 0.50.0|FILE`, so that
+    // another spec's method table and validators are built exactly as the generated ones are.
     const exceptions: readonly { readonly from: Area; readonly to: string }[] = [{ from: "conformance", to: "generator/compile.ts" }];
     const wrong: string[] = [];
     for (const [file, { local }] of graph) {

@@ -1,8 +1,6 @@
 /**
- * Every citation opens from inside the repository: no file cites the behaviour notes that live
- * outside it (their facts are rows of spec/DECISIONS.md, each with Photon's source file:line), and
- * every DECISIONS reference (`DECISIONS #12`, `DECISIONS.md rows 30-32`, …) in case files, code,
- * report texts and docs names a row the table has.
+ * Every citation opens inside the repository: nothing cites the outside behaviour notes, and every
+ * DECISIONS reference (`DECISIONS #12`, `DECISIONS.md rows 30-32`) names a row spec/DECISIONS.md has.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";

@@ -1,9 +1,7 @@
 /**
- * Every error the toolkit throws has a code: across runtime/, generator/, reference/ and
- * conformance/, each `throw` throws a `PhotonError` (string code, runtime/errors.ts) or an
- * `RpcError` (a JSON-RPC error value: its integer code), or rethrows what it caught; and every
- * error class extends one of them. Read with the TypeScript checker, so helpers returning an
- * error (`throw fail(…)`, `throw internalError(…)`) are judged by what they return.
+ * Every `throw` in runtime/, generator/, reference/ and conformance/ throws a coded PhotonError or
+ * RpcError (or rethrows) and every error class extends one; read with the checker, so that
+ * `throw fail(…)` is judged by what fail returns.
  */
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";

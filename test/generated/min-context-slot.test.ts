@@ -1,9 +1,6 @@
 /**
- * The generated client's `minContextSlot` and walk slots, with the spec's own method table and
- * validators, against a scripted server whose slot moves only when the test moves it: a call
- * waits for the slot, fails with PHOTON_ERR_INDEXER_BEHIND when its deadline passes first, a
- * method whose answer carries no slot waits for the slot method, and an iterator says when its
- * pages came from different slots.
+ * The generated client's `minContextSlot` and walk slots against a server whose slot moves only
+ * when the test moves it: waits, PHOTON_ERR_INDEXER_BEHIND at the deadline, mixed-slot pages named.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient } from "../../generated/index.js";

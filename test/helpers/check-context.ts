@@ -5,7 +5,7 @@
  */
 import { parseCase, type ConformanceCase } from "../../conformance/case-format.js";
 import type { CheckContext } from "../../conformance/checks/check.js";
-import type { Exchange } from "../../conformance/model.js";
+import type { Exchange } from "../../conformance/results.js";
 import { envelopeValidators, methods, methodValidators } from "../../generated/index.js";
 import { parseJson } from "../../runtime/json/parse.js";
 

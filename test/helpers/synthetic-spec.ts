@@ -1,9 +1,6 @@
 /**
- * A synthetic spec shaped like upstream's (one path per method, inline JSON-RPC envelopes and
- * params, results built from shared components with `allOf` + `nullable` wrappers,
- * uint64/uint16 formats, enums, paginated methods, 429/500 responses), and a "bumped" version
- * of it (shared components changed, a method removed, one added). Used at full size by
- * bench/spec-scale.ts and small by test/generator/diff/scale.test.ts.
+ * A deterministic spec shaped like upstream's (shared components, allOf + nullable, u64 formats,
+ * pagination) and its "bumped" version; full size in bench/spec-scale.ts, small in the diff tests.
  */
 import { stringify } from "yaml";
 

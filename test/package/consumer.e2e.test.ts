@@ -1,15 +1,7 @@
 /**
- * The packages as another project meets them. `npm pack` of the main package (its `prepack`
- * builds both packages; it bundles the runtime), then fresh projects outside this repository (so
- * nothing resolves from our own node_modules), where npm can fetch nothing of the kit's scope:
- * - one runs the README's "Use it from another project" commands as written (the code block is
- *   read from README.md; only the package name becomes the tarball's path), then builds a
- *   program on the generated client with the tsconfig those commands wrote, runs it against the
- *   reference indexer from the installed `photon-indexer-kit/reference`, and type-checks the same
- *   code with bundler and `node10` resolution (typesVersions);
- * - one installs the runtime alone, packed from the copy bundled in the first project (what a
- *   client author ships), compiles generated/ with its program, runs it against a reference
- *   indexer started here, and counts its node_modules (the README's footprint figure).
+ * The packed tarball in fresh projects outside the repository: the README's "Use it from another
+ * project" commands, built and run against the installed reference; and the runtime alone, packed
+ * from the bundled copy, with its footprint.
  */
 import { execFile, spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
