@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (pure logic, in-process servers at most; `npm run test:unit`, under a
-// minute) and `e2e` (`*.e2e.test.ts`: child processes, `npm pack`, a browser, whole-suite runs).
+// `unit`: no child process, `npm pack`, browser or whole-corpus run (test/test-projects.test.ts checks).
+// `e2e` (`*.e2e.test.ts`) starts when unit is done, so the two never share the cores.
 const E2E = "test/**/*.e2e.test.ts";
 
 export default defineConfig({
@@ -10,8 +10,11 @@ export default defineConfig({
   test: {
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [E2E], testTimeout: 20_000 } },
-      { extends: true, test: { name: "e2e", include: [E2E], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [E2E], testTimeout: 30_000, hookTimeout: 60_000, sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: "e2e", include: [E2E], testTimeout: 120_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } } },
     ],
   },
 });
