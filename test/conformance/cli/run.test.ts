@@ -1,3 +1,7 @@
+/**
+ * `run` from the command line, in-process: honest selections (`no case matches`), --list,
+ * --version, --max-failures, --max-skipped, unwritable --output and two reports on stdout.
+ */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
