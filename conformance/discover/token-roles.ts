@@ -4,7 +4,7 @@
  * context of `knownHash` as a V2 lookup states it. Every method is chosen by spec facts (its
  * pagination, its filters, its lookup keys, the sums another method's totals state), never by
  * name; every value read from the target is type-checked before use, and a key (or field) is
- * written only when the answers checked its promise (see reference/profile.ts DatasetProfile).
+ * written only when the answers checked its promise (see reference/roles/index.ts DatasetProfile).
  */
 import { decodeBase58, encodeBase58, isObject, type Json, type MethodInfo } from "@photon-indexer-kit/runtime";
 import type { Target } from "../checks/check.js";
