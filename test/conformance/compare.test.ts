@@ -40,13 +40,6 @@ describe("--max-inconclusive", () => {
 });
 
 describe("diff --url A --against B", () => {
-  it("finds no difference between two indexers with the same data", async () => {
-    const summary = await diffTargets({ url: seed1().url, against: seed1b().url, casesDir, fixtures: fixtures() });
-    const differing = summary.results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.findings.map((f) => f.message).join("; ")}`);
-    expect(differing).toEqual([]);
-    expect(summary.results.length).toBeGreaterThan(60);
-  }, 60_000);
-
   it("finds and locates the differences between indexers with different data", async () => {
     const summary = await diffTargets({ url: seed1().url, against: seed2().url, casesDir, fixtures: fixtures(), caseGlobs: ["account/*", "token-balances/*"] });
     expect(summary.passed).toBe(false);

@@ -1,9 +1,15 @@
-/** runSuite over the whole corpus: the reference indexer passes it, and so does one adding a field to every object. */
+/**
+ * runSuite over the whole corpus: the reference indexer passes it, so does one adding a field to
+ * every object, and so does the moving reference (serve --live 20) in ten runs in a row.
+ */
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSummary } from "../../conformance/results.js";
+import { casesDir, readFixtures } from "../../conformance/fixtures.js";
 import { runSuite, type RunOptions } from "../../conformance/run.js";
+import { SESSION_DEFAULTS } from "../../conformance/session.js";
 import { datasetProfile, generateDataset, type Dataset } from "../../reference/index.js";
+import { type ReferenceIndexer, startReferenceIndexer } from "../../reference/serve.js";
 import { failedCases } from "../helpers/failed-cases.js";
 import { root } from "../helpers/paths.js";
 import { addedEverywhere, startBroken, type Defect } from "./support/broken-servers.js";
@@ -44,4 +50,48 @@ describe("a correct server is not failed by the whole corpus", () => {
       expect(r.findings.some((f) => f.check === "schema" && f.status === "warn" && /newerPhotonField/.test(f.message))).toBe(true);
     }
   }, 300_000);
+});
+
+describe("the suite against serve --live 20", () => {
+  // Ten runs in a row while the chain moves: what moved is a warning, never a failure.
+  let indexer: ReferenceIndexer;
+  beforeAll(async () => {
+    indexer = await startReferenceIndexer({ port: 0, live: { intervalMs: Number(process.env.LIVE_MS ?? 20) } });
+    await indexer.warmed;
+  }, 120_000);
+  afterAll(() => indexer?.close());
+
+  it("fails nothing in ten runs in a row while the chain moves", async () => {
+    const fixtures = await readFixtures();
+    const live = indexer.live as NonNullable<ReferenceIndexer["live"]>;
+    const failures: string[] = [];
+    const slots: number[] = [];
+    let results = 0;
+    for (let run = 0; run < 10; run++) {
+      const before = live.slotsApplied;
+      const summary = await runSuite({
+        url: indexer.url,
+        casesDir,
+        fixtures,
+        concurrency: SESSION_DEFAULTS.concurrency,
+        timeoutMs: SESSION_DEFAULTS.timeoutMs,
+        derived: true,
+      });
+      slots.push(live.slotsApplied - before);
+      results += summary.results.length;
+      for (const r of summary.results)
+        if (r.status === "fail")
+          failures.push(
+            `run ${run + 1} ${r.id}: ${r.findings
+              .filter((f) => f.status === "fail")
+              .map((f) => `${f.check}: ${f.message}`)
+              .join("; ")
+              .slice(0, 400)}`,
+          );
+    }
+    expect(failures).toEqual([]);
+    expect(results).toBeGreaterThan(8_000);
+    // The chain moved during every run.
+    for (const moved of slots) expect(moved).toBeGreaterThan(0);
+  }, 600_000);
 });
