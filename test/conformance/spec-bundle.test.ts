@@ -5,38 +5,22 @@
  * the certificate names it. A bad spec or an unknown version is a usage error before anything runs.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isObject, parseJson, stringifyJson, type Json } from "@photon-indexer-kit/runtime";
+import { describe, expect, it } from "vitest";
+import { stringifyJson, type Json } from "@photon-indexer-kit/runtime";
 import { main } from "../../conformance/cli/main.js";
-import type { RunSummary } from "../../conformance/results.js";
-import { runSuite, type RunOptions } from "../../conformance/run.js";
 import { loadSelection } from "../../conformance/session.js";
-import { bundledVersions, defaultSpec, loadSpecBundle, methodsCalled, type SpecBundle } from "../../conformance/spec-bundle.js";
-import { canonicalMethod, unregisteredMethods } from "../../conformance/spec-facts.js";
+import { bundledVersions, defaultSpec, loadSpecBundle, methodsCalled } from "../../conformance/spec-bundle.js";
+import { canonicalMethod } from "../../conformance/spec-facts.js";
 import { readFixtures, referenceFixturesFile } from "../../conformance/fixtures.js";
 import { compileSpec } from "../../generator/compile.js";
 import { methodAliases, methods, methodValidators, envelopeValidators, spec } from "../../generated/index.js";
-import { startReferenceIndexer, type ReferenceIndexer } from "../../reference/serve.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
-import { failedCases } from "../helpers/failed-cases.js";
+import { OLD, OLD_METHODS } from "./support/old-spec.js";
 
 const casesDir = join(root, "conformance", "cases");
-const OLD = "0.50.0";
-const OLD_METHODS = [
-  "getCompressedAccount",
-  "getMultipleCompressedAccounts",
-  "getCompressedAccountsByOwner",
-  "getCompressedTokenAccountsByOwner",
-  "getCompressedTokenBalancesByOwner",
-  "getCompressionSignaturesForTokenOwner",
-  "getIndexerSlot",
-];
-
 describe("compileSpec", () => {
   it("compiles the bundled spec to the generated method table, aliases and identity", async () => {
     const compiled = await compileSpec(join(root, "spec", "photon-indexer.yaml"), root);
@@ -131,108 +115,6 @@ describe("loadSpecBundle", () => {
     const derived = chosen.filter((c) => c.id.startsWith("derived/"));
     expect(derived.length).toBeGreaterThan(0);
     for (const c of derived) expect(OLD_METHODS).toContain(c.method);
-  });
-});
-
-/**
- * A "0.50.0 deployment": the reference behind a proxy that answers every call of a method 0.50.0
- * lacks as the reference answers an unknown method (the call is forwarded under a name no spec
- * has, so the answer is the reference's own -32601, byte for byte); everything else passes through.
- */
-async function startOldDeployment(upstream: string, old: SpecBundle): Promise<{ url: string; close(): Promise<void> }> {
-  const target = new URL(upstream);
-  const lacking = (method: unknown) =>
-    typeof method === "string" && canonicalMethod(method, old.methods) === undefined && canonicalMethod(method) !== undefined;
-  const rename = (call: Json): Json => (isObject(call) && lacking(call.method) ? { ...call, method: "notServedByThisDeployment" } : call);
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      let body = Buffer.concat(chunks);
-      try {
-        const parsed = parseJson(body.toString("utf8")) as Json;
-        const calls = Array.isArray(parsed) ? parsed : [parsed];
-        if (calls.some((c) => isObject(c) && lacking(c.method))) body = Buffer.from(stringifyJson(Array.isArray(parsed) ? parsed.map(rename) : rename(parsed)));
-      } catch {
-        // not JSON: passed through as it came
-      }
-      const headers = { ...req.headers, host: target.host, "content-length": String(body.length) };
-      const forward = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      forward.on("error", () => res.destroy());
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
-
-describe("--spec 0.50.0", () => {
-  let reference: ReferenceIndexer;
-  let deployment: { url: string; close(): Promise<void> };
-  let old: SpecBundle;
-  let certified: { spec: RunSummary["spec"]; passed: boolean; notes?: string[]; methods?: RunSummary["methods"]; cases: { method: string }[] };
-  let againstOld: RunSummary;
-  let againstDefault: RunSummary;
-  const dir = mkdtempSync(join(tmpdir(), "photon-spec-option-"));
-
-  beforeAll(async () => {
-    reference = await startReferenceIndexer({ host: "127.0.0.1", port: 0 });
-    old = await loadSpecBundle(OLD);
-    deployment = await startOldDeployment(reference.url, old);
-    const fixtures = await readFixtures(referenceFixturesFile);
-    const out = join(dir, "certificate.json");
-    const r = await captured(main, ["run", "--spec", OLD, "--url", reference.url, "--reporter", "json", "--output", out]);
-    expect(r.code, r.stderr).toBe(0);
-    certified = JSON.parse(readFileSync(out, "utf8")) as typeof certified;
-    againstOld = await runSuite({ url: deployment.url, casesDir, fixtures, derived: true, spec: old } as RunOptions & { derived: boolean });
-    againstDefault = await runSuite({ url: deployment.url, casesDir, fixtures, derived: true } as RunOptions & { derived: boolean });
-  }, 120_000);
-
-  afterAll(async () => {
-    await deployment?.close();
-    await reference?.close();
-  });
-
-  it("certifies the reference on the seven methods of 0.50.0 only, and the certificate states 0.50.0", () => {
-    expect(certified.passed).toBe(true);
-    expect(certified.spec).toEqual(old.spec);
-    expect(certified.spec.version).toBe(OLD);
-    expect(certified.methods?.map((m) => m.method)).toEqual(OLD_METHODS);
-    expect(certified.methods?.every((m) => m.status === "conformant")).toBe(true);
-    expect(certified.cases.length).toBeGreaterThan(0);
-    for (const r of certified.cases) {
-      const method = canonicalMethod(r.method, defaultSpec.methods);
-      if (method !== undefined) expect(OLD_METHODS).toContain(method);
-    }
-    expect(
-      certified.notes?.some((n) => /cases calling \d+ methods that Photon indexer JSON-RPC 0\.50\.0 \(--spec\) does not define were left out/.test(n)),
-    ).toBe(true);
-  });
-
-  it("certifies a 0.50.0 deployment with --spec 0.50.0", () => {
-    const failed = failedCases(againstOld);
-    expect(failed).toEqual([]);
-    expect(againstOld.counts.fail).toBe(0);
-    expect(againstOld.passed).toBe(true);
-    expect(againstOld.spec.version).toBe(OLD);
-    expect(againstOld.methods?.map((m) => [m.method, m.status])).toEqual(OLD_METHODS.map((m) => [m, "conformant"]));
-  });
-
-  it("does not certify it against the default spec, naming the methods it does not serve", () => {
-    expect(againstDefault.passed).toBe(false);
-    expect(againstDefault.spec.version).toBe(spec.version);
-    const notServed = againstDefault.methods?.filter((m) => m.status === "not served").map((m) => m.method);
-    const expected = Object.keys(methods).filter((m) => !OLD_METHODS.includes(m));
-    expect(new Set(notServed)).toEqual(new Set(expected));
-    const failing = againstDefault.methods?.filter((m) => m.fails).map((m) => m.method);
-    expect(new Set(failing)).toEqual(new Set(expected.filter((m) => !unregisteredMethods().includes(m))));
   });
 });
 
