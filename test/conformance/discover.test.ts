@@ -219,40 +219,6 @@ describe("discoverFixtures: signatures and transactions", () => {
 });
 
 describe("run --discover", () => {
-  it("certifies the target with the profile it derived, and writes that profile into the report", async () => {
-    const md = join(dir, "certificate.md");
-    const r = await run(
-      "run",
-      "--url",
-      indexer().url,
-      "--discover",
-      "--seed-owner",
-      TOKEN_PROGRAM,
-      "--reporter",
-      "markdown",
-      "--output",
-      md,
-      "--reporter",
-      "json",
-      "--output",
-      join(dir, "r.json"),
-    );
-    expect(r.code).toBe(0);
-    const json = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as {
-      counts: { pass: number; skip: number; fail: number };
-      discoveredFixtures: Record<string, unknown>;
-    };
-    expect(json.counts.pass).toBeGreaterThan(60);
-    expect(json.counts.skip).toBeGreaterThan(0);
-    expect(json.counts.fail).toBe(0);
-    // The keys for the 0.51.2 methods are among those discovered (their cases run instead of skipping).
-    expect(Object.keys(json.discoveredFixtures)).toEqual(
-      expect.arrayContaining(["delegateWithManyAccounts", "mintWithManyHolders", "delegatedMint", "closedAccount", "tokenAccountOpened"]),
-    );
-    expect(json.discoveredFixtures.discoveredFrom).toBe(TOKEN_PROGRAM);
-    expect(readFileSync(md, "utf8")).toContain("## Fixtures discovered from the target");
-  }, 60_000);
-
   it("--max-time covers --discover: against a slow target the whole command ends by the deadline, its cases not run", async () => {
     const slow = await startReferenceIndexer({ port: 0, seed: 5, latencyMs: 300 }); // discovery alone: over 20 s
     try {
