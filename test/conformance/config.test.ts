@@ -153,7 +153,7 @@ describe("a config file", () => {
   });
 });
 
-describe("a config file's problems (issue 29 item 12)", () => {
+describe("a config file's problems", () => {
   const lines = (out: string) => out.trimEnd().split("\n");
 
   it("lists every problem of a YAML file at once, one line each with file:line and key, and did-you-mean for unknown keys", async () => {
@@ -203,7 +203,7 @@ describe("a config file's problems (issue 29 item 12)", () => {
   });
 });
 
-describe("a config file's lists (issue 29 item 24)", () => {
+describe("a config file's lists", () => {
   it("gathers 40,000 secrets in one pass: the flag's parser is never handed the list so far to copy", () => {
     let copied = 0;
     // As commander's repeatable options do: each call copies what came before (40,000 entries: 800 million copies).

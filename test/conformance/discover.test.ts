@@ -223,16 +223,16 @@ describe("run --discover", () => {
     const slow = await startReferenceIndexer({ port: 0, seed: 5, latencyMs: 300 }); // discovery alone: over 20 s
     try {
       const report = join(dir, "cut.json");
-      const t0 = performance.now();
       const r = await run("run", "--url", slow.url, "--discover", "--seed-owner", TOKEN_PROGRAM, "--max-time", "2s", "--reporter", "json", "--output", report);
-      const elapsed = performance.now() - t0;
       expect(r.code).toBe(1);
-      // The deadline, then at most one answer in flight (300 ms) and the reports; ample slack for a busy machine.
-      expect(elapsed).toBeLessThan(2000 + 4000);
-      const json = JSON.parse(readFileSync(report, "utf8")) as { notes?: string[]; cases: { id: string; status: string }[] };
+      const json = JSON.parse(readFileSync(report, "utf8")) as { notes?: string[]; cases: { id: string; status: string; notRun?: string }[] };
       expect(json.notes).toContain("--discover was stopped by the command's deadline (--max-time): the fixtures profile holds what it had found by then");
       // No case ran (the run-wide slot-order case judges the others' answers: none).
       expect(json.cases.filter((c) => c.status === "pass" && !c.id.startsWith("run/"))).toEqual([]);
+      // The deadline, not discovery's end, stopped the command: its cases say so.
+      const notRun = json.cases.filter((c) => c.status === "notRun");
+      expect(notRun.length).toBeGreaterThan(0);
+      expect([...new Set(notRun.map((c) => c.notRun))]).toEqual(["the run's deadline of 2 s (--max-time) was reached"]);
     } finally {
       await slow.close();
     }

@@ -1,5 +1,5 @@
 /**
- * Output injection end to end (issue 12 §4): a JSON-RPC server whose every error message (and
+ * Output injection end to end: a JSON-RPC server whose every error message (and
  * error data, and a response header) is made of injections, certified through the CLI with
  * every reporter. No output may carry a forged verdict, a terminal escape, a second GitHub
  * command, HTML or a link from the server, or be anything but well-formed XML and JSON.

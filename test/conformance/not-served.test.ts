@@ -1,5 +1,5 @@
 /**
- * Per-method standing (issue 16, version-aware runs): a method every call of which is answered
+ * Per-method standing (version-aware runs): a method every call of which is answered
  * -32601 is "not served" and fails the verdict unless opted out (`--skip-method`, or the spec's
  * `x-registered: false` by default); every reporter names each method's standing; a case sent
  * under an alias (getCompressedBalance) is judged as its method (schema) and selected with it.

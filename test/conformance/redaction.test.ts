@@ -1,5 +1,5 @@
 /**
- * Redaction happens at the output edge only (issue 12 §2): the data being judged is what the
+ * Redaction happens at the output edge only: the data being judged is what the
  * target sent, whatever the run's secrets are; every output (stdout, stderr, each report,
  * recorded case files) masks them. Secrets are the values of credential-like query keys,
  * userinfo, every --header value whatever its name, and --secret / PHOTON_SECRETS values.

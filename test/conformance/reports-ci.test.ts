@@ -1,5 +1,5 @@
 /**
- * Reports that CI renders (issue 13): JUnit valid against Jenkins' schema with one failure per
+ * Reports that CI renders: JUnit valid against Jenkins' schema with one failure per
  * failing case, skip reasons, the exchange in system-out and the case file; a markdown
  * certificate that fits a GitHub comment whatever fails and names the run; GitHub annotations
  * on case files and the certificate appended to $GITHUB_STEP_SUMMARY.

@@ -1,5 +1,5 @@
 /**
- * Version-aware runs (issue 16): `--spec VERSION|FILE` certifies a target against a chosen
+ * Version-aware runs: `--spec VERSION|FILE` certifies a target against a chosen
  * interface. A non-default spec is compiled once at start by generator/compile.ts into the
  * shapes generated/ has (method table, validators); cases of methods it lacks are left out;
  * the certificate names it. A bad spec or an unknown version is a usage error before anything runs.

@@ -1,5 +1,5 @@
 /**
- * Honest verdicts (issue 13): skipped cases listed with their reasons, a fixtures profile that
+ * Honest verdicts: skipped cases listed with their reasons, a fixtures profile that
  * does not describe the target said in one note, every summary naming what was run, a failing
  * run summarised per check and per method, and batches matched by id (a reordered batch with
  * distinct ids passes, with a note; duplicate ids keep the order rule).
@@ -249,7 +249,7 @@ describe("batch answers in another order", () => {
   }, 60_000);
 });
 
-describe("a run that stopped early (issue 29 item 6)", () => {
+describe("a run that stopped early", () => {
   const stopped = (id: string, method: string, why: string): CaseResult => ({ ...result(id, method, "notRun", []), notRun: why });
   const interrupted = () => {
     const results = [
@@ -332,7 +332,7 @@ describe("a run that stopped early (issue 29 item 6)", () => {
   });
 });
 
-describe("coverage (issue 29 item 7)", () => {
+describe("coverage", () => {
   const skippedCase = (id: string, method: string) =>
     result(id, method, "skip", [{ check: "fixtures", status: "skip", message: "needs fixture `tokenOwner`" }]);
   const partial = () => {

@@ -1,5 +1,5 @@
 /**
- * The console on long work (issue 29 item 9): no line per passing case or exchange; a progress
+ * The console on long work: no line per passing case or exchange; a progress
  * line on a terminal, periodic counts otherwise, each failure as it comes (bounded); `--verbose`
  * lists every case; the verdict line is printed whatever reporters were chosen, and a report on
  * stdout stays whole.

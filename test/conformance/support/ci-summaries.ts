@@ -1,5 +1,5 @@
 /**
- * Run summaries for the CI-facing reports (issue 13): a small one with a case of every kind
+ * Run summaries for the CI-facing reports: a small one with a case of every kind
  * (failing with two findings, warned, passed, skipped), the run's identity and notes, and a
  * large one (thousands of failing cases with long messages). `extra` text goes into every
  * outside string, e.g. the injections of reporters-safety.ts.

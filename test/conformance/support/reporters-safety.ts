@@ -1,5 +1,5 @@
 /**
- * Output injection (issue 12 §4): hostile strings for every outside position of a report,
+ * Output injection: hostile strings for every outside position of a report,
  * and what each reporter's output must satisfy whatever they hold. Shared by the reporter
  * unit tests and the end-to-end run against a hostile server.
  */
