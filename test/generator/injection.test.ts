@@ -1,11 +1,6 @@
 /**
- * Issue 12 §1: no spec text runs as code. fast-check (fixed seed) puts hostile strings in every
- * text position of a small JSON-RPC spec (method names, titles, summaries, descriptions, enum
- * values, property names, patterns, component names, info.title/version, extensions). Each
- * generation either exits 2 naming the file and a JSON pointer of the spec, or writes code that
- * type-checks (TypeScript compiler API, one program for every run) and, imported and run (the
- * listener serving every method, the client calling and iterating them, every validator), never
- * sets the marker global the payloads set.
+ * No spec text runs as code: hostile strings in every text position of a small spec either exit 2
+ * with a pointer, or generate code that type-checks and, run, never sets the payloads' marker.
  */
 import fc from "fast-check";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +14,7 @@ import { main } from "../../generator/cli.js";
 import { captured } from "../helpers/capture.js";
 import { root } from "../helpers/paths.js";
 import { useScratch } from "../helpers/scratch.js";
+import { untilEnd, whileLive } from "../helpers/test-signal.js";
 
 const SEED = 20_261_124;
 const dir = useScratch("injection");
@@ -293,42 +289,45 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("hostile strings in every text position of a spec", () => {
-  it("exit 2 with file and pointer, or code that type-checks and, run, executes nothing from the spec", async () => {
+  it("exit 2 with file and pointer, or code that type-checks and, run, executes nothing from the spec", async (context) => {
     const generated: Generated[] = [];
     const outcomes = { refused: 0, generated: 0 };
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(cases, async (c) => {
-        const folder = join(dir, `run-${++run}`);
-        mkdirSync(folder, { recursive: true });
-        const file = join(folder, "spec.json");
-        const doc = specOf(c);
-        writeFileSync(file, JSON.stringify(doc));
-        const out = join(folder, "out");
-        const r = await generate(file, out);
-        const what = describeCase(c);
-        expect(r.stderr, what).not.toMatch(/unexpected error|\n\s+at /);
-        expect(marker.__pwned, what).toBeUndefined();
-        if (r.code === 2) {
-          const match = new RegExp(`^photon-gen: ${reEscape(shown(file))}#((?:/[^\\n]*?)?): [^\\n]+ \\[PHOTON_GEN_ERR_[A-Z_]+\\]\\n$`).exec(r.stderr);
-          expect(match, `${what}\n${r.stderr}`).not.toBeNull();
-          const pointer = match![1]!;
-          const parent = pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
-          expect(resolve(doc, pointer) !== undefined || resolve(doc, parent) !== undefined, `${what}: ${pointer}`).toBe(true);
-          outcomes.refused++;
-          if (process.env.INJECTION_DEBUG) console.log(r.stderr.slice(0, 300));
-          return;
-        }
-        expect(r.code, `${what}\n${r.stderr}`).toBe(0);
-        // Every file is well-formed text: nothing the spec holds (a lone surrogate) is lost in UTF-8.
-        const specHasReplacement = JSON.stringify(doc).includes("\ufffd");
-        for (const name of readdirSync(out)) {
-          const text = readFileSync(join(out, name), "utf8");
-          if (!specHasReplacement) expect(text.includes("\ufffd"), `${name}: ${what}`).toBe(false);
-        }
-        generated.push({ out, what });
-        outcomes.generated++;
-      }),
+      fc.asyncProperty(
+        cases,
+        whileLive(untilEnd(context), async (c) => {
+          const folder = join(dir, `run-${++run}`);
+          mkdirSync(folder, { recursive: true });
+          const file = join(folder, "spec.json");
+          const doc = specOf(c);
+          writeFileSync(file, JSON.stringify(doc));
+          const out = join(folder, "out");
+          const r = await generate(file, out);
+          const what = describeCase(c);
+          expect(r.stderr, what).not.toMatch(/unexpected error|\n\s+at /);
+          expect(marker.__pwned, what).toBeUndefined();
+          if (r.code === 2) {
+            const match = new RegExp(`^photon-gen: ${reEscape(shown(file))}#((?:/[^\\n]*?)?): [^\\n]+ \\[PHOTON_GEN_ERR_[A-Z_]+\\]\\n$`).exec(r.stderr);
+            expect(match, `${what}\n${r.stderr}`).not.toBeNull();
+            const pointer = match![1]!;
+            const parent = pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
+            expect(resolve(doc, pointer) !== undefined || resolve(doc, parent) !== undefined, `${what}: ${pointer}`).toBe(true);
+            outcomes.refused++;
+            if (process.env.INJECTION_DEBUG) console.log(r.stderr.slice(0, 300));
+            return;
+          }
+          expect(r.code, `${what}\n${r.stderr}`).toBe(0);
+          // Every file is well-formed text: nothing the spec holds (a lone surrogate) is lost in UTF-8.
+          const specHasReplacement = JSON.stringify(doc).includes("\ufffd");
+          for (const name of readdirSync(out)) {
+            const text = readFileSync(join(out, name), "utf8");
+            if (!specHasReplacement) expect(text.includes("\ufffd"), `${name}: ${what}`).toBe(false);
+          }
+          generated.push({ out, what });
+          outcomes.generated++;
+        }),
+      ),
       { seed: SEED, numRuns: 24, endOnFailure: true },
     );
     // Both outcomes were exercised.

@@ -1,7 +1,6 @@
 /**
- * Issue 12 §1, case by case: method names outside the grammar, reserved names and collisions
- * are refused with exit 2 and a pointer; spec text that is accepted reaches each sink escaped
- * (the ajv `sourceURL` comment, JSDoc, the banner, the README, object keys).
+ * Method names outside the grammar, reserved names and collisions are refused with exit 2 and a
+ * pointer; accepted spec text reaches each sink escaped (sourceURL, JSDoc, banner, README, keys).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

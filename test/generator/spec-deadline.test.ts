@@ -1,8 +1,6 @@
 /**
- * Issue 29 item 25: `--spec URL` is read under one overall deadline (the runtime transport's),
- * not per chunk: a server dripping a byte every 100 ms ends both CLIs with exit 2 once
- * PHOTON_SPEC_TIMEOUT has passed. Before, each byte reset undici's body timeout and the read
- * never ended.
+ * `--spec URL` is read under one overall deadline, not per chunk: a server dripping a byte every
+ * 100 ms ends both CLIs with exit 2 once PHOTON_SPEC_TIMEOUT has passed.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

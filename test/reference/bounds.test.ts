@@ -1,7 +1,6 @@
 /**
- * The reference indexer under hostile requests (issue 12 §6): connections capped, a number
- * literal too long to be valid refused before parsing (-32602 as serde would), and a batch of
- * memcmp calls neither blocking other connections nor decoding data per call.
+ * The reference indexer under hostile requests: connections capped, an over-long number literal
+ * refused before parsing (-32602, as serde would), a memcmp batch blocking no other connection.
  */
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";

@@ -1,9 +1,6 @@
 /**
- * Numbers as the real indexer reads them (issue 12 §5): serde refuses `1.0`, `1e0`, `1e-400`
- * and `-0` for integer fields and refuses a field given twice. The lossless parser keeps how
- * each number was written and which objects repeat a key; the generated validators refuse
- * non-integer literals for integer and uint64 fields, the reference answers -32602, the runner
- * fails a result written that way, and the client rejects it.
+ * Numbers as the real indexer reads them: serde refuses `1.0`, `1e0`, `1e-400` and `-0` for
+ * integer fields and a field given twice; the parser, validators, reference, runner and client agree.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
