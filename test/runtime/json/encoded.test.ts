@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeOnce, isEncoded } from "../../runtime/json/encoded.js";
-import { parseJson } from "../../runtime/json/parse.js";
-import { stringifyJson } from "../../runtime/json/stringify.js";
+import { encodeOnce, isEncoded } from "../../../runtime/json/encoded.js";
+import { parseJson } from "../../../runtime/json/parse.js";
+import { stringifyJson } from "../../../runtime/json/stringify.js";
 
 /** A deep copy with only plain data (bigints kept, the kept JSON text dropped): what the plain path serialises. */
 const plain = <T>(value: T): T => structuredClone(value);
