@@ -6,13 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../conformance/cli/main.js";
-import { reporterPairs } from "../../conformance/cli/options.js";
-import { loadCases } from "../../conformance/case-format.js";
-import { selectCases } from "../../conformance/run.js";
 import { generateDataset } from "../../reference/index.js";
 import { parseJson } from "../../runtime/index.js";
 import { captured } from "../helpers/capture.js";
-import { root } from "../helpers/paths.js";
 import { useReferenceIndexer } from "../helpers/reference.js";
 import { useScratch } from "../helpers/scratch.js";
 import { editValue, startBroken } from "./support/broken-servers.js";
@@ -99,25 +95,4 @@ describe("photon-conformance run", () => {
     expect((await run("run", "--reporter", "yaml")).code).toBe(2);
     expect((await run("run", "--fixtures", join(dir, "missing.json"))).code).toBe(2);
   }, 60_000);
-});
-
-describe("options", () => {
-  it("pairs --reporter with the --output that follows it", () => {
-    expect(reporterPairs(["--reporter", "json", "--output", "a.json", "--reporter", "console", "--reporter=junit", "--output=b.xml"])).toEqual([
-      { name: "json", output: "a.json" },
-      { name: "console", output: null },
-      { name: "junit", output: "b.xml" },
-    ]);
-    expect(() => reporterPairs(["--output", "a.json"])).toThrow(/must follow a --reporter/);
-  });
-
-  it("splits cases into stable, disjoint shards that cover the corpus", async () => {
-    const fixtures = parseJson(readFileSync(join(root, "conformance", "fixtures", "reference.json"), "utf8")) as Record<string, never>;
-    const all = await loadCases(join(root, "conformance", "cases"), fixtures);
-    const shards = [1, 2, 3].map((index) => selectCases(all, { shard: { index, total: 3 } }).map((c) => c.id));
-    expect(shards.flat().sort()).toEqual(all.map((c) => c.id).sort());
-    expect(new Set(shards.flat()).size).toBe(all.length);
-    expect(selectCases(all, { shard: { index: 2, total: 3 } }).map((c) => c.id)).toEqual(shards[1]);
-    expect(selectCases(all, { caseGlobs: ["account/*"] }).every((c) => c.id.startsWith("account/"))).toBe(true);
-  });
 });

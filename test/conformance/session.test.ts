@@ -93,7 +93,10 @@ describe("selection", () => {
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.sort()).toEqual(all.map((c) => c.id).sort());
       expect(shards.every((s) => s.length > 0)).toBe(true);
+      // Stable: the same selection gives the same shard.
+      expect(selectCases(all, { shard: { index: 2, total } })).toEqual(shards[1]);
     }
+    expect(selectCases(all, { caseGlobs: ["account/*"] }).every((c) => c.id.startsWith("account/"))).toBe(true);
   });
 
   it("a case's shard depends on its id and the shard count only", () => {

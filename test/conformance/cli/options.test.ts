@@ -1,6 +1,7 @@
-/** Option values as typed: a target URL without a scheme is refused, its credentials masked. */
+/** Option values as typed: a target URL without a scheme is refused, its credentials masked; --reporter pairs with its --output. */
 import { describe, expect, it } from "vitest";
 import { main } from "../../../conformance/cli/main.js";
+import { reporterPairs } from "../../../conformance/cli/options.js";
 import { captured } from "../../helpers/capture.js";
 
 const KEY = "k3y-in-the-query-str1ng";
@@ -20,5 +21,16 @@ describe("the URL as typed", () => {
     expect(ftp.code).toBe(2);
     expect(ftp.out).toContain("--against must be an http:// or https:// URL");
     expect((await run("record", "--url", "localhost:8784", "--out", "x")).code).toBe(2);
+  });
+});
+
+describe("--reporter and --output", () => {
+  it("pairs --reporter with the --output that follows it", () => {
+    expect(reporterPairs(["--reporter", "json", "--output", "a.json", "--reporter", "console", "--reporter=junit", "--output=b.xml"])).toEqual([
+      { name: "json", output: "a.json" },
+      { name: "console", output: null },
+      { name: "junit", output: "b.xml" },
+    ]);
+    expect(() => reporterPairs(["--output", "a.json"])).toThrow(/must follow a --reporter/);
   });
 });
