@@ -13,7 +13,8 @@ describe("diff --url A --against B", () => {
   const seed1b = useReferenceIndexer();
 
   it("finds no difference between two indexers with the same data", async () => {
-    const summary = await diffTargets({ url: seed1().url, against: seed1b().url, casesDir, fixtures: fixtures() });
+    // A whole corpus on a loaded machine: a request gets a minute, not the default 10 s.
+    const summary = await diffTargets({ url: seed1().url, against: seed1b().url, casesDir, fixtures: fixtures(), timeoutMs: 60_000 });
     const differing = summary.results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.findings.map((f) => f.message).join("; ")}`);
     expect(differing).toEqual([]);
     expect(summary.results.length).toBeGreaterThan(60);
