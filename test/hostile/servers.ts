@@ -62,11 +62,17 @@ export interface RawOptions {
 }
 
 const open = new Set<RawServer>();
-const upstreamAgent = new Agent({ keepAliveTimeout: 1_000 });
+/** Made on first use after each close, so a test file closing it leaves none closed for the next. */
+let upstreamAgent: Agent | undefined;
 
 /** POSTs a request body to the reference indexer and returns its answer. */
 export async function askUpstream(upstream: string, body: string): Promise<Answer> {
-  const res = await request(upstream, { method: "POST", body, headers: { "content-type": "application/json" }, dispatcher: upstreamAgent });
+  const res = await request(upstream, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json" },
+    dispatcher: (upstreamAgent ??= new Agent({ keepAliveTimeout: 1_000 })),
+  });
   return { status: res.statusCode, contentType: String(res.headers["content-type"] ?? "application/json"), body: await res.body.text() };
 }
 
@@ -191,7 +197,9 @@ export async function closeAll(): Promise<void> {
 }
 
 export async function closeUpstreamAgent(): Promise<void> {
-  await upstreamAgent.close();
+  const agent = upstreamAgent;
+  upstreamAgent = undefined;
+  await agent?.close();
 }
 
 // ---------------------------------------------------------------------------------------
