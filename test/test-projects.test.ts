@@ -1,6 +1,6 @@
 /**
- * Unit tests stay unit: no file of vitest.config.ts's unit project, nor a test-folder module it
- * imports, spawns a process, runs `npm pack`, drives a browser or runs the whole case corpus.
+ * No file of the unit or integration project, nor a test-folder module it imports, spawns a
+ * process, runs `npm pack`, drives a browser or runs the whole case corpus: those are e2e.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -116,19 +116,18 @@ function reach(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-const unit = config.test?.projects?.find((p) => typeof p === "object" && "test" in p && p.test?.name === "unit") as
-  | { test: { include: string[]; exclude: string[] } }
-  | undefined;
+const projects = (config.test?.projects ?? []) as { test?: { name?: string; include?: string[]; exclude?: string[] } }[];
+const project = (name: string) => projects.find((p) => p.test?.name === name)?.test ?? { include: [], exclude: [] };
 
-describe("the unit project", () => {
-  const included = picomatch(unit?.test.include ?? []);
-  const excluded = picomatch(unit?.test.exclude ?? []);
-  const files = filesUnder(join(root, "test")).filter((f) => included(rel(f)) && !excluded(rel(f)));
+describe("the unit and integration projects", () => {
+  const e2e = picomatch(project("e2e").include ?? []);
+  const files = filesUnder(join(root, "test")).filter((f) => rel(f).endsWith(".test.ts") && !e2e(rel(f)));
   // This file's examples of offences are strings, not what it does.
   const self = rel(import.meta.filename);
 
-  it("holds every test file but the *.e2e.test.ts ones", () => {
-    expect(unit?.test.exclude).toEqual(["test/**/*.e2e.test.ts"]);
+  it("hold every test file but the *.e2e.test.ts ones, unit all but the integration ones", () => {
+    expect(project("unit").exclude).toEqual(["test/**/*.integration.test.ts", "test/**/*.e2e.test.ts"]);
+    expect(project("integration").include).toEqual(["test/**/*.integration.test.ts"]);
     expect(files.length).toBeGreaterThan(100);
   });
 

@@ -17,7 +17,7 @@ import { useScratch } from "../helpers/scratch.js";
 const dir = useScratch("discover-save");
 const indexer = useReferenceIndexer({ seed: 5 }); // frozen, and data the shipped profile does not describe
 
-/** `run --discover` from the token program against the frozen reference. */
+/** `run --discover` from the token program; used only where it is refused first: no case runs. */
 const discovering = () => ["run", "--url", indexer().url, "--discover", "--seed-owner", TOKEN_PROGRAM];
 
 describe("run --save-fixtures", () => {

@@ -15,7 +15,20 @@ import { FindingReason, type CaseResult, type Finding } from "../../conformance/
 import { slotOrder } from "../../conformance/run.js";
 import { movedFinding, movedNote, SLOT_TRIES } from "../../conformance/same-slot.js";
 import { specMethods } from "../../conformance/spec-facts.js";
-import { at, everyCall, Fault, judgeAt, key, movesFor, shown, startMovingFake, still, type Clock, type MovingFake, type World } from "./support/moving-fakes.js";
+import {
+  at,
+  everyCall,
+  Fault,
+  judgeAt,
+  key,
+  movesFor,
+  shown,
+  startMovingFake,
+  still,
+  type Clock,
+  type MovingFake,
+  type World,
+} from "./support/moving-fakes.js";
 
 let fake: MovingFake | null = null;
 afterEach(async () => {

@@ -46,7 +46,7 @@ function calls(entities: { owners: string[]; tokenOwners: string[]; mint: string
     out.push(["getCompressedTokenAccountBalance", { hash }]);
   }
   out.push(["getMultipleCompressedAccountsV2", { hashes }]);
-  // V2 transactions carry nullifiers, which the forest computes: test/reference/live/serve.test.ts covers them.
+  // V2 transactions carry nullifiers, which the forest computes: test/reference/live/serve.integration.test.ts covers them.
   for (const signature of signatures) out.push(["getTransactionWithCompressionInfo", { signature }]);
   return out;
 }

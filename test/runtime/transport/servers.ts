@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
 import { Agent } from "undici";
-import { afterAll, afterEach, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { PhotonClientError } from "../../../runtime/errors.js";
 import type { TransportOptions } from "../../../runtime/transport.js";
 
@@ -25,7 +25,8 @@ export interface TestServer {
 export type Handler = (req: IncomingMessage, res: ServerResponse, hit: Hit, index: number) => void;
 
 const servers: Server[] = [];
-export const agent = new Agent({ keepAliveTimeout: 2_000 });
+/** The files' shared agent: made anew for each file, since files may share this module. */
+export let agent = new Agent({ keepAliveTimeout: 2_000 });
 
 export async function serve(handler: Handler): Promise<TestServer> {
   const hits: Hit[] = [];
@@ -47,6 +48,9 @@ export async function serve(handler: Handler): Promise<TestServer> {
 
 /** Closes the servers after each test and the agent after the file. */
 export function useServers(): void {
+  beforeAll(() => {
+    if (agent.destroyed) agent = new Agent({ keepAliveTimeout: 2_000 });
+  });
   afterEach(async () => {
     for (const socket of rawSockets) socket.destroy();
     await Promise.all(rawServers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));

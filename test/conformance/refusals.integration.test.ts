@@ -74,6 +74,7 @@ describe("a target refusing every request", () => {
   it("an HTML page to everything: one line saying so, exit 2 (record too)", async () => {
     const target = await serve(html);
     try {
+      // The target answers HTML: refused, no case runs.
       for (const args of [
         ["run", "--url", target.url],
         ["record", "--url", target.url, "--out", join(dir, "never")],

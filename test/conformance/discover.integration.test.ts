@@ -25,7 +25,7 @@ const profile = datasetProfile(data);
 const run = (...args: string[]) => captured(main, args);
 
 const target = () => createTarget({ url: indexer().url, headers: {}, timeoutMs: 5000, maxBodyBytes: 1 << 24, maxRps: null, retry: false });
-/** Discovery against targets that never move: no watch (discover/moving.test.ts tests it). */
+/** Discovery against targets that never move: no watch (discover/moving.integration.test.ts tests it). */
 const discover = (t: Target, seedOwner: string) => discoverFixtures(t, seedOwner, specMethods, { watchMs: 0 });
 
 describe("discoverFixtures", () => {

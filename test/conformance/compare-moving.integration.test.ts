@@ -18,7 +18,7 @@ const fixtures = () => datasetProfile(dataset) as never;
 const casesDir = join(root, "conformance", "cases");
 const SLOT = 301002501; // the reference dataset's slot (conformance/fixtures/reference.json)
 
-/** Every case but the proofs (their trees take long to build; the root judgement has its own tests in moving.test.ts). */
+/** Every case but the proofs (their trees take long to build; the root judgement has its own tests in moving.integration.test.ts). */
 const CASES = [
   "account*/**",
   "multiple*/**",

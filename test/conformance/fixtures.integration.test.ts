@@ -55,6 +55,7 @@ describe("a fixtures profile's formats", () => {
     await expect(readFixtures(bad)).rejects.toThrow(
       `${bad}: invalid fixtures profile: /ownerWithOneAccount/owner: "x" must be a base58 public key or hash (32 bytes)`,
     );
+    // The profile is refused before anything is sent: no case runs.
     for (const args of [
       ["run", "--url", indexer().url, "--fixtures", bad],
       ["run", "--fixtures", bad, "--list"],
