@@ -37,10 +37,8 @@ export interface LookupKey {
 /** A lookup method (from the operation's `x-lookup`). */
 export interface LookupInfo {
   /**
-   * Null: the result's page (`value`) is the item itself, or null when unknown, and the first
-   * key in `by` whose param is given (not null) is the one used ("address wins over hash").
-   * Else the array field of the page answering list params: one item per input, in input
-   * order, null for an unknown one, the key being the one whose param is given.
+   * Null: the page is the item itself (or null when unknown), keyed by the first `by` param given.
+   * Else the page's array field for list params: one item per input, in input order, null when unknown.
    */
   readonly items: string | null;
   readonly by: readonly LookupKey[];
@@ -95,10 +93,8 @@ export interface MethodInfo {
   /** The params schema's shape, for spec-derived cases; absent in tables written by hand. */
   readonly paramShape?: ParamShape | null;
   /**
-   * Fields of the result whose value changes as the chain moves on although the thing asked
-   * about did not change (`x-moves-with` on the result's object schemas): a proof's siblings,
-   * root and rootSeq as leaves are appended, a queue's contents as slots pass; and (`state`) the
-   * lists, balances and lookups whose answer changes with the chain. Absent or empty: none.
+   * Result fields (`x-moves-with`) whose value changes as the chain moves on though the thing asked
+   * about did not: a proof's siblings and root, a queue's contents, a list or balance. Absent: none.
    */
   readonly moving?: readonly MovingField[];
   /**
@@ -128,10 +124,8 @@ export interface TransactionAccountsInfo {
 export interface MovingField {
   readonly path: string;
   /**
-   * `root`: changes when its tree's root advances (new leaves); `slot`: changes as slots pass
-   * though the thing described does not (queues fill and drain, an account leaves its output
-   * queue); `state`: what the index holds changes as slots pass (list members, a balance, the
-   * account at an address), while an item named by its identity keeps its content.
+   * `root`: changes when its tree's root advances; `slot`: changes as slots pass (queues fill and
+   * drain); `state`: what the index holds changes, while an item named by its identity keeps its content.
    */
   readonly with: "slot" | "root" | "state";
   /**
@@ -237,12 +231,9 @@ export function validate(fn: StandaloneValidate, value: unknown): ValidationIssu
 const under = (pointer: string, base: string) => pointer === base || pointer.startsWith(`${base}/`);
 
 /**
- * The issues of an `anyOf`/`oneOf` (a nullable object or string is `anyOf: [schema, {type: null}]`)
- * reduced to the branch that explains the value: ajv reports every branch's error, then a
- * summary ("must match a schema in anyOf"). The summary is dropped; when a branch failed deeper
- * than the value (a missing field inside the object), the branches' errors at the value itself
- * ("must be null") are dropped; else a branch whose type matched (its `format`, `enum`, …)
- * names the cause; else the types are merged ("must be object or null").
+ * Reduces an `anyOf`/`oneOf`'s issues to the branch that explains the value: drops ajv's summary,
+ * drops errors at the value when a branch failed deeper, else names the branch whose type matched,
+ * else merges the types ("must be object or null").
  */
 function oneCause(issues: ValidationIssue[]): ValidationIssue[] {
   const out = [...issues];

@@ -28,10 +28,8 @@ export const ExitStatus = {
 export type ExitStatusValue = (typeof ExitStatus)[keyof typeof ExitStatus];
 
 /**
- * The base of every coded error the toolkit throws: `code` is a catalogue entry
- * (`PHOTON_…_ERR_…`). An area's class narrows it: `class X extends PhotonError<CodeOf<typeof XCode>>`.
- * `exitStatus` is the status a command ends with when this error stops it: USAGE (2, "could
- * not be carried out") unless the area's catalogue says otherwise for the code.
+ * The base of every coded error: `code` is a catalogue entry (`PHOTON_…_ERR_…`), narrowed per area by
+ * `extends PhotonError<CodeOf<typeof XCode>>`. `exitStatus` is USAGE (2) unless the catalogue says otherwise.
  */
 export class PhotonError<Code extends string = string> extends Error {
   override name = "PhotonError";

@@ -142,10 +142,8 @@ function addUrl(out: Set<string>, url: string): void {
 }
 
 /**
- * The secrets of a target: the values of its URL's credential-like query keys and its
- * userinfo, every value of `headers` (all of them, whatever the name; for `Bearer xyz` also
- * `xyz`, for Basic auth the decoded user and password), and each of `extra` (values named
- * with `--secret`), with their URL-encoded forms.
+ * The secrets of a target, with their URL-encoded forms: credential-like query values and userinfo,
+ * every header value (and a Bearer token, Basic auth's user and password), and each `extra` (`--secret`).
  */
 export function secretsOf(url: string | undefined, headers?: Readonly<Record<string, string>>, extra: readonly string[] = []): string[] {
   const out = new Set<string>();
@@ -228,11 +226,8 @@ function formsOf(secret: string): string[] {
 }
 
 /**
- * A function that masks each secret in a text (longest first, so a secret that contains
- * another is masked whole), in every form `formsOf` lists. Secrets shorter than 4 characters
- * are masked only where they stand as whole tokens (not inside a longer word or number). A
- * piece of a secret (3+ characters) just before `…` (an excerpt cut there) is masked as well.
- * With no secrets it returns its input unchanged.
+ * Masks each secret in a text in every form `formsOf` lists, longest first. Secrets under 4 characters
+ * are masked only as whole tokens; a 3+ character piece of a secret just before `…` is masked too.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const unique = [...new Set(secrets.filter((s) => typeof s === "string" && s.length > 0))];

@@ -28,10 +28,8 @@ const NOT_SPACE =
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
 
 /**
- * An ECMAScript pattern in RE2's syntax, same meaning: `\uXXXX` (a surrogate pair as one code
- * point) and `\u{…}` as `\x{…}`, `\cX` as its control character, `\s`/`\S` and `.` as ECMAScript
- * reads them, `[]`/`[^]` as the empty and the full class. Everything else is left to RE2, which
- * reads the rest of ECMAScript's syntax alike and refuses what it cannot run.
+ * An ECMAScript pattern in RE2's syntax, same meaning: rewrites `\uXXXX`, `\u{…}`, `\cX`, `\s`, `.`,
+ * `[]` and `[^]`; RE2 reads the rest alike and refuses what it cannot run.
  */
 function toRe2(source: string, dotAll: boolean): string {
   let out = "";

@@ -62,10 +62,9 @@ function destinationOf(url: string): Destination {
 }
 
 /**
- * POSTs `body` (JSON text) to `url` exactly as given and returns the final exchange for any
- * HTTP status. Retries retryable statuses and early connection failures per `options.retry`.
- * Throws `PhotonClientError` with code TIMEOUT, ABORTED, NETWORK, BODY_TOO_LARGE, BAD_JSON or
- * INVALID_OPTIONS; messages name the target through `redactUrl` and never carry credentials.
+ * POSTs `body` to `url` as given and returns the final exchange for any HTTP status, retrying per
+ * `options.retry`. Throws `PhotonClientError` (TIMEOUT, ABORTED, NETWORK, BODY_TOO_LARGE, BAD_JSON,
+ * INVALID_OPTIONS); messages name the target through `redactUrl`, never with credentials.
  */
 export function postJson(url: string, body: string, options: TransportOptions = {}): Promise<HttpExchange> {
   const state = newCallState(options, policyOf(options.retry));

@@ -35,10 +35,8 @@ export class JsonSyntaxError extends SyntaxError {
 const MAX_DEPTH = 512;
 
 /**
- * The longest number literal read: no valid value needs more (a u64 or i64 has at most 20
- * characters, an f64 as serde_json writes it, ryu's shortest form, at most 24), and reading a
- * longer one costs time that grows faster than its length (a 15 MB literal held the event loop
- * for seconds, past any deadline). A longer literal is refused before anything is parsed.
+ * The longest number literal read (a u64 has at most 20 characters, a serde_json f64 at most 24); a
+ * longer one is refused before parsing, since parsing it takes time that grows faster than its length.
  */
 export const MAX_NUMBER_CHARS = 40;
 
@@ -85,11 +83,8 @@ function keyBefore(text: string, at: number): string {
 }
 
 /**
- * One pass over the text outside its strings (skipped with indexOf): refuses more than
- * MAX_DEPTH arrays/objects open at once, and records each integer token whose value is not a
- * safe integer, with its path (array indexes and object keys, found only for those tokens).
- * Numbers with a fraction or an exponent are not integers. Text that is not JSON is left to
- * the parser.
+ * One pass outside strings: refuses more than MAX_DEPTH open arrays/objects and records each integer
+ * token that is not a safe integer, with its path. Text that is not JSON is left to the parser.
  */
 function scan(text: string, tokens: string[], rounded: number[], paths: (string | number)[][], marks: Marks): void {
   let depth = 0;

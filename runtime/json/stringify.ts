@@ -114,10 +114,8 @@ function plainText(value: unknown): string | undefined {
 }
 
 /**
- * A value holding encoded values, written by a walk of its plain objects and arrays (JSON.stringify's
- * rules: keys in `Object.keys` order, undefined/function/symbol members left out of objects and null
- * in arrays) that writes each encoded value's text; anything else (a primitive, an object with
- * toJSON or another prototype) is written natively. Undefined for a value JSON leaves out.
+ * Writes a value holding encoded values by walking its plain objects and arrays with JSON.stringify's
+ * rules, writing each encoded value's kept text; anything else is written natively. Undefined where JSON omits it.
  */
 function spliced(value: unknown, depth: number): string | undefined {
   if (typeof value === "bigint") return value.toString();
@@ -145,12 +143,8 @@ function spliced(value: unknown, depth: number): string | undefined {
 }
 
 /**
- * Serialises a value like `JSON.stringify`, writing `bigint` values as bare JSON integers.
- * The native serialiser runs without a replacer function (which makes it several times
- * slower): on the value itself when it holds no bigint, else on a copy with each bigint
- * marked, the marks then removed. A value holding encoded values (`encodeOnce`) is walked
- * around them, their text written as kept. Anything unusual on these paths (a bigint from
- * toJSON, a cycle) takes the replacer path, which throws as JSON.stringify does.
+ * `JSON.stringify` that writes `bigint` values as bare JSON integers and encoded values (`encodeOnce`)
+ * as their kept text. A bigint from toJSON or a cycle throws as JSON.stringify does.
  */
 export function stringifyJson(value: unknown): string {
   try {

@@ -26,11 +26,8 @@ function isNumberChar(c: number): boolean {
 }
 
 /**
- * The request text with every number literal longer than MAX_NUMBER_CHARS (outside strings)
- * replaced, before parsing, by 18446744073709551616 (2^64, with its sign): out of range for
- * every integer field, so params validation answers -32602 naming its pointer, and an id
- * becomes unusable (a notification), as serde answers such a literal in jsonrpsee. A long run
- * that is not a JSON number makes the text not JSON: JsonSyntaxError (-32700).
+ * Replaces each number literal longer than MAX_NUMBER_CHARS (outside strings) by ±2^64, out of range
+ * for every integer field, so params get -32602 and an id becomes a notification, as serde does in jsonrpsee.
  */
 export function boundedNumbers(text: string): string {
   if (text.length <= MAX_NUMBER_CHARS || !MAY_HOLD_LONG_NUMBER.test(text)) return text;

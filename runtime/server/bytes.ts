@@ -27,12 +27,8 @@ const WRITTEN: unique symbol = Symbol("written JSON");
 type Written = { readonly [WRITTEN]?: string };
 
 /**
- * Marks `value` as serialised by `json`, which must be exactly `stringifyJson(value)` (the handler
- * wrote it from values it knows need no escaping, e.g. its own base58 texts): a single call's answer
- * written to bytes (`envelopeBytes`) then writes that text as is instead of walking the value; the
- * string path (batches, validated results) still serialises the value itself, to the same text.
- * Freezes `value`; whatever it holds must not change either. Returns `value` (unmarked when it is
- * already frozen or encoded).
+ * Marks `value` as serialised by `json`, which must equal `stringifyJson(value)`; a single call's
+ * answer then writes that text as is. Freezes `value`; returns it unmarked when already frozen or encoded.
  */
 export function writtenAs<T extends object>(value: T, json: string): T {
   if (!Object.isExtensible(value) || isEncoded(value)) return value;

@@ -146,10 +146,8 @@ export class CallRunner {
   }
 
   /**
-   * `success`, written to bytes when the result holds encoded values (bytes.ts): the same answer,
-   * byte for byte, without joining the kept texts into one string and encoding it again. A call
-   * the memo keeps (`key`) is written the same way and its result text kept from those bytes,
-   * so a first call takes this path whether or not results are memoised.
+   * `success` written to bytes when the result holds encoded values: the same answer byte for byte,
+   * without joining and re-encoding the kept texts. A memoised call keeps its result text from those bytes.
    */
   private successBytes(entry: Entry, idText: string, value: unknown, key?: string): string | Buffer {
     if (!holdsEncoded(value) || (this.validateResults && entry.result !== undefined)) return this.success(entry, idText, value, key);

@@ -54,11 +54,8 @@ export function isUsableId(id: unknown): boolean {
 export type RequestId = string | number | bigint | null;
 
 /**
- * How jsonrpsee reads one request object (DECISIONS #43, #80, #81): as a `Request` (called and
- * answered), else as a `Notification` (called, never answered), else it is invalid. Its
- * serde-derived structs refuse a field written twice and skip keys they lack, so a repeated
- * `jsonrpc`, `method` or `params` makes the object invalid and a repeated `id` makes it no
- * `Request` (a notification). In a batch a notification's `params` is required.
+ * How jsonrpsee reads one request object (DECISIONS #43, #80, #81): a repeated `jsonrpc`, `method` or
+ * `params` makes it invalid, a repeated `id` makes it a notification; in a batch a notification needs `params`.
  */
 export function requestKind(request: Record<string, unknown>, inBatch: boolean): "call" | "notification" | "invalid" {
   if (request.jsonrpc !== "2.0" || typeof request.method !== "string") return "invalid";

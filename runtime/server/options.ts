@@ -11,11 +11,9 @@ export interface CallContext {
   readonly method: string;
   readonly request: IncomingMessage;
   /**
-   * Hands the listener a value's JSON text, written by the handler: `json` must be exactly what
-   * `stringifyJson(value)` gives (e.g. a fixed frame around texts the handler made and knows need no
-   * escaping). A single call's answer then copies the text instead of serialising the value again
-   * (batches and validated results still serialise the value). Freezes `value` (what it holds must
-   * not change either) and returns it. Absent where a handler is called outside a listener.
+   * Hands the listener a value's JSON text: `json` must be exactly `stringifyJson(value)`. A single call's
+   * answer then copies the text instead of serialising again. Freezes `value` and returns it.
+   * Absent where a handler is called outside a listener.
    */
   readonly written?: <T extends object>(value: T, json: string) => T;
 }
@@ -34,35 +32,27 @@ export interface ListenerOptions {
    */
   maxResponseBytes?: number;
   /**
-   * Connections served at once; default 1024 (Photon's `--max-http-connections`). A request on
-   * a connection beyond it gets HTTP 429 text/plain `Too many connections. Please try again
-   * later.` and the connection is closed, as jsonrpsee does. A connection counts from its first
-   * request to its close; cap idle ones too with the server's own `maxConnections`.
+   * Connections served at once; default 1024 (Photon's `--max-http-connections`). One beyond it gets
+   * HTTP 429 `Too many connections. Please try again later.` and is closed, as jsonrpsee does.
+   * A connection counts from its first request; cap idle ones with the server's own `maxConnections`.
    */
   maxConnections?: number;
   /**
    * Bytes of unfinished request bodies held across all connections; default 64 MiB, at least
-   * `maxRequestBytes`. A body's declared content-length is reserved when it starts (a chunked
-   * one is counted as it arrives); a request that would pass the budget gets HTTP 503 with
-   * `Retry-After: 1` and its connection is closed.
+   * `maxRequestBytes`. A request that would pass it gets HTTP 503 with `Retry-After: 1` and is closed.
    */
   maxBufferedBytes?: number;
   /**
-   * Time a batch may take, in milliseconds, counted from its start (wall time: handler work, awaited
-   * async calls and the turns it yields alike); default 2000. The elements run in order, yielding
-   * to the event loop every few milliseconds so that other connections are served. Once the budget
-   * is spent, an awaited call still unfinished is answered -32000 `Batch time budget of N ms spent:
-   * call not finished` (its handler is not stopped; its outcome is dropped) and the elements not
-   * started -32000 `…: call not run`, without being run.
+   * Wall time a batch may take, in ms; default 2000. Elements run in order, yielding to other connections.
+   * Once spent, an unfinished call is answered -32000 `Batch time budget of N ms spent: call not finished`
+   * (its handler keeps running, its outcome dropped) and elements not started `…: call not run`.
    */
   maxBatchMs?: number;
   /** Check handler results with the result validators; a failure becomes -32603 with the issues in `data` (a test aid). Default false. */
   validateResults?: boolean;
   /**
-   * Reuse the serialised result of an identical call (same method, same params) for servers
-   * whose handlers are pure over immutable data, such as the reference indexer: bounded,
-   * oldest dropped first. Only successful synchronous results that fit the response limit
-   * are kept. Default off.
+   * Reuse the serialised result of an identical call (same method and params), for handlers pure over
+   * immutable data: bounded, oldest dropped first, only synchronous successes within the response limit. Default off.
    */
   memoizeResults?: { maxEntries?: number; maxBytes?: number } | false;
   /**

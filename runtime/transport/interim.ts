@@ -5,12 +5,8 @@
 import type { Socket } from "node:net";
 import { Agent, buildConnector } from "undici";
 
-// ---------------------------------------------------------------------------------------
-// An unsolicited `100 Continue`. undici's HTTP/1.1 parser destroys the socket on any 100
-// ("bad response") because it never sends `Expect: 100-continue`; servers and proxies that
-// send one anyway are common enough, and RFC 9110 §15.2 says a client must accept (and may
-// ignore) an interim response it did not ask for. The sockets of the default Agent drop
-// `HTTP/1.x 100 …\r\n\r\n` heads found where a response begins, before the parser sees them.
+// undici's HTTP/1.1 parser destroys the socket on an unsolicited `100 Continue`; RFC 9110 §15.2 says a
+// client must accept one, so the default Agent's sockets drop such heads before the parser sees them.
 
 const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/1\.1\r\n/;
 /** `HTTP/1.0 100` / `HTTP/1.1 100` then a space or CR: the 13 bytes that decide. */
@@ -30,10 +26,8 @@ function interimPrefix(buf: Buffer): number {
 }
 
 /**
- * Makes undici's HTTP/1.1 parser never see `100 Continue` interim responses on this socket.
- * undici reads with `socket.read()` and writes each request head as one latin1 string
- * starting with the request line (pipelining 1: a response begins after that write); only
- * the bytes at the start of a response are examined, so a body is never touched.
+ * Hides `100 Continue` interim responses on this socket from undici's parser. Only bytes at the start
+ * of a response (after a request head is written, pipelining 1) are examined; a body is never touched.
  */
 export function tolerateInterimResponses(socket: Socket): Socket {
   const read = socket.read;
