@@ -10,12 +10,9 @@ export const FIRST_BLOCK_TIME = 1_732_000_000;
 const ALPHABET = Buffer.from(BASE58_ALPHABET, "latin1");
 const textBuffer = Buffer.alloc(128);
 /**
- * Random canonical base58 text of a fixed byte length, drawn as digits (encoding random bytes
- * costs more than the rest of the generator). `length` digits whose first is at least
- * `firstDigit`: for a value v with 58^(length-1) · firstDigit ≥ 2^(8(bytes-1)) and 58^length ≤ 2^(8·bytes),
- * the text is exactly the base58 of `bytes` bytes whose first byte is not zero.
- * Signatures: 87 digits, first ≥ 2 (v in [2^504.8, 2^509.7): 64 bytes). Hashes: 43 digits, first ≥ 4
- * (v in [2^248.03, 2^251.9): 32 bytes, first byte below 0x10, so below the BN254 modulus).
+ * Random canonical base58 text of a fixed byte length, drawn as `length` digits whose first is at
+ * least `firstDigit`, chosen so the text is exactly the base58 of `bytes` bytes with a non-zero first byte
+ * (signatures: 87 digits, first ≥ 2; hashes: 43 digits, first ≥ 4, below the BN254 modulus).
  */
 export function base58Text(rng: Random, length: number, firstDigit: number): string {
   const out = textBuffer;

@@ -1,20 +1,8 @@
 /**
- * The dataset file format: JSON lines (see reference/README.md), version 2.
- *
- *   {"type":"meta","format":"photon-reference-dataset","version":2,"slot":…,"seed":…}
- *   {"type":"tree","tree":…,"queue":…,"treeType":…,"height":…,"rootHistory":…,"cpiContext":…,"seq":…}
- *   {"type":"account","hash":…,"address":…,"data":…,"owner":…,"lamports":…,"tree":…,"leafIndex":…,"seq":…,"slotCreated":…,"spent":…,"inInputQueue":…,"inOutputQueue":…}
- *   {"type":"token","hash":…,"mint":…,"owner":…,"amount":…,"delegate":…,"state":…,"tlv":…}
- *   {"type":"signature","signature":…,"slot":…,"blockTime":…,"opened":[…],"closed":[…]}
- *   {"type":"address","address":…,"tree":…,"slot":…,"queued":…}
- *
- * u64 values are bare JSON integers (written with `stringifyJson`, read with `parseJson`, so
- * nothing above 2^53 is rounded). An account line may only name a state tree, an address
- * line an address tree, of an earlier tree line; a token or signature line only account
- * hashes of earlier lines. `writeDataset` writes the meta line, then trees, accounts, tokens,
- * signatures and addresses in dataset order, so the same dataset always gives the same bytes.
- * Version 1 files (signatures with one `accounts` list, no trees or addresses) are refused:
- * they lack what version 2 records, so regenerate them.
+ * The dataset file format, version 2: JSON lines (see reference/README.md), a `meta` line then
+ * `tree`, `account`, `token`, `signature` and `address` lines in dataset order, so the same dataset
+ * always gives the same bytes. u64s are bare integers (`stringifyJson`/`parseJson`). A line may only
+ * name trees or account hashes of earlier lines. Version 1 files are refused: regenerate them.
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";

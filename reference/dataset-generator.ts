@@ -287,9 +287,8 @@ export class Generator {
       if (willSpend) throw internalError(RefErrorCode.INTERNAL, "an account that will be spent was placed in an output queue");
       return { t, leafIndex, seq: null, queued: true };
     }
-    // An append is one sequence step and the account's seq is the tree's after it (Photon's snapshot
-    // tests/integration_tests/snapshots/integration_tests__e2e_tests__e2e_mint_and_transfer-transfer-transaction.snap:
-    // leafIndex 0, 1, 2 of a fresh tree have seq 1, 2, 3). Batched trees count the same way here.
+    // An append is one sequence step: the account's seq is the tree's after it (Photon's snapshot
+    // tests/integration_tests/snapshots/integration_tests__e2e_tests__e2e_mint_and_transfer-transfer-transaction.snap).
     // Photon sends `seq: null` for every batched-tree account (see AccountRecord.seq).
     const seq = (this.seqCount[t] as number) + 1;
     this.seqCount[t] = seq;

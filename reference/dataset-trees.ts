@@ -5,18 +5,14 @@ import type { TreeRecord } from "./records.js";
 const V1_HEIGHT = 26;
 const V1_ROOT_HISTORY = 2400;
 /**
- * Batched trees: light-protocol program-libs/batched-merkle-tree/src/constants.rs (crate 0.11, Photon's
- * dependency) DEFAULT_BATCH_STATE_TREE_HEIGHT 32, DEFAULT_BATCH_ADDRESS_TREE_HEIGHT 40 and
- * DEFAULT_BATCH_ROOT_HISTORY_LEN 200, which the localnet accounts use (cli/accounts/batch_state_merkle_tree_bmt1….json
- * and batch_address_merkle_tree_amt2….json: height 32 / 40, root_history_capacity 200).
- */
-/**
- * A V1 address tree's sequence number before its first address: initialisation appends the zero element,
- * updates it and appends the highest element (light-protocol program-libs/indexed-merkle-tree/src/lib.rs
- * `init` + `add_highest_element`; Photon reports 3 for such a tree, indexed_merkle_tree/proof.rs:99-116;
- * see trees/indexed-tree.ts). Batched trees start at 0.
+ * A V1 address tree's sequence number before its first address (light-protocol indexed-merkle-tree
+ * `init` + `add_highest_element`; Photon indexed_merkle_tree/proof.rs:99-116). Batched trees start at 0.
  */
 export const V1_ADDRESS_INIT_SEQ = 3;
+/**
+ * Batched tree heights 32 / 40 and root history 200: light-protocol program-libs/batched-merkle-tree/src/constants.rs
+ * (crate 0.11), as the localnet accounts use them.
+ */
 const BATCHED_STATE_HEIGHT = 32;
 const BATCHED_ADDRESS_HEIGHT = 40;
 const BATCHED_ROOT_HISTORY = 200;

@@ -1,20 +1,9 @@
 /**
- * A deterministic dataset generator: same seed and size, same records (and so the same
- * file bytes) on every machine.
- *
- * The dataset is a timeline of compressed accounts in stateless.js's localnet trees (two V1
- * state trees, five batched state trees, a V1 and a batched address tree). About a fifth are
- * compressed-token accounts (owned by TOKEN_PROGRAM, with token records); the rest belong to
- * program owners. Every account is opened by one transaction and, when spent, closed by one
- * later (or same-slot) transaction; an update is one transaction closing the old version and
- * opening the new one, which keeps the address. Around the random bulk, fixed "role" entities
- * cover every edge the conformance suite checks (see roles/ and `datasetProfile`).
- *
- * The last 3% of slots are "late": batched-tree accounts created then stay in their output
- * queue (`inOutputQueue`, never spent), batched-tree accounts spent then stay in the input queue
- * (`inInputQueue`), and addresses of batched-tree accounts created then stay in the batched
- * address tree's queue (`queued`). Every batched-tree account has `seq` null, queued or not, as
- * Photon sends it (records.ts `AccountRecord.seq`).
+ * A deterministic dataset generator: same seed and size, same records and file bytes everywhere.
+ * A timeline of compressed accounts in stateless.js's localnet trees, about a fifth token accounts,
+ * plus fixed "role" entities for every edge the conformance suite checks (roles/, `datasetProfile`).
+ * The last 3% of slots are "late": their batched-tree accounts and addresses stay in their queues.
+ * Every batched-tree account has `seq` null, as Photon sends it (records.ts `AccountRecord.seq`).
  */
 import { Generator } from "./dataset-generator.js";
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";

@@ -50,11 +50,8 @@ export interface ReferenceOptions {
   /** Build every Merkle tree in the background from the start (default true); false builds each on its first proof. */
   warmTrees?: boolean;
   /**
-   * Keep the serialised results of calls answered and the Merkle proofs written (default true):
-   * the dataset never changes, so an identical call is answered from memory and a proof asked again
-   * at the same root is copied. False computes every answer and writes every proof (benchmarks of
-   * the handlers). Either way each record's item is built and encoded once, when first listed, and
-   * kept (records never change; bounded per shape, `cachedItem`): that is how pages are written.
+   * Keep the serialised results of calls and the Merkle proofs written (default true): the dataset
+   * never changes. False computes every answer (handler benchmarks); record items are cached either way.
    */
   memoize?: boolean;
   /**
@@ -65,12 +62,7 @@ export interface ReferenceOptions {
   live?: LiveOptions;
 }
 
-/**
- * Hashing per turn of the event loop while the trees are built in the background: a request that
- * arrives meanwhile waits about this long per turn it needs. Measured on the default dataset
- * (seed 1, 20,000 accounts, nine trees): event-loop lag median 4 ms and p99 10 ms at 2 ms, against
- * 12 ms and 72 ms at 10 ms, and the whole build no slower (5.1 s against 7.9 s).
- */
+/** Hashing per event-loop turn while trees build in the background: a request waits about this long per turn. */
 const WARM_SLICE_MS = 2;
 
 /** Photon's `--max-http-connections` default. */

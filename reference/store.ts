@@ -1,17 +1,9 @@
 /**
- * The reference indexer's in-memory store: a Dataset plus the indexes that make every page
- * O(log n + limit). It answers the queries of every method Photon 0.51.2 registers; handlers
- * (reference/handlers/) turn its rows into results.
- *
- * - Orders come from the caller: each list query takes the method's `pagination.order` from
- *   the generated method table (`facts.pagination.order` in a handler), and rows carry their
- *   fields at the items' paths, so the store names no method (store/order.ts). Each list is
- *   sorted on its first use per order and kept.
- * - Lists hold what Photon's query for them holds (spent accounts are hidden everywhere
- *   except the signature histories and the queues); each rule cites Photon's source.
- * - Indexes are lazy: the constructor builds only the lookups by hash, address and tree (and
- *   checks the records against one another); every other index is built on the first query
- *   that needs it (`builtIndexes()` names those built so far).
+ * The reference indexer's in-memory store: a Dataset plus indexes that make every page
+ * O(log n + limit), answering every query Photon 0.51.2 has. Orders come from the caller
+ * (`facts.pagination.order`), so the store names no method; lists hold what Photon's query holds
+ * (spent accounts hidden but in signature histories and queues). Indexes past the lookups by hash,
+ * address and tree are built on first use (`builtIndexes()`).
  */
 import { RefErrorCode, ReferenceIndexerError } from "./errors.js";
 import { Lazy } from "./lazy.js";
@@ -128,10 +120,8 @@ export class ReferenceStore {
   }
 
   /**
-   * The unspent account with this hash, or null: getCompressedAccount(V2),
-   * getMultipleCompressedAccounts(V2) and getCompressedAccountBalance (`spent = false`,
-   * photon HEAD:src/api/method/utils.rs:266-284; the balance is 0 when null,
-   * get_compressed_account_balance.rs:17-25).
+   * The unspent account with this hash, or null (photon HEAD:src/api/method/utils.rs:266-284;
+   * a balance is 0 when null, get_compressed_account_balance.rs:17-25).
    */
   unspentByHash(hash: string): AccountRecord | null {
     const a = this.lookups.byHash.get(hash);
@@ -149,11 +139,8 @@ export class ReferenceStore {
   }
 
   /**
-   * The unspent token account with this hash, or null: getCompressedTokenAccountBalance by
-   * hash (`token_accounts.hash = $1 AND spent = false`, amount 0 when null;
-   * get_compressed_token_account_balance.rs:35-43, utils.rs:276-282). By address Photon
-   * filters `token_accounts.owner = address` (utils.rs:277-279) and takes one row without an
-   * ORDER BY: the handler chooses (e.g. `tokenAccountsByOwner(address, order).rows[0]`).
+   * The unspent token account with this hash, or null (get_compressed_token_account_balance.rs:35-43).
+   * By address Photon takes one row of `owner = address` without an ORDER BY (utils.rs:277-279): the handler chooses.
    */
   unspentToken(hash: string): TokenEntry | null {
     const account = this.unspentByHash(hash);
@@ -208,11 +195,8 @@ export class ReferenceStore {
   }
 
   /**
-   * The sum of the lamports of the owner's unspent accounts (token accounts count for the token
-   * program): getCompressedBalanceByOwner reads Photon's `owner_balances` row, kept as that sum
-   * by the ingester (get_compressed_balance_by_owner.rs:24-35; persist/mod.rs:329-406,
-   * spend.rs:16-42); 0 for an owner without accounts. A bigint: above u64 max Photon fails to
-   * parse the row (`parse_decimal`, utils.rs:31-36) and answers -32000 "Internal server error".
+   * The sum of the owner's unspent lamports (get_compressed_balance_by_owner.rs:24-35), 0 without accounts.
+   * A bigint: above u64 max Photon answers -32000 "Internal server error" (`parse_decimal`, utils.rs:31-36).
    */
   lamportsByOwner(owner: string): bigint {
     return this.lamports.get().get(owner) ?? 0n;
@@ -221,21 +205,16 @@ export class ReferenceStore {
   // ---------------------------------------------------------------- token accounts
 
   /**
-   * The token owner's unspent token accounts in `order`, only `mint`'s when given:
-   * getCompressedTokenAccountsByOwner(V2) (`token_accounts.owner = $1 AND spent = false
-   * [AND mint = $2]`; photon HEAD:src/api/method/utils.rs:124-141, 664-681). Photon's next page
-   * with `mint` is `hash > cursor.hash` (utils.rs:154-157): a probe whose mint is the `mint`
-   * param (`{ tokenData: { mint }, account: { hash } }`) gives exactly that.
+   * The token owner's unspent token accounts in `order`, only `mint`'s when given (photon HEAD:src/api/method/utils.rs:124-141, 664-681).
+   * With `mint` the next page is `hash > cursor.hash` (utils.rs:154-157): probe with the `mint` param's mint.
    */
   tokenAccountsByOwner(owner: string, order: Order, mint: string | null = null): Sorted<TokenEntry> {
     return mint === null ? this.tokens.byOwner.get(owner, order) : this.tokens.byOwnerMint.get(`${owner} ${mint}`, order);
   }
 
   /**
-   * The delegate's unspent token accounts (`tokenData.delegate` = delegate) in `order`, only
-   * `mint`'s when given: getCompressedTokenAccountsByDelegate(V2), the same query as by owner
-   * with `token_accounts.delegate = $1` (get_compressed_token_accounts_by_delegate.rs:12-46,
-   * utils.rs:130-136, 670-676), same cursor rules.
+   * The delegate's unspent token accounts in `order`, only `mint`'s when given: the owner's query on
+   * `token_accounts.delegate` (get_compressed_token_accounts_by_delegate.rs:12-46), same cursor rules.
    */
   tokenAccountsByDelegate(delegate: string, order: Order, mint: string | null = null): Sorted<TokenEntry> {
     return mint === null ? this.tokens.byDelegate.get(delegate, order) : this.tokens.byDelegateMint.get(`${delegate} ${mint}`, order);
@@ -247,10 +226,8 @@ export class ReferenceStore {
   }
 
   /**
-   * The slice [start, end) of tokenAccounts(owner, order) that a page reads from: only `mint`'s
-   * accounts when it is given, and only those after `cursor`: (mint, hash) after the cursor's
-   * without `mint`, hash after cursor.hash with it. Needs an order led by the mint (the
-   * documented one is), where one mint's accounts are contiguous.
+   * The slice [start, end) of tokenAccounts(owner, order) a page reads: `mint`'s when given, after
+   * `cursor`. Needs an order led by the mint, where one mint's accounts are contiguous.
    */
   tokenAccountRange(owner: string, mint: string | null, cursor: { mint: string; hash: string } | null, order: Order): [number, number] {
     const list = this.tokenAccountsByOwner(owner, order);
@@ -266,23 +243,17 @@ export class ReferenceStore {
   // ---------------------------------------------------------------- balances and holders
 
   /**
-   * The token owner's balance rows in `order`: getCompressedTokenBalancesByOwner and its V2
-   * (which only renames the items field: get_compressed_token_balances_by_owner.rs:130-146).
-   * Rows are Photon's `token_owner_balances` (owner, mint): created by the first non-zero
-   * change and never deleted, so a mint whose accounts were all spent keeps a row with balance
-   * 0, and one whose accounts all had amount 0 has none (persist/mod.rs:388-403 skips zero net
-   * changes; spec/DECISIONS.md #35); balance = the sum of the unspent amounts.
+   * The token owner's balance rows (get_compressed_token_balances_by_owner.rs:130-146): one per mint
+   * ever held with a non-zero change, never deleted, so a spent-out mint keeps a 0 row
+   * (persist/mod.rs:388-403; spec/DECISIONS.md #35).
    */
   tokenBalancesByOwner(owner: string, order: Order): Sorted<BalanceRow> {
     return this.tokens.balancesByOwner.get(owner, order);
   }
 
   /**
-   * The mint's holders (balance rows of every token owner of the mint, zero balances included)
-   * in `order`: getCompressedMintTokenHolders (`token_owner_balances.mint = $1`, ORDER BY amount
-   * DESC, owner DESC; next page `amount < b OR (amount = b AND owner < o)` from a 40-byte
-   * cursor balance u64 LE ‖ owner: get_compressed_mint_token_holders.rs:54-85, 97-105), which
-   * `after({ balance, owner })` gives in that order.
+   * The mint's holders, zero balances included, in `order` (get_compressed_mint_token_holders.rs:54-85, 97-105):
+   * amount DESC, owner DESC, which `after({ balance, owner })` pages.
    */
   mintHolders(mint: string, order: Order): Sorted<BalanceRow> {
     return this.tokens.holdersByMint.get(mint, order);
@@ -301,10 +272,8 @@ export class ReferenceStore {
   // ---------------------------------------------------------------- signatures and transactions
 
   /**
-   * Every transaction that opened or closed the account with this hash (spent or not), in
-   * `order`: getCompressionSignaturesForAccount (`account_transactions.hash = $1`, unpaginated;
-   * Photon answers -32000 "Record Not Found: Account not found" when there are none and an
-   * internal error above 2; get_compression_signatures_for_account.rs:18-40).
+   * Every transaction that opened or closed this account, spent or not, unpaginated
+   * (get_compression_signatures_for_account.rs:18-40: none is -32000 "Record Not Found: Account not found").
    */
   signaturesForAccount(hash: string, order: Order): Sorted<SignatureRecord> {
     return this.sigs.byAccount.get(hash, order);
@@ -330,10 +299,8 @@ export class ReferenceStore {
   }
 
   /**
-   * Every transaction in `order`: getLatestCompressionSignatures (`uses_compression = true`)
-   * and getLatestNonVotingSignatures (every stored transaction, with its `error`; Photon drops
-   * its cursor: utils.rs:511-535, get_latest_non_voting_signatures.rs:18-33). The dataset holds
-   * only successful compression transactions, so both lists are this one and every `error` is null.
+   * Every transaction in `order`, the list of both getLatest…Signatures methods (utils.rs:511-535,
+   * get_latest_non_voting_signatures.rs:18-33): the dataset holds only successful compression transactions.
    */
   latestSignatures(order: Order): Sorted<SignatureRecord> {
     return this.sigs.latest.get("", order);
@@ -350,11 +317,8 @@ export class ReferenceStore {
   }
 
   /**
-   * A transaction with the accounts it opened and closed (token fields included), or null:
-   * getTransactionWithCompressionInfo(V2) (`closedAccounts`, `openedAccounts`, each with
-   * `optionalTokenData`; get_transaction_with_compression_info.rs:235-255, 367-394). The
-   * account records are current: Photon parses opened accounts from the transaction (as
-   * created) and reads closed ones from its table (spent).
+   * A transaction with the accounts it opened and closed, or null (get_transaction_with_compression_info.rs:235-255, 367-394).
+   * The account records are current: Photon parses opened accounts from the transaction and reads closed ones (spent).
    */
   transaction(signature: string): TransactionView | null {
     const s = this.sigs.bySignature.get().get(signature);
@@ -407,10 +371,8 @@ export class ReferenceStore {
   // ---------------------------------------------------------------- a moving dataset
 
   /**
-   * Brings the indexes up to a change `applyChange` wrote into the records: lookups and built
-   * groups are updated in place (a sorted list is replaced, never changed under a page reading
-   * it); the small whole-dataset indexes are built again on next use. Items of records that
-   * changed in place are forgotten.
+   * Brings the indexes up to a change `applyChange` wrote: lookups and built groups are updated in place
+   * (a sorted list is replaced, never mutated), whole-dataset indexes rebuilt on next use.
    */
   apply(change: Change, touched: Touched): void {
     this.lookups.apply(change, touched);

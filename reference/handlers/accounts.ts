@@ -1,15 +1,9 @@
 /**
- * Compressed accounts: single and multiple lookups, and the owner's list with memcmp filters
- * and data slices (spec/DECISIONS.md #21, #22, #23, #24, #25, #78), each in the 0.50.0 shape (Account) and
- * the V2 shape (AccountV2: `proveByIndex`, `merkleContext`; DECISIONS row 55). A V2 method runs
- * its V1 method's query (get_compressed_account.rs:45-62, get_multiple_compressed_accounts.rs:150-191,
- * get_compressed_accounts_by_owner/v2.rs:28-70) and differs only in the items' shape, and in
- * getMultipleCompressedAccountsV2's one message for both and neither list.
- *
- * Reference choice where Photon is buggy: getCompressedAccountsByOwner pages in its documented
- * order (leafIndex, hash): the next page holds the items after the cursor's account; a cursor
- * that is not an unspent account of the owner is -32000 `Validation Error: Invalid cursor`
- * (spec/DECISIONS.md row 33).
+ * Compressed accounts: lookups and the owner's list with memcmp filters and data slices
+ * (spec/DECISIONS.md #21, #22, #23, #24, #25, #78), in the 0.50.0 and V2 shapes (DECISIONS row 55);
+ * a V2 method runs its V1 method's query (get_compressed_account.rs:45-62).
+ * Where Photon is buggy, getCompressedAccountsByOwner pages in its documented order (leafIndex, hash);
+ * a cursor that is not an unspent account of the owner is -32000 (spec/DECISIONS.md row 33).
  */
 import type { Schemas } from "../../generated/index.js";
 import { type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";

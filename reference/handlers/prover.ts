@@ -1,23 +1,9 @@
 /**
- * The Groth16 `compressedProof` of validity proofs: the placeholder the reference sends without a
- * prover, and the forwarding to a gnark prover (`{proverUrl}/prove`) with Photon's conversion of
- * its answer (HEAD:src/api/method/get_validity_proof/prover/{prove,helpers,gnark}.rs):
- *
- * 1. POST the prover request (the forest's `prover`, Photon's `HexBatchInputsForProver`) as JSON
- *    (prove.rs:135-152); a status other than 2xx, a body that is not `{ar, bs, krs}` or a value
- *    that does not convert is an error (prove.rs:154-173).
- * 2. Read the points: every coordinate is `0x`-prefixed hex, left-padded to 32 bytes
- *    (helpers.rs:57-63); A = ar (x, y), B = bs (x0, x1, y0, y1), C = krs (x, y), big-endian
- *    (helpers.rs:65-95). A is negated (gnark.rs:11-31): (x, y) becomes (x, p - y).
- * 3. Compress each point as Solana's `alt_bn128_g1_compress` / `alt_bn128_g2_compress` do
- *    (gnark.rs:33-46; solana-bn254 compression.rs over arkworks): x big-endian, with bit 7 of its
- *    first byte set when y is the larger of y and -y (arkworks' `SWFlags::YIsNegative`: y > -y,
- *    comparing canonical integers; for G2's y = y1 + y0·u, y0 decides unless it is 0). The
- *    all-zero point compresses to zeros. A is 32 bytes, B 64, C 32.
- *
- * Every failure is Photon's `UnexpectedError`, which it answers as -32000 `Internal server error`
- * and logs (src/api/error.rs:62-68): here a `ProverError` (a coded error that is not an
- * `RpcError`), which the listener answers the same way and reports through its `onError`.
+ * The Groth16 `compressedProof` of validity proofs: the placeholder sent without a prover, or a gnark
+ * prover's (`{proverUrl}/prove`) answer converted as Photon does (HEAD:src/api/method/get_validity_proof/prover/{prove,helpers,gnark}.rs):
+ * POST the request (prove.rs:135-152), read the hex points (helpers.rs:65-95), negate A (gnark.rs:11-31)
+ * and compress each point as Solana's `alt_bn128_g1_compress` / `alt_bn128_g2_compress` (gnark.rs:33-46).
+ * Every failure is a `ProverError`, answered -32000 `Internal server error` as Photon's `UnexpectedError` (src/api/error.rs:62-68).
  */
 import { postJson } from "@photon-indexer-kit/runtime";
 import { ProverError } from "../errors.js";
@@ -38,11 +24,8 @@ export interface GnarkProofJson {
 }
 
 /**
- * NOT A PROOF. The placeholder `compressedProof` the reference sends when it has no prover: the
- * bytes 1, 2, 3, … (32, 64 and 32 of them), the value stateless.js 0.23.3 itself uses as its
- * placeholder (`placeholderValidityProof()`). Deterministic and obviously not a Groth16 proof:
- * the light system program's verifier refuses it, and a client that only reads the proof's
- * context (roots, root indexes, leaf indexes, trees) is not misled.
+ * NOT A PROOF. The placeholder `compressedProof` without a prover: the bytes 1, 2, 3, … (32, 64, 32),
+ * as stateless.js 0.23.3's `placeholderValidityProof()`; any verifier refuses it.
  */
 export function placeholderProof(): CompressedProof {
   const count = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

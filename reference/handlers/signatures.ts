@@ -28,14 +28,9 @@ export interface SignatureCursor {
 }
 
 /**
- * Decodes a signature cursor as Photon does (utils.rs:441-481), throwing its -32000 answers:
- * `Invalid cursor <c>` for text that is not base58 (bs58 fails on the first character outside the
- * alphabet, :447-449), `Invalid cursor length. Expected 72. Received N.` (:453-459). Photon's third
- * error, `Invalid signature in cursor` (:462-464), cannot happen: any 64 bytes make a `Signature`.
- * The cursor is a plain string (not a base58-format param), so its length is unbounded: text
- * longer than 99 characters (the longest encoding of 72 bytes) is refused by its length without
- * being decoded, since decoding costs time quadratic in the length (DECISIONS row 41); such
- * text always decodes to more than 72 bytes, so only the count in the message differs from Photon's.
+ * Decodes a signature cursor as Photon does (utils.rs:441-481): -32000 `Invalid cursor <c>` or
+ * `Invalid cursor length. Expected 72. Received N.`. Text over 99 characters is refused by its length,
+ * undecoded, since decoding is quadratic (DECISIONS row 41); only the count in the message differs.
  */
 export function decodeSignatureCursor(cursor: string): SignatureCursor {
   if (NOT_BASE58.test(cursor)) throw RpcError.validation(`Invalid cursor ${cursor}`);
@@ -131,10 +126,8 @@ const accountAndLatestHandlers = ((ref) => {
       return paged(ref, (order) => store.latestSignatures(order))(params, facts);
     },
     /**
-     * Every indexed transaction with its `error` (only_compressed false, get_latest_non_voting_signatures.rs:18-25):
-     * the request's cursor and limit apply (utils.rs:522, 547), but the answer drops the cursor (:28-33). The
-     * dataset holds successful compression transactions only, so the list is getLatestCompressionSignatures'
-     * and every `error` is null.
+     * Every indexed transaction with its `error` (get_latest_non_voting_signatures.rs:18-25); cursor and limit
+     * apply but the answer drops the cursor (:28-33). The dataset holds only successes, so every `error` is null.
      */
     getLatestNonVotingSignatures(params, facts) {
       const limit = params.limit === null || params.limit === undefined ? sharedDefaultLimit(facts) : Number(params.limit);

@@ -111,10 +111,8 @@ export function accountMerkleContext({ store }: Pick<Reference, "store">, key: s
 }
 
 /**
- * An account in the V2 shape (src/common/typedefs/account/v2.rs:16-38, 57-111): Account without
- * `tree`, plus `proveByIndex` (the account is still in its batched tree's output queue,
- * `in_output_queue`: v2.rs:98) and its tree's `merkleContext`. `seq` is the record's (null for
- * every account of a batched tree: records.ts).
+ * An account in the V2 shape (src/common/typedefs/account/v2.rs:16-38, 57-111): Account without `tree`,
+ * plus `proveByIndex` (still in its output queue, v2.rs:98) and its tree's `merkleContext`.
  */
 export function toAccountV2(ref: Pick<Reference, "store">, a: AccountRecord, slice: Slice | null = null): AccountV2 {
   // Photon's key order: the V1 keys without `tree`, then the two V2 keys.
@@ -144,11 +142,8 @@ export interface CachedItem<R, T> {
 const listItems = new WeakMap<Map<object, object>, WeakMap<readonly object[], object[]>>();
 
 /**
- * A record's item, built once per record and kept frozen with its JSON (`encodeOnce`): the
- * runtime's serialiser then writes a page as its items' kept text plus the envelope, instead of
- * serialising every item of every page again. The items are the plain results `build` makes
- * (the same keys and values), so answers are byte for byte those of freshly built items.
- * One function per shape and handler family; call it per row, or `page` for a run of a list.
+ * A record's item, built once and kept frozen with its JSON (`encodeOnce`), so a page is written as
+ * its items' kept text; answers are byte for byte those of freshly built items. Call per row, or `page`.
  */
 export function cachedItem<R extends object, T extends object>({ store }: Pick<Reference, "store">, shape: string, build: (row: R) => T): CachedItem<R, T> {
   let cache = store.itemCache.get(shape);

@@ -1,15 +1,8 @@
 /**
- * Compressed token accounts (by token owner and by delegate, 0.50.0 and V2 shapes), token
- * balances by owner and a mint's holders (spec/DECISIONS.md #27, #34, #35, #47, #61). Every list is
- * the store's, in the method's documented order (`facts.pagination.order`).
- *
- * Token accounts, by owner or delegate (one query, src/api/method/utils.rs:124-224 and its V2
- * copy :664-764; DECISIONS rows 31, 32, 62): unspent, ordered (mint, hash); cursor base58 of
- * 64 bytes mint ‖ hash; next page `(mint, hash) > cursor` without `mint`, `hash > c_hash`
- * with it.
- *
- * Reference choice where Photon is buggy: getCompressedTokenBalancesByOwner(V2) applies
- * `mint > cursor` also when `mint` is given (spec/DECISIONS.md row 34).
+ * Compressed token accounts by owner and delegate, token balances by owner and a mint's holders
+ * (spec/DECISIONS.md #27, #34, #35, #47, #61), each list in its documented order (`facts.pagination.order`).
+ * Token account pages follow src/api/method/utils.rs:124-224 (DECISIONS rows 31, 32, 62). Where Photon is buggy,
+ * getCompressedTokenBalancesByOwner(V2) applies `mint > cursor` also with `mint` (spec/DECISIONS.md row 34).
  */
 import type { Schemas } from "../../generated/index.js";
 import { encodeBase58, type MethodInfo, RpcError } from "@photon-indexer-kit/runtime";
@@ -40,10 +33,8 @@ function cursorBytes(cursor: string, length: number): Buffer {
 }
 
 /**
- * One page of token accounts from `listOf(order, mint)` (the owner's or the delegate's): the
- * accounts after the cursor (fetch_token_accounts, utils.rs:138-178; the 64-byte check :142-151;
- * with `mint` only `hash > c_hash` counts, :154-157, which a probe with the `mint` param's
- * mint gives).
+ * One page of token accounts from `listOf(order, mint)`: those after the cursor (utils.rs:138-178;
+ * with `mint` only `hash > c_hash` counts, :154-157).
  */
 function tokenPage(
   facts: MethodInfo,
@@ -112,10 +103,8 @@ const tokenAccountV2Handlers = ((ref) => {
 }) satisfies Family;
 
 /**
- * One page of a token owner's balance rows (get_compressed_token_balances_by_owner.rs:44-105):
- * ordered by mint; cursor the last mint (32 bytes, else -32000 :59-70); next page
- * `mint > cursor`, also with `mint` (the agreed behaviour, DECISIONS row 34, where Photon
- * ignores the cursor, :71-78). With `mint`, at most that mint's row.
+ * One page of an owner's balance rows by mint (get_compressed_token_balances_by_owner.rs:44-105): next page
+ * `mint > cursor`, also with `mint` (DECISIONS row 34); with `mint`, at most that mint's row.
  */
 function balancePage(
   { store }: Reference,

@@ -42,19 +42,9 @@ function shortVec(n: number): number[] {
 }
 
 /**
- * The transaction Photon would pass through from its RPC node (`EncodedConfirmedTransactionWithStatusMeta`
- * with base64 encoding, serialised flat as Solana's serde writes it: `slot`, `transaction`, `meta`,
- * `version`, `blockTime`; Photon's e2e snapshots, e.g. tests/integration_tests/snapshots/
- * integration_tests__e2e_tests__e2e_mint_and_transfer_transactions-transfer-transaction-v2.snap).
- *
- * SYNTHETIC: the reference has no chain, so it builds a deterministic, well-formed one from the
- * signature record. `transaction` is `[base64, "base64"]` of a legacy Solana transaction carrying
- * the record's signature, signed by a fee payer derived from the signature; its message writes the
- * state trees and queues of the accounts the transaction opened and closed and invokes the
- * compressed-token program (when a token account is among them) or the light system program, with
- * empty instruction data; its recent blockhash is derived from the slot. `meta` is a success (`err`
- * null) whose only balance change is the fee. It carries no compression events: Photon's parser
- * would find no compressed accounts in it; `compressionInfo` is the reference's, from the records.
+ * SYNTHETIC: the reference has no chain, so it builds a deterministic, well-formed transaction from the
+ * signature record, in Photon's pass-through shape (base64 legacy transaction, success `meta`, fee only).
+ * It carries no compression events; `compressionInfo` comes from the records.
  */
 function syntheticTransaction(ref: Reference, view: TransactionView): Record<string, unknown> {
   const s = view.signature;
@@ -112,11 +102,8 @@ function syntheticTransaction(ref: Reference, view: TransactionView): Record<str
 }
 
 /**
- * The transaction with this signature, or Photon's answers when there is none: the RPC node answers
- * null for an unknown signature, which fails to deserialise (an unexpected error, :258-274), so -32000
- * `Internal server error` (error.rs:62-68; DECISIONS row 65). A closed account must be a spent
- * account of the index (`fetch_accounts_from_hashes(…, spent = true)`, else -32000 `Record Not Found:
- * Account not found`, :192-208).
+ * The transaction with this signature: none is -32000 `Internal server error` (error.rs:62-68; DECISIONS row 65);
+ * a closed account that is not a spent account of the index is -32000 `Record Not Found: Account not found` (:192-208).
  */
 function transactionOf(ref: Reference, signature: string): TransactionView {
   const view = ref.store.transaction(signature);
@@ -129,10 +116,8 @@ function transactionOf(ref: Reference, signature: string): TransactionView {
 const tokenDataOf = ({ token }: TxAccount) => (token === null ? null : toTokenData(token));
 
 /**
- * An opened account as Photon parses it from the transaction's event (ingester/parser/tx_event_parser.rs:82-154,
- * account/context.rs:51-104): created in the transaction's slot (`slot_created`), `seq` from the event
- * (StateV1 only), and in the output queue exactly when its tree is batched (`in_output_queue = tree_type ==
- * StateV2`, :129), whatever a batch did since (so `proveByIndex` may differ from getCompressedAccountV2's).
+ * An opened account as Photon parses it from the event (ingester/parser/tx_event_parser.rs:82-154): created
+ * in the transaction's slot, in the output queue exactly when its tree is batched (:129), whatever happened since.
  */
 function asCreated(s: SignatureRecord, tree: TreeRecord | undefined): { slotCreated: number; proveByIndex: boolean } {
   return { slotCreated: s.slot, proveByIndex: tree?.type === "StateV2" };
@@ -156,11 +141,8 @@ export const transactionHandlers = ((ref) => {
       };
     },
     /**
-     * V2 shapes (:95-125, 333-395): opened accounts as `AccountV2` from the parsed event; closed ones from the
-     * index as `ClosedAccountV2 {account, nullifier, txHash}`, where `nullifier` and `txHash` are the ones a
-     * batched tree's input queue recorded for the account (`spend_input_accounts_batched`,
-     * ingester/persist/spend.rs:70-100; kept once nullified, persisted_batch_event/nullify.rs:139) and the 32
-     * zero bytes otherwise (`unwrap_or_default`, :374-375), as for every V1 tree.
+     * V2 shapes (:95-125, 333-395): closed accounts carry the `nullifier` and `txHash` their batched tree's
+     * input queue recorded (ingester/persist/spend.rs:70-100), else 32 zero bytes (:374-375), as for every V1 tree.
      */
     getTransactionWithCompressionInfoV2(params) {
       const view = transactionOf(ref, params.signature);

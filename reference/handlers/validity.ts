@@ -1,16 +1,8 @@
 /**
- * Validity proofs (V1, V2): everything Photon returns but the Groth16 proof is computed from the
- * trees (reference/trees/forest.ts: roots, root indexes, leaf indexes, leaves, trees, contexts and
- * the request Photon sends its prover, with Photon's checks and error texts; spec/DECISIONS.md
- * rows 59, 68-70). `compressedProof` is the placeholder of ./prover.ts (NOT a proof), or, when the
- * reference runs with `proverUrl`, the proof of a real gnark prover converted as Photon converts it.
- *
- * Results are `{value, context}` in that order, as Photon's response structs declare them
- * (v1.rs:51-56, v2.rs:42-47; every other method sends `context` first).
- *
- * The address cap (Photon's MAX_ADDRESSES, the table's `maxItems.newAddressesWithTrees`) applies
- * to the deprecated `newAddresses` as well, once they are turned into addresses of the V1 tree
- * (v1.rs:77-110), and is checked after the account proofs, as Photon's helper checks it.
+ * Validity proofs (V1, V2): everything but the Groth16 proof comes from the trees (reference/trees/forest.ts;
+ * spec/DECISIONS.md rows 59, 68-70); `compressedProof` is ./prover.ts's placeholder or a real prover's.
+ * Results are `{value, context}` in that order (v1.rs:51-56, v2.rs:42-47). The address cap also
+ * counts the deprecated `newAddresses` (v1.rs:77-110), checked after the account proofs.
  */
 import { contextOf, type Family, maxItems } from "./support.js";
 import { type CompressedProof, placeholderProof, prove } from "./prover.js";

@@ -34,18 +34,14 @@ export function batchedPlan(seed: number): RoleEntry[] {
 
 export interface BatchedFacts {
   /**
-   * Accounts in batched (StateV2) state trees, every one with `seq` null as Photon sends it: `inTree` unspent and
-   * appended to the tree (proveByIndex false), `inOutputQueue` unspent and still in the output queue (proveByIndex
-   * true), `inInputQueue` spent and still in the input queue, `nullified` spent and nullified in the tree. Hashes
-   * by (tree, leaf index).
+   * Accounts in batched state trees, `seq` null: `inTree` unspent in the tree, `inOutputQueue` unspent in
+   * the output queue, `inInputQueue` spent in the input queue, `nullified` spent and nullified. By (tree, leaf index).
    */
   ownerWithBatchedAccounts: { owner: string; unspent: number; inTree: string[]; inOutputQueue: string[]; inInputQueue: string[]; nullified: string[] };
   /**
-   * The queues of the batched trees (getQueueElements, getQueueInfo). `stateTree` (the batched state tree of
-   * `ownerWithBatchedAccounts.inOutputQueue[0]`) has `outputQueued` accounts in its output queue, the first at leaf
-   * `outputFirstIndex` (above 0, so a `startIndex` of 0 is before it), and `inputQueued` spent accounts in its input
-   * queue; `addressTree` (the batched address tree) has `addressQueued` addresses in its queue, `queuedAddress` the
-   * first (oldest) of them. Each queue holds at least 4 elements.
+   * The batched trees' queues: `stateTree` has `outputQueued` accounts in its output queue from leaf
+   * `outputFirstIndex` (> 0) and `inputQueued` in its input queue; `addressTree` has `addressQueued`
+   * addresses, `queuedAddress` the oldest. Each queue holds at least 4 elements.
    */
   batchedQueues: {
     stateTree: string;

@@ -52,10 +52,8 @@ export interface HolderFacts {
   /** A delegate of more than a page of unspent token accounts (`unspent`), over `mints` mints; `spent` more are spent. */
   delegateWithManyAccounts: { delegate: string; unspent: number; mints: number; spent: number };
   /**
-   * A mint with more than a page of holders (`holders`, token owners with a balance row of the mint,
-   * `zeroBalanceHolders` of them at 0 after spending): `tiedHolders` holders share their balance with another,
-   * and `topHolder`'s balance is above 2^53. `supply`: the sum of the amounts of the mint's unspent token
-   * accounts in the dataset (brute force over the records), which the holders' balances sum to.
+   * A mint with more than a page of holders: `zeroBalanceHolders` at 0, `tiedHolders` sharing a balance,
+   * `topHolder` above 2^53. `supply`: the sum of its unspent token accounts' amounts (the holders' sum).
    */
   mintWithManyHolders: {
     mint: string;

@@ -18,10 +18,8 @@ export function asFieldElement(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * A 32-byte address value: its first byte is zero, as Light Protocol derives addresses
- * (light-protocol program-libs/hasher/src/hash_to_field_size.rs, `hashv_to_bn254_field_size_be`
- * truncates to 31 bytes), so it is a BN254 field element below the address trees' highest
- * value 2^248 - 1 (stateless.js `HIGHEST_ADDRESS_PLUS_ONE`).
+ * A 32-byte address value with a zero first byte, as Light Protocol derives addresses
+ * (program-libs/hasher/src/hash_to_field_size.rs), so it is below the address trees' highest value.
  */
 export function asAddress(bytes: Uint8Array): Uint8Array {
   bytes[0] = 0;

@@ -55,10 +55,8 @@ export interface MemcmpCase {
 
 export interface MemcmpFacts {
   /**
-   * A program owner whose data starts with known prefixes. `filters` lists memcmp cases with
-   * their match counts over the owner's `unspent` accounts (data null never matches);
-   * `matching` and `nonMatching` are one of each (the latter matches nothing, even though
-   * its bytes equal the owner's discriminator in one case: filters see data only).
+   * A program owner whose data starts with known prefixes: `filters` are memcmp cases with their match
+   * counts over its `unspent` accounts; `nonMatching` matches nothing (filters see data only).
    */
   memcmpOwner: { owner: string; unspent: number; withData: number; matching: MemcmpCase; nonMatching: MemcmpCase; filters: MemcmpCase[] };
 }

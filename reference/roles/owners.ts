@@ -69,10 +69,8 @@ export function bigBalancePlan(seed: number): RoleEntry[] {
 
 export interface OwnerFacts {
   /**
-   * A program owner with 2500 unspent accounts (several default pages) and some spent ones.
-   * `signatures`: the transactions opening or closing its accounts (more than one page of
-   * getCompressionSignaturesForOwner). Its unspent lamports sum above u64::MAX (`lamportsOverflow`):
-   * Photon's u64 balance sum cannot hold them.
+   * A program owner with 2500 unspent accounts, some spent, and more than a page of `signatures`;
+   * `lamportsOverflow`: its unspent lamports sum above u64::MAX.
    */
   ownerWithManyAccounts: { owner: string; unspent: number; signatures: number; lamportsOverflow: boolean };
   /** Same owner: `tiedLeafIndexes` leaf indexes each held by two of its accounts (in two trees), so the hash tie-break decides. */

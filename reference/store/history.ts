@@ -1,17 +1,8 @@
 /**
- * Signature histories: which transactions each signature query returns. Photon keeps one
- * `account_transactions` row per (account hash, signature) for every account a transaction
- * created or spent (photon HEAD:src/ingester/parser/tx_event_parser.rs:155-179), and joins it
- * per query (HEAD:src/api/method/utils.rs:410-439, 483-537), spent accounts included (no
- * spent filter), DISTINCT over transactions:
- *
- * - by account hash: `account_transactions.hash = $1` (getCompressionSignaturesForAccount);
- * - by address: `JOIN accounts … WHERE accounts.address = $1`, every version of the address;
- * - by owner: `JOIN accounts … WHERE accounts.owner = $1`, the program owner (token accounts
- *   only when the owner is the token program);
- * - by token owner: `JOIN token_accounts … WHERE token_accounts.owner = $1`.
- *
- * Here `SignatureRecord.opened` and `.closed` are those rows.
+ * Signature histories: `SignatureRecord.opened` and `.closed` are Photon's `account_transactions`
+ * rows (photon HEAD:src/ingester/parser/tx_event_parser.rs:155-179), joined per query by account
+ * hash, address (every version), owner or token owner, spent accounts included, DISTINCT over
+ * transactions (HEAD:src/api/method/utils.rs:410-439, 483-537).
  */
 import type { AccountRecord, SignatureRecord, TokenRecord } from "../records.js";
 import { pushDistinct } from "./order.js";

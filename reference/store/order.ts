@@ -26,10 +26,8 @@ export type Probe<T> = {
 };
 
 /**
- * The order a handler passes for its method: its own `pagination.order`, else (an unpaginated
- * list, e.g. the signatures of one account, or the latest non-voting signatures) the order that
- * every paginated method with items of the same `identity` documents. Throws INTERNAL when
- * there is none or they disagree.
+ * The order for a method: its own `pagination.order`, else the one every paginated method with the
+ * same item `identity` documents. Throws INTERNAL when there is none or they disagree.
  */
 export function documentedOrder(facts: MethodInfo): Order {
   const own = facts.pagination?.order;

@@ -1,26 +1,10 @@
 /**
- * The queues of batched (V2) trees, as Photon's getQueueElements and getQueueInfo read them
- * (photon HEAD:src/api/method/get_queue_elements.rs, get_queue_info.rs):
- *
- * - output queue of a StateV2 tree: its accounts still in the queue (`inOutputQueue`), spent or
- *   not (`in_output_queue = true`, no spent filter), by leaf index; an element's queue index
- *   is its leaf index (get_queue_elements.rs:375-384, 419; get_queue_info.rs:73-78).
- * - input (nullifier) queue of a StateV2 tree: its spent accounts not yet nullified in the
- *   tree (`nullifier_queue_index IS NOT NULL AND nullified_in_tree = false AND spent`), by
- *   nullifier queue index (get_queue_elements.rs:362-374; get_queue_info.rs:60-66).
- * - address queue of an AddressV2 tree: its addresses not yet inserted by a batch
- *   (`address_queues` rows, deleted on insertion: persisted_batch_event/address.rs:123-128),
- *   by queue index (get_queue_elements.rs:732-744; get_queue_info.rs:85-92).
- *
- * Queue indexes are the tree's `queue_next_index` at insertion, 0-based, one per nullifier
- * (StateV2) or address (AddressV2) ever inserted (light-protocol
- * program-libs/batched-merkle-tree/src/merkle_tree.rs `insert_nullifier_into_queue`,
- * `insert_address_into_queue`, `increment_queue_next_index`; photon
- * persisted_batch_event/address.rs:51-55 "Address queue indices are 0-based"). The dataset
- * has no index field, so the store derives them: the k-th account of a StateV2 tree closed
- * in dataset transaction order (`Dataset.signatures` order, each transaction's `closed` in
- * input order) has nullifier queue index k; the k-th address of an address tree in
- * `Dataset.addresses` order has queue index k.
+ * The queues of batched (V2) trees, as getQueueElements and getQueueInfo read them (photon
+ * HEAD:src/api/method/get_queue_elements.rs, get_queue_info.rs): a StateV2 tree's output queue
+ * by leaf index (get_queue_elements.rs:375-384) and input queue by nullifier queue index
+ * (get_queue_elements.rs:362-374); an AddressV2 tree's queue by queue index (get_queue_elements.rs:732-744).
+ * Queue indexes are 0-based, one per insertion (persisted_batch_event/address.rs:51-55); the store
+ * derives them from the order of `Dataset.signatures` (closed accounts) and `Dataset.addresses`.
  */
 import { Lazy } from "../lazy.js";
 import type { Touched } from "../live/apply.js";

@@ -26,10 +26,8 @@ export function accountProofsV1(source: LeafSource, proofs: WrittenProofs, hashe
 }
 
 /**
- * One account proof, V2 (get_compressed_account_proof/v2.rs:56-133): by its leaf when a stored
- * leaf equals the hash, else by the account's leaf index (`proveByIndex: true`), which proves
- * whatever the tree holds there (the zero leaf while the account waits in the output queue, its
- * nullifier or zero once spent) and answers that leaf as `hash`.
+ * One account proof, V2 (get_compressed_account_proof/v2.rs:56-133): by its leaf when a stored leaf
+ * equals the hash, else by its leaf index (`proveByIndex: true`), answering whatever leaf is there as `hash`.
  */
 export function accountProofV2(source: LeafSource, hash: string): AccountProofV2 {
   const account = source.accountsByHash().get(hash);

@@ -59,10 +59,8 @@ export interface AddressWithTree {
 
 /**
  * How `get_multiple_new_address_proofs_helper` is called (get_multiple_new_address_proofs.rs:50-71):
- * the most addresses it takes (`max_addresses`: more is `Validation Error: Too many addresses
- * requested N. Maximum allowed: M`, checked after emptiness; no cap when absent) and whether an
- * address still in a batched address tree's queue is refused (`check_queue`, default true;
- * getQueueElements proves the queued addresses themselves, get_queue_elements.rs:783-789).
+ * `maxAddresses` (more is `Validation Error: Too many addresses requested N. Maximum allowed: M`) and
+ * `checkQueue` (default true: refuse an address still in a batched queue; get_queue_elements.rs:783-789).
  */
 export interface AddressProofOptions {
   maxAddresses?: number;
@@ -92,10 +90,8 @@ export interface MerkleContextV2 {
 }
 
 /**
- * `TreeContextInfo` of a tree (get_validity_proof/v2.rs:61-69): its TreeType as the u16 Photon
- * sends, its queue (the nullifier queue of a StateV1 tree, the output queue of a StateV2 tree:
- * v2.rs:55), and `cpiContext` null, as Photon 0.51.2 always sends it (no code fills it:
- * src/common/typedefs/account/v2.rs:107, 130; spec/DECISIONS.md row 55).
+ * A tree's `TreeContextInfo` (get_validity_proof/v2.rs:61-69): its type code, its queue (v2.rs:55), and
+ * `cpiContext` null as Photon 0.51.2 always sends it (src/common/typedefs/account/v2.rs:107, 130; spec/DECISIONS.md row 55).
  */
 export function treeContextOf(tree: TreeRecord): TreeContextInfo {
   return { treeType: TREE_TYPE_CODE[tree.type], tree: tree.tree, queue: tree.queue, cpiContext: null };

@@ -1,20 +1,9 @@
 /**
- * The reference indexer's Merkle trees, one per `TreeRecord` of a dataset, and everything
- * Photon's proof methods answer from them (Photon 0.51.2 = 366a15b): account proofs (V1 and V2),
- * new-address (non-inclusion) proofs, and the inputs of validity proofs (roots, root indexes,
- * leaves, contexts, and the request Photon sends its prover).
- *
- * Nothing is hashed, grouped or sorted by the constructor: each tree is built on first use, so
- * starting the reference stays quick. Results are plain objects with Photon's field names and
- * field order, base58 strings and numbers, for a JSON-RPC handler to send as they are. Errors
- * Photon answers are thrown as `RpcError`s with Photon's codes and messages.
- *
- * State-tree leaves are read from the records (leaf-values.ts). Address trees are indexed Merkle
- * trees of the dataset's addresses of that tree, in insertion order, without the `queued` ones
- * (indexed-tree.ts); their leaves are stored leaves too, found by the V1 lookups by leaf hash.
- * Root sequence numbers are `TreeRecord.seq` (Photon: the root node's seq, the highest of its
- * leaves', leaf_node_proof.rs:266-281 and persisted_batch_event/sequence.rs:40-47).
- * The records may move (`apply`, forest-apply.ts): every answer is then the one a fresh forest over them gives.
+ * The reference indexer's Merkle trees, one per `TreeRecord`, and what Photon's proof methods answer from
+ * them (Photon 0.51.2 = 366a15b), with Photon's field order and `RpcError`s. Each tree is built on first use.
+ * State-tree leaves come from the records (leaf-values.ts), address trees from the dataset's unqueued
+ * addresses (indexed-tree.ts). Root seqs are `TreeRecord.seq` (leaf_node_proof.rs:266-281).
+ * After `apply` (forest-apply.ts) every answer is the one a fresh forest over the records gives.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { internalError, RpcError } from "@photon-indexer-kit/runtime";
@@ -140,10 +129,8 @@ export class Forest {
   }
 
   /**
-   * Builds every tree in the background, a slice of at most `sliceMs` of hashing per turn of the
-   * event loop, so that a server can start answering at once and find its trees built by the time
-   * proofs are asked for (a proof asked for earlier finishes its own tree's build). Stops early,
-   * without error, when `signal` aborts.
+   * Builds every tree in the background, at most `sliceMs` of hashing per event-loop turn, so a server
+   * answers at once. Stops early, without error, when `signal` aborts.
    */
   async warm(options: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<void> {
     const sliceMs = options.sliceMs ?? 10;
@@ -203,10 +190,8 @@ export class Forest {
   }
 
   /**
-   * The Merkle tree the index stores under `key` (built on first use): a state tree's, or an
-   * address tree's indexed leaves once it holds an inserted address; null for an address tree
-   * that holds none (Photon stores no row for it) and for keys of no tree. Its stored part
-   * (`MerkleTree.node`, `width`) is what Photon's `state_trees` rows hold for that tree.
+   * The Merkle tree stored under `key` (built on first use), as Photon's `state_trees` rows hold it;
+   * null for an address tree with no inserted address and for keys of no tree.
    */
   merkleTree(key: string): MerkleTree | null {
     const record = this.records.get(key);
@@ -293,13 +278,9 @@ export class Forest {
   // --- new-address proofs ---
 
   /**
-   * Non-inclusion proofs of addresses, in request order (get_multiple_new_address_proofs.rs:50-172,
-   * with the queue check of the V2 method). For each address: its low element (the element with the
-   * largest value below it), that element's proof, and the tree's root. An address already in the
-   * tree is not refused (its low element is its predecessor, whose `higherRangeAddress` is the
-   * address itself), as Photon does not refuse it; an address still in a batched address tree's
-   * queue is: `Validation Error: Address <address> already exists` (unless `checkQueue` is false).
-   * Emptiness is checked first, then `maxAddresses`.
+   * Non-inclusion proofs of addresses, in request order (get_multiple_new_address_proofs.rs:50-172): an
+   * address already in the tree is not refused, as in Photon; one still in a batched queue is
+   * `Validation Error: Address <address> already exists` unless `checkQueue` is false.
    */
   newAddressProofs(items: readonly AddressWithTree[], options: AddressProofOptions = {}): NewAddressProof[] {
     return this.lowElementProofs(items, options).map(newAddressProofOf);

@@ -1,24 +1,10 @@
 /**
- * Address trees as indexed Merkle trees, as light-protocol initialises them and Photon stores
- * them (`indexed_trees` plus the leaf hashes in `state_trees`), at 366a15b:
- *
- * - Every element is (value, nextIndex, nextValue): the elements form a list sorted by value, and
- *   an address absent from the tree lies strictly between some element's value and its nextValue
- *   (the "low element" of the address).
- * - V1 (AddressV1, height 26): leaf = Poseidon(value, nextIndex, nextValue)
- *   (indexed_merkle_tree/helpers.rs:71-86). Initialised with two elements: leaf 0 = (0, 1, HIGHEST)
- *   and leaf 1 = (HIGHEST, 0, 0) (light-protocol IndexedMerkleTree::init + add_highest_element,
- *   program-libs/indexed-merkle-tree/src/lib.rs:134-184; Photon helpers.rs:117-145), which leaves
- *   the tree at sequence number 3. Addresses are appended from leaf 2 on.
- * - V2 (AddressV2, height 40): leaf = Poseidon(value, nextValue), nextIndex kept but not hashed
- *   (helpers.rs:88-102). Initialised with one element: leaf 0 = (0, 0, HIGHEST) (helpers.rs:104-115;
- *   the localnet account amt2 holds next_index 1 and sequence number 0). Addresses are appended from leaf 1 on.
- * - Appending v: the new element takes its low element's (nextIndex, nextValue), and the low
- *   element points to v (Photon persisted_indexed_merkle_tree.rs `multi_append`, on-chain
- *   update_address_merkle_tree.rs). The final list depends only on the set of values, so it is
- *   built here by sorting, with the leaf indexes of the insertion order.
- *
- * Nothing is sorted or hashed until first use.
+ * Address trees as indexed Merkle trees (light-protocol; Photon's `indexed_trees` at 366a15b): elements
+ * (value, nextIndex, nextValue) form a list sorted by value. V1 (height 26) hashes all three
+ * (indexed_merkle_tree/helpers.rs:71-86) and starts with two elements, at sequence number 3
+ * (program-libs/indexed-merkle-tree/src/lib.rs:134-184); V2 (height 40) hashes (value, nextValue)
+ * and starts with one (helpers.rs:88-115). The final list depends only on the set of values, so it
+ * is built by sorting, with insertion-order leaf indexes, on first use.
  */
 import { internalError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode, ReferenceIndexerError } from "../errors.js";

@@ -74,11 +74,8 @@ export function leafProofsOf(source: LeafSource, hashes: readonly string[]): Lea
 }
 
 /**
- * The common case of `leafProofsOf`, looked up by text: every hash is an account that holds its own
- * hash as its leaf, and no two hashes name the same leaf. Then `storedRows` would find exactly these
- * leaves (a 32-byte value has one base58 text, so the text lookup is the value lookup), one per
- * hash, and nothing is decoded. Null otherwise: the general lookup then answers (zero leaves,
- * nullifiers, duplicates and their errors).
+ * `leafProofsOf`'s common case, looked up by text: every hash is an account holding its own hash as its
+ * leaf, no two naming the same leaf. Null otherwise, for the general lookup to answer.
  */
 function ownLeaves(source: LeafSource, hashes: readonly string[]): LeafProof[] | null {
   const byHash = source.accountsByHash();

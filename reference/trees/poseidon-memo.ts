@@ -1,19 +1,9 @@
 /**
- * Poseidon outputs computed once, at build time, for the default dataset's trees (seed 1, 20,000
- * accounts: 36,482 distinct calls, ~3.6 s at the hash library's speed), so that the embedded reference
- * indexer of `npm start` and `photon-conformance serve` answers its first proofs without building
- * its trees from scratch. scripts/build.mjs writes the file next to this module in dist/ by
- * building every tree of that dataset with `recordPoseidon` on: every entry is an output of the
- * hash function itself for the inputs it was computed from.
- *
- * An entry is found by the SHA-256 of the inputs' canonical text (`2:` or `3:`, then each input in
- * lower-case hex without leading zeros, `:`-separated), of which 128 bits are kept: only the exact
- * inputs find it. A dataset other than the default one finds nothing and hashes as before.
- *
- * File: `PHPM1\n` (6 bytes), the SHA-256 of the records (32 bytes), then 48-byte records sorted by
- * key: key (16 bytes), output (32 bytes, big-endian). Loaded on the first hash; absent (the
- * sources, which tests and benches run), damaged (its checksum) or turned off
- * (`PHOTON_POSEIDON_MEMO=off`), there is no memo and every call hashes.
+ * Poseidon outputs computed at build time (scripts/build.mjs) for the default dataset's trees, so the
+ * embedded reference answers its first proofs without hashing its trees. An entry is keyed by 128 bits
+ * of the SHA-256 of its inputs' canonical text: only the exact inputs find it. File: `PHPM1\n`, the
+ * records' SHA-256, then sorted 48-byte records (key, output). Absent, damaged or off
+ * (`PHOTON_POSEIDON_MEMO=off`): every call hashes.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,19 +1,8 @@
 /**
- * Poseidon over BN254 with circom's parameters, as Light Protocol and Photon hash their trees
- * (Photon: `Poseidon::<Fr>::new_circom(n)` from light-poseidon, src/ingester/persist/mod.rs:589-595
- * and src/ingester/persist/indexed_merkle_tree/helpers.rs:73-102 at 366a15b), through the
- * `@railgun-community/poseidon-hash-wasm` package (Rust compiled to WebAssembly, circomlib's
- * constants; we do not implement Poseidon here). It computes the same function as `poseidon-lite`
- * (which the conformance checks use; the tests compare the two) about 1.6 times as fast. We call its
- * Node build (`pkg-cjs`): it reads and instantiates the .wasm shipped in the package synchronously
- * when first imported, so every function here stays synchronous. Its interface is hex text
- * without `0x` in and out; its JS wrapper silently reduces inputs modulo the field, which our
- * field check (below) makes unreachable.
- *
- * Values are `bigint`s (a 32-byte big-endian value read as an unsigned integer); the helpers
- * convert between bigint, 32 bytes and base58. light-poseidon refuses an input that is not below
- * the field modulus (`hash_bytes_be` → InputLargerThanModulus); so do we, with a dataset error,
- * because every value we hash comes from the dataset.
+ * Poseidon over BN254 with circom's parameters, as Photon hashes its trees (src/ingester/persist/mod.rs:589-595,
+ * src/ingester/persist/indexed_merkle_tree/helpers.rs:73-102 at 366a15b), via `@railgun-community/poseidon-hash-wasm`'s
+ * synchronous Node build. Values are `bigint`s; an input not below the field modulus is a dataset error,
+ * as light-poseidon refuses it (the wasm wrapper would silently reduce it).
  */
 import { decodeBase58, encodeBase58, internalError } from "@photon-indexer-kit/runtime";
 import { poseidon } from "@railgun-community/poseidon-hash-wasm/pkg-cjs/poseidon_hash_wasm.js";
@@ -172,20 +161,16 @@ export function twoInputsHashChain(first: readonly bigint[], second: readonly bi
 }
 
 /**
- * A transaction's hash as the system program computes it for batched (V2) inputs
- * (light-protocol program-libs/compressed-account/src/tx_hash.rs:9-26, called from
- * programs/system/src/processor/process.rs:205-214): the hash chain of
- * [version 0, chain(input hashes), chain(output hashes), slot as a 32-byte big-endian value].
+ * A transaction's hash for batched inputs (light-protocol program-libs/compressed-account/src/tx_hash.rs:9-26):
+ * the hash chain of [0, chain(inputs), chain(outputs), slot].
  */
 export function transactionHash(inputs: readonly bigint[], outputs: readonly bigint[], slot: number): bigint {
   return hashChain([0n, hashChain(inputs), hashChain(outputs), BigInt(slot)]);
 }
 
 /**
- * The nullifier a batched (V2) state tree stores in place of a spent account's hash:
- * Poseidon(account hash, leaf index, transaction hash) (light-protocol
- * program-libs/compressed-account/src/nullifier.rs:7-17; Photon persists it as the leaf,
- * src/ingester/persist/persisted_batch_event/helpers.rs:43-82).
+ * The nullifier a batched state tree stores for a spent account: Poseidon(hash, leaf index, tx hash)
+ * (program-libs/compressed-account/src/nullifier.rs:7-17; Photon persisted_batch_event/helpers.rs:43-82).
  */
 export function nullifier(accountHash: bigint, leafIndex: number, txHash: bigint): bigint {
   return hash3(accountHash, BigInt(leafIndex), txHash);

@@ -7,12 +7,9 @@ import { unexpected } from "./photon-errors.js";
 import { bigintToHex, isFieldElement, twoInputsHashChain } from "./poseidon.js";
 
 /**
- * Photon's `generate_proof` up to the prover call (prover/prove.rs:52-133): the height checks and
- * the prover's request. Its checks run here, in Photon's order; its values (the public input hash,
- * prover/helpers.rs:97-177, and the hex paths, helpers.rs:44-55) are computed when the request is
- * first read, which only a forwarding reference does (./handlers/prover.ts `prove`): without a
- * prover nothing is sent and the answer does not depend on them. They read the trees as they are
- * when first read: read them before a change is applied to the forest (`Forest.apply`), in the same turn.
+ * Photon's `generate_proof` up to the prover call (prover/prove.rs:52-133): its checks run here, in order;
+ * its values (helpers.rs:44-55, 97-177) are computed on first read, which reads the trees as they are then:
+ * read before the next `Forest.apply`, in the same turn.
  */
 export function proverRequest(accounts: readonly LeafProof[], addresses: readonly LowElementProof[]): ProverRequest {
   const stateHeight = accounts[0]?.merkle.height ?? 0;

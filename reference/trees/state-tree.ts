@@ -1,16 +1,7 @@
 /**
- * An append-only sparse Merkle tree over a dense leaf array, hashed with Poseidon as Photon's
- * `state_trees` table holds it: leaves at level 0, `parent = Poseidon(left, right)`, and every
- * node outside the filled part the zero value of its level (`ZERO_BYTES`,
- * src/ingester/persist/leaf_node.rs:139-167 and persisted_state_tree.rs at 366a15b).
- *
- * Only the non-empty part is stored: level k holds ceil(n / 2^k) nodes, so building a tree of n
- * leaves costs about n + height hashes; a pair of zero subtrees is the next zero value without
- * hashing. The levels are built on the first call to `root` or `proof`, never by the constructor.
- *
- * Leaves can be written (`set`) at any time: a write marks its parent dirty, and the next read of a
- * node (root, proof, node, width) recomputes only the dirty nodes, level by level, so that writes
- * between two reads share the upper levels of their paths.
+ * An append-only sparse Merkle tree hashed with Poseidon as Photon's `state_trees` holds it (zero values
+ * `ZERO_BYTES`, src/ingester/persist/leaf_node.rs:139-167 at 366a15b). Only the non-empty part is stored
+ * and built on first read; a `set` marks its path dirty and the next read recomputes only dirty nodes.
  */
 import { internalError } from "@photon-indexer-kit/runtime";
 import { RefErrorCode } from "../errors.js";

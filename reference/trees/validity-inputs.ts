@@ -31,9 +31,7 @@ export interface ProofSource {
 
 /**
  * Everything of a V1 validity proof but the Groth16 proof, in Photon's order of checks
- * (get_validity_proof/v1.rs:58-221): account proofs by leaf hash (spent accounts included, as
- * Photon does not filter them), then new-address proofs (`newAddresses` prove against
- * ADDRESS_TREE_V1), then the first tree's metadata, then the circuit's height checks.
+ * (get_validity_proof/v1.rs:58-221); spent accounts are proved too, as Photon does not filter them.
  */
 export function validityInputsV1(
   source: ProofSource,
@@ -71,10 +69,8 @@ export function validityInputsV1(
 }
 
 /**
- * Everything of a V2 validity proof but the Groth16 proof (get_validity_proof/v2.rs:130-344), or
- * null for a request with neither hashes nor addresses, which Photon answers with its default
- * response (`compressedProof: null`, empty lists, and `context.slot` 0). Accounts must be
- * unspent; those still in an output queue prove by index (root zero, root index 0).
+ * Everything of a V2 validity proof but the Groth16 proof (get_validity_proof/v2.rs:130-344), or null for
+ * a request with neither hashes nor addresses (Photon's default response). Queued accounts prove by index.
  */
 export function validityInputsV2(
   source: ProofSource,

@@ -25,10 +25,8 @@ export class WrittenProofs {
   constructor(private readonly keptProofBytes: number) {}
 
   /**
-   * A proof written out from the tree's texts (each node encoded once: the same text bigintToBase58
-   * gives), frozen with its JSON text (`encodeOnce`: the listener copies its bytes into the answer
-   * instead of serialising 26 levels again) and kept while its tree and rootSeq stay the ones it
-   * was written from and no leaf of the tree has been written since (bounded: `ForestOptions.keptProofBytes`).
+   * A proof written from the tree's texts and frozen with its JSON (`encodeOnce`), kept while its tree,
+   * rootSeq and leaves are unchanged (bounded: `ForestOptions.keptProofBytes`).
    */
   write(p: LeafProof, mark?: WrittenAs): AccountProof {
     const { merkle, leafIndex } = p;
