@@ -420,11 +420,8 @@ export async function loadCases(dir: string, fixtures: Fixtures, include?: (id: 
 }
 
 /**
- * A case file's text. A name that is not a regular file (a FIFO, socket or device named `*.yaml`,
- * or a link to one) is refused without being read: reading it could wait forever. A link is looked
- * up first; every file is then opened without waiting (O_NONBLOCK: a FIFO opens at once, writer
- * or not) and read only if what was opened is a regular file, so one swapped for a FIFO after the
- * directory was read is refused too.
+ * A case file's text. Anything but a regular file (a FIFO, socket or device, or a link to one) is
+ * refused unread, since reading it could wait forever: opened with O_NONBLOCK and read only if a regular file.
  */
 function readCase(file: CaseFile): string {
   try {

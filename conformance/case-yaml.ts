@@ -1,20 +1,9 @@
 /**
- * Reads one case file's YAML into JSON values: the YAML 1.2 core schema (null, booleans,
- * integers, floats; no timestamps, no merge keys), integers beyond 2^53 kept as `bigint`,
- * duplicate keys refused. One tag of our own: `!repeat {count: N, item: V}` is a list of N copies
- * of V, for the cases that send one item past a list's cap (1001 addresses): written out, those 11
- * files were 358 of the corpus's 569 KB, most of its parsing, and a reader could not see the count
- * (loading the corpus: 22 → 17 ms).
- *
- * js-yaml does the parsing: over the 533 bundled case files it took ~15 ms where the `yaml`
- * package took ~220 ms (before `!repeat`; bench/suite.ts notes the loading time), and every run loads the whole
- * corpus before its first request. `yaml` stays for what needs its document model (recording
- * into existing files, the config file's line numbers).
- *
- * js-yaml resolves an alias to the anchored value itself, so a file of nested aliases is small
- * parsed but vast expanded; the copy made here counts every value it writes and refuses a case
- * past `MAX_VALUES` values or `MAX_DEPTH` levels, so nothing downstream walks an expansion or
- * recurses past the stack (the `yaml` package refused more than 100 aliases for the same reason).
+ * Reads one case file's YAML into JSON values with js-yaml (every run loads the whole corpus first):
+ * the YAML 1.2 core schema, integers beyond 2^53 as `bigint`, duplicate keys refused, and one tag of
+ * our own, `!repeat {count: N, item: V}`, a list of N copies of V. Aliases are expanded by a copy that
+ * refuses a case past `MAX_VALUES` values or `MAX_DEPTH` levels. `yaml` stays where a document
+ * model is needed (recording into files, the config file's line numbers).
  */
 import jsyaml from "js-yaml";
 import type { Json } from "@photon-indexer-kit/runtime";

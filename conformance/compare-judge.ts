@@ -276,11 +276,9 @@ function failed(t: Attempt, fixed: readonly Difference[], table: MethodTable, se
 }
 
 /**
- * Judges a case by asking both sides (`ask`) once, and once more when every difference could
- * come from the chain moving: a difference that cannot fails at once; answers that agree on
- * either attempt pass; on the second, what still differs is inconclusive unless a fixed
- * difference, an identity conflict or a reply stuck on the same values over overlapping slots
- * says otherwise.
+ * Judges a case by asking both sides once, and again when every difference could come from the chain
+ * moving: agreement on either attempt passes; what still differs is inconclusive unless a fixed
+ * difference, an identity conflict or a reply stuck over overlapping slots makes it fail.
  */
 export async function judgeAttempts(ask: () => Promise<Attempt>, table: MethodTable): Promise<Judged> {
   const first = await ask();

@@ -1,15 +1,8 @@
 /**
- * Where two answers differ, each difference classified by what may explain it, in one walk of
- * both answers (linear in their size): the walk carries the moving-field trie of each reply's
- * method (conformance/moving.ts) and the paths the comparison ignores, so no difference is
- * looked up again afterwards.
- *
- * Kinds: `added` (a key only the side under test has, in an object both have: a newer
- * deployment's field), `rootMoved` (in a field that moves with the tree's root, where the two
- * objects state different root sequences), `slot` and `state` (in a field that moves with the
- * slot or with the index's state: the caller judges them by the replies' slots), `fixed`
- * (anything else, and in a `state` field a change of JSON type other than to or from null, a
- * key of an item present on one side only, or the key of the lookup asked).
+ * Where two answers differ, each difference classified in one linear walk of both: `added` (a key only
+ * the side under test has), `rootMoved` (a root-moving field at different root sequences), `slot` and
+ * `state` (judged by the replies' slots), `fixed` (anything else, including a type change or an
+ * identity difference in a `state` field).
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import { movingIn, movingTrie, NO_MOVING, type MovingNode } from "./moving.js";

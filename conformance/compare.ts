@@ -1,26 +1,10 @@
 /**
- * `photon-conformance diff --url A --against B`: the same requests to two indexers, answers
- * normalised (key order, ids, the slot, paths the case's matchers declare variable) and compared;
- * each difference is reported with its JSON path. B (`--against`) is the trusted side: its values
- * are "expected", A's are "actual". Each side gets its own headers; nothing meant for one host
- * is sent to the other.
- *
- * Two live indexers are never at the same slot, so a difference is judged by the field it lies
- * in, as the spec marks it (`x-moves-with`, DECISIONS rows 76 and 84), and by the slots of its
- * reply (each reply of a batch has its own):
- * - `fixed` (any field the spec does not mark, anything outside `result`, the shape, the key of a
- *   lookup): fails, whatever the slots;
- * - `state` (list members and cursors, balances, the account found) and `slot` (a queue's
- *   contents, `proveByIndex`): fails at the same slot, may differ at different slots (a `slot`
- *   field also in answers the spec gives no slot, a transaction's accounts);
- * - `root` (a proof's siblings, root and rootSeq): may differ where the two objects state
- *   different root sequences (one side is ahead), fails where they state the same.
- * When every difference may come from the chain moving, the case is asked again once: agreeing
- * answers pass; else it is inconclusive (a warning) unless a fixed difference remains, an item
- * named by its identity (`x-identity`: an account's hash, a signature) differs in content outside
- * its own moving fields, or a reply answered the same on both attempts over slot ranges that
- * overlap (at a slot both claim, they disagree). The `diff/inconclusive` result counts required
- * inconclusive cases and fails past `maxInconclusive` (default 10% of the required cases compared).
+ * `photon-conformance diff --url A --against B`: the same requests to two indexers, answers normalised
+ * and compared; B is trusted ("expected"), each side gets its own headers only. A difference is judged
+ * by its field's `x-moves-with` (DECISIONS rows 76 and 84) and the replies' slots: `fixed` fails,
+ * `state`/`slot` fail only at the same slot, `root` only at the same root sequence. When all may come
+ * from the chain moving the case is asked again; still differing, it is inconclusive, and the
+ * `diff/inconclusive` result fails past `maxInconclusive` (default 10% of required cases).
  */
 import type { Json } from "@photon-indexer-kit/runtime";
 import { resultSource, type ConformanceCase, type Fixtures } from "./case-format.js";

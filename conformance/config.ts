@@ -1,19 +1,9 @@
 /**
- * Where `run`, `diff` and `record` take their settings besides the command line, so a key
- * need not sit in process arguments or shell history. Precedence, highest first:
- *
- *   1. flags on the command line;
- *   2. a config file: `--config FILE`, else `photon-conformance.config.json`, `.yaml` or `.yml`
- *      in the working directory (keys mirror the long flags: `url`, `headers`, `timeout`,
- *      `max-rps` or `maxRps`, …; `reporters` is a list of `name` or `{name, output}`);
- *   3. the environment: `PHOTON_URL` (the target) and `PHOTON_HEADERS` (one `Name: value` a line).
- *
- * Headers merge by name across the three (a flag's value for a name wins); `--secret`s, the
- * config's `secrets` and PHOTON_SECRETS are all masked, and a config file's credentials (its
- * URLs', header values, secrets) are known to the redactor as soon as it parses, before any of
- * it is checked. A config file that cannot be read is a usage error naming the file; one that
- * does not parse, or holds unknown keys or bad values, lists every problem at once, one line
- * each: `file:line: /pointer: what is wrong` (an unknown key with the setting it is closest to).
+ * Settings of `run`, `diff` and `record` besides the command line, so a key need not sit in process
+ * arguments. Precedence: flags, then a config file (`--config FILE`, else `photon-conformance.config.json`,
+ * `.yaml` or `.yml`; keys mirror the long flags), then `PHOTON_URL` / `PHOTON_HEADERS`. Headers merge
+ * by name; every source's secrets are masked as soon as parsed. Bad files list every problem at once,
+ * one `file:line: /pointer: what is wrong` a line.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -248,11 +238,8 @@ function unknownSetting(key: string, known: ReadonlySet<string>): string {
 export type SettingCheck = (value: unknown) => void;
 
 /**
- * Fills `flags` (the command's parsed options) from config and environment wherever the
- * command line did not set a value. `known` lists the settings any command takes: a key outside
- * it is an error, a key another command takes (`against` read by `run`) is ignored. Every problem
- * of every source (unknown keys, bad values, `checks` failing, reporters outside `reporterNames`)
- * is collected and thrown at the end as one ConfigError, one line each.
+ * Fills `flags` from config and environment where the command line set nothing. A key outside `known`
+ * is an error, one another command takes is ignored; every problem is thrown at the end as one ConfigError.
  */
 export function applySettings(
   command: Command,

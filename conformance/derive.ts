@@ -1,32 +1,11 @@
 /**
  * Spec-derived cases: negative (and a few positive) cases generated from the method table
- * (generated/methods.ts: requiredParams, pagination, maxItems, and `paramShape`, each param's
- * kind, nullability and integer bounds as the params schema states them), so that every
- * method with params is certified on its params rules without a hand-written file each.
- *
- * For every registered method with params (`derived/<method>/<rule>`):
- *   params-absent, params-null           the envelope without usable params: -32602 (DECISIONS rows 5, 25)
- *   params-not-list                      a list method (params schema `type: array`) sent an object: -32602 (row 58)
- *   missing-<p>                          each required param left out: -32602
- *   wrong-type-<p>                       each param of one wrong JSON type: -32602
- *   null-<p>                             a param the schema does not make nullable sent as null: -32602 (row 20)
- *   <p>-above-max, <p>-negative          an integer param past its `maximum` / below `minimum: 0`: -32602 (row 19)
- *   bad-base58-<p>, wrong-length-<p>     a pubkey/hash/signature param with characters outside base58, or
- *                                        base58 of the wrong byte length: -32602 (row 16); `base58` params
- *                                        (any length) get the first only
- *   unknown-field                        closed params (`additionalProperties: false`): -32602 (row 6);
- *                                        open ones (row 57) must answer as if the field were not there
- *   wrong-type-item, bad-base58-item,    the items of list params, the same way
- *   wrong-length-item
- *
- * Not derived: list caps (`x-max-items`: -32000 from the handler, rows 20/23/59, hand-written
- * cases cover them), methods the real server does not register (`registered: false`: -32601
- * whatever the params, row 54, hand-written), and params of kind `any`.
- *
- * Every other param of a derived request holds a well-formed value that names nothing (the
- * zero key, hash or signature), so the one rule broken is the case's own. Cases are built as
- * case-format documents and parsed by the same loader as the files under cases/, so
- * `photon-conformance cases derive --out DIR` writes exactly what runs.
+ * (`derived/<method>/<rule>`), so every method with params is certified on its params rules:
+ * params absent, null or not a list (DECISIONS rows 5, 25, 58), a required param missing, wrong
+ * JSON types, null where not nullable (row 20), integers out of bounds (row 19), bad base58 or
+ * wrong length (row 16), unknown fields (rows 6, 57), and the same for list items. List caps and
+ * unregistered methods are left to hand-written cases (rows 20/23/59, 54). Other params hold
+ * well-formed values that name nothing, so the one rule broken is the case's own.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -226,10 +205,8 @@ export function derivedYaml(d: DerivedDocument): string {
 }
 
 /**
- * The derived cases, read with the fixtures profile as the case files are (a missing fixture
- * marks a case skipped): each document as its YAML would read back (`asParsed`), without writing
- * and parsing the text (a test holds the two equal). Each names its source: `specFile` (as reports
- * show it) and the pointer of its method's path.
+ * The derived cases, each as its YAML would read back (`asParsed`, a test holds the two equal),
+ * read with the fixtures profile (a missing fixture skips); each names its `specFile` and method pointer.
  */
 export function deriveCases(fixtures: Fixtures, table: MethodTable = specMethods, specFile: string = shownSpecFile(defaultSpec)): ConformanceCase[] {
   const filled: Filled = new Map();

@@ -20,11 +20,8 @@ import type { Exchange } from "./results.js";
 import { slotMethod, slotOfResult, specMethods, type MethodTable } from "./spec-facts.js";
 
 /**
- * The calls discovery sends before its watch ends, and at its end (the slot, then settling: the
- * seed owner's list again and owners' newest transactions): past either budget, every call answers nothing and discovery writes what it has. With
- * MAX_PAGES (6) pages per walk: slot 1, seed owner 6, token owners 8 × 3 lists × 6, merkle
- * contexts 4 × 4, delegates 3 × 6, mints 3 × 6 (220); then the signature keys
- * (discover/signatures.ts: SIGNATURE_CALLS, 24).
+ * The calls discovery sends before its watch ends, and at its end; past either budget every call
+ * answers nothing and discovery writes what it has (220 find calls at MAX_PAGES, plus SIGNATURE_CALLS).
  */
 const FIND_CALLS = 220 + SIGNATURE_CALLS;
 const WATCH_CALLS = 1 + SETTLE_CALLS;
@@ -46,11 +43,8 @@ function budgeted(target: Target, max: number): Target {
 }
 
 /**
- * The lists discovery reads, chosen by spec facts: `accounts`, the paginated method taking just
- * an `owner` whose items carry it as their own `owner` (`x-filters`); `owned`, the other
- * paginated methods taking just an `owner` (a token owner's lists); among them `tokens`, the one
- * filtering both `owner` and `mint` (its `mint` field names each item's mint), and `totals`, the
- * one whose items sum another's (`x-sums`: one row per mint).
+ * The lists discovery reads, by spec facts: `accounts` (by `owner`, items carrying it, `x-filters`),
+ * `owned` (the other owner lists), among them `tokens` (filtering `owner` and `mint`) and `totals` (`x-sums`).
  */
 export function discoveryLists(table: MethodTable = specMethods) {
   const byOwner = Object.values(table).filter((m) => m.pagination && m.requiredParams.length === 1 && m.requiredParams[0] === "owner");

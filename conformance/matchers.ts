@@ -75,10 +75,8 @@ export function matcherName(m: unknown): string | undefined {
 }
 
 /**
- * Why `arg` cannot be a case's pattern (`matches`, `messageMatches`), or null: a pattern is text
- * written in the case (not `{item: path}`/`{result: path}`, which would take it from the target's
- * answer) that the linear-time engine runs (runtime/regex.ts: RE2, so no lookaround or
- * backreference), so no answer can hold a check on a backtracking pattern.
+ * Why `arg` cannot be a case's pattern, or null: a pattern is text written in the case (never taken from
+ * an answer) that RE2 runs (runtime/regex.ts: no lookaround or backreference).
  */
 export function patternProblem(arg: unknown): string | null {
   if (typeof arg !== "string") return "must be a regular expression written as text (a pattern is never taken from an answer)";
@@ -229,10 +227,8 @@ function atLeast(actual: unknown, min: Json): boolean {
 }
 
 /**
- * Whether `actual` holds the literal `expected`: every field `expected` names, with a value it
- * holds in turn (arrays item for item, of the same length; numbers and bigints by value). Fields
- * it does not name are not compared: a field a newer deployment adds is the schema check's to
- * judge (a warning), never a case's failure (cases/README.md, "Literals").
+ * Whether `actual` holds the literal `expected`: every field it names, arrays item for item. Unnamed fields
+ * are the schema check's to judge, never a case's failure (cases/README.md, "Literals").
  */
 export function holds(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((x, i) => holds(actual[i], x));

@@ -145,10 +145,8 @@ export function maskResult(value: unknown, node: MovingNode): unknown {
 }
 
 /**
- * The answer as `record` writes it: at each `root` or `slot` field whose value satisfies the
- * field's type matcher, the matcher instead of the value (so the recording does not go stale as
- * the tree grows); a value that does not satisfy it is kept, so the change shows. `state` fields
- * are kept: a recording is a snapshot of what the index held.
+ * The answer as `record` writes it: each `root` or `slot` field that satisfies its type matcher becomes
+ * the matcher, so recordings do not go stale; `state` fields are kept as a snapshot.
  */
 export function maskMoving(method: string, body: unknown, table: MethodTable = specMethods): unknown {
   const node = movingTrie(method, table);

@@ -1,15 +1,8 @@
 /**
- * `photon-conformance check FILE`: offline verification of captured traffic. FILE is JSON
- * lines, one exchange a line: `{"request": …, "response": …, "status": 200}`. Each exchange
- * becomes one case judged by the checks that need no live call (envelope, schema, errors,
- * the page checks, the semantics one exchange can show, and the proofs: each folded, and one root
- * per tree and rootSeq across the file's exchanges, as across a run's answers).
- *
- * Memory stays flat in the number of lines (CHECK_BOUNDS): the file is split into lines by
- * hand over the byte stream, so a line longer than the cap is counted and skipped (a failing
- * finding naming it) without ever being held whole; lines are parsed only under the cap; and
- * results are tallied per method and check, listed in full only for the first cases and then
- * for failures and warnings up to a bound. Unreadable input is a CaseError (exit 2).
+ * `photon-conformance check FILE`: offline checks of captured traffic, one JSON line per exchange
+ * (`{"request": …, "response": …, "status": 200}`), each judged by the checks that need no live call.
+ * Memory stays flat in the number of lines (CHECK_BOUNDS): an over-long line is counted and skipped
+ * unread. Unreadable input is a CaseError (exit 2).
  */
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { isObject, parseJson, type Json } from "@photon-indexer-kit/runtime";

@@ -102,13 +102,9 @@ export interface CaseResult {
 }
 
 /**
- * A method's standing in a run (per method of the spec, its aliases counted with it):
- * - `not served`: at least one call of it was made and every one was answered -32601 Method not found;
- * - `not conformant`: one of its cases failed;
- * - `skipped`: none of its cases ran (opted out with --skip-method, or no fixture for any);
- * - `not run`: none of its cases ran, the run having stopped before them (Ctrl-C, --max-time, --max-failures);
- * - `partly certified`: none failed, but fewer than half of its cases ran (the rest skipped or not run);
- * - `conformant`: otherwise.
+ * A method's standing in a run, aliases counted with it: `not served` (every call -32601), `not conformant`
+ * (a case failed), `skipped` (none ran: opted out or no fixture), `not run` (none ran, the run stopped
+ * first), `partly certified` (fewer than half ran), else `conformant`.
  */
 export type MethodStatus = "conformant" | "partly certified" | "not conformant" | "not served" | "skipped" | "not run";
 

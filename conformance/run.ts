@@ -363,10 +363,8 @@ export async function runSuite(options: RunOptions, given?: Session): Promise<Ru
 const OWNERS_WITH_ACCOUNTS = ["ownerWithOneAccount", "ownerWithManyAccounts", "ownerWith1000"] as const;
 
 /**
- * Watches the lookups of the fixtures profile's own entities (its known hash and address, its
- * owners with accounts) as the cases send them: when every one answered "not there" (a null
- * account, an empty first page, a "not found" error) and none was found, the profile does not
- * describe the target, and one note says so. Sends nothing and changes no verdict.
+ * Notes once when every lookup of the fixtures profile's own entities answered "not there": the
+ * profile does not describe the target. Sends nothing and changes no verdict.
  */
 export function profileWatch(
   fixtures: Fixtures,
@@ -382,10 +380,8 @@ export function profileWatch(
   const known = new Map(Object.entries(f).filter(([k, v]) => /^known[A-Z]/.test(k) && typeof v === "string") as [string, string][]);
   const knownKeyOf = new Map([...known].map(([k, v]) => [v, k]));
   /**
-   * What a case looks up of the profile (null: nothing), and whether the answer holds it, from the
-   * method table: a single lookup (`x-lookup` without `items`) by a known value, or the first page
-   * of a list filtered by an owner the profile says holds accounts, on a param that filters the
-   * item field of the same name (an account's own owner, not a token account's `tokenData.owner`).
+   * What a case looks up of the profile (null: nothing) and whether the answer holds it: a single
+   * `x-lookup` by a known value, or the first page of a list filtered by a profile owner's own `owner` field.
    */
   const lookupOf = (c: ConformanceCase): { what: string; holds: (result: unknown) => boolean } | null => {
     const info = methodInfo(c.method, table);

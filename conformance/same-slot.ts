@@ -102,10 +102,8 @@ export function movedFinding(check: string, what: string, tries: readonly Slots[
 }
 
 /**
- * Runs `relation` until its answers agree or state one slot (at most `tries` times) and returns
- * what it found then; else what it found of single answers on its last try and a MOVED warning. An answer
- * stating no slot counts as read between the answers around it: a try that read one asks the slot
- * method once more at its end. `what` names the relation in the warning.
+ * Runs `relation` until its answers agree or state one slot (at most `tries`), else returns its last
+ * single-answer findings and a MOVED warning naming `what`. An answer stating no slot asks the slot again.
  */
 export async function atOneSlot(
   ctx: CheckContext,

@@ -1,26 +1,9 @@
 /**
- * One run session: what `run`, `diff`, `record` and the CLI's `--discover` share, built once.
- *
- *   openSession(options) → {
- *     settings   one defaults object (SESSION_DEFAULTS) with the caller's overrides: timeout,
- *                retry {retries, minDelayMs, maxDelayMs, budgetMs}, body cap, rate, concurrency
- *     redact     the output-edge redactor: every target's URL credentials and header values,
- *                and the caller's secrets (--secret, PHOTON_SECRETS)
- *     targets    one per side (diff: under test, then trusted), each with its own headers only
- *     fixtures   given, read from a file, or discovered from the first target (--discover)
- *     spec       the interface judged against (--spec; spec-bundle.ts): its table, validators, identity
- *     cases      loaded and selected (--method, --case, --shard), only those of the spec's methods;
- *                none matching is a usage error when `requireMatch` (the CLI)
- *     ensureReachable()  every target, in order (UnreachableError); a target whose first answers
- *                are all one refusal (HTTP 401/403, an HTML page) stops the command with one
- *                coded error before any case is sent (refusals.ts)
- *     pool()     bounded concurrency, the run's and each case's deadline, --max-failures, an
- *                abort signal (Ctrl-C)
- *     close()    stops the embedded reference indexer if the session started one
- *   }
- *
- * Errors are coded (conformance/errors.ts) and travel as values where a run goes on: an
- * Exchange carries `errorCode` beside its message, an abort reason is a coded error.
+ * One run session: what `run`, `diff`, `record` and `--discover` share, built once by `openSession`:
+ * settings (SESSION_DEFAULTS with overrides), the output-edge redactor, one target per side with its
+ * own headers, fixtures, the spec (spec-bundle.ts), the selected cases, `ensureReachable()` (a target
+ * refusing every first answer stops with one coded error, refusals.ts), `pool()` and `close()`.
+ * Errors are coded (conformance/errors.ts) and travel as values where a run goes on.
  */
 import { createHash } from "node:crypto";
 import { connect } from "node:net";
@@ -185,9 +168,7 @@ export function shardOf(id: string, total: number): number {
 
 /**
  * The cases of `--method`, `--case` and `--shard`. A method and its aliases are one method
- * (spec-facts.ts `canonicalMethod`): `--method getCompressedAccountBalance` selects the cases
- * sent as getCompressedBalance too, and the other way round; a name the spec lacks (a protocol
- * case's `getUnknownMethod`) matches itself only.
+ * (spec-facts.ts `canonicalMethod`); a name the spec lacks matches itself only.
  */
 export function selectCases(
   all: readonly ConformanceCase[],
@@ -271,10 +252,8 @@ async function select(options: SelectionOptions, fixtures: Fixtures): Promise<Se
 }
 
 /**
- * The cases of a selection: loaded, the spec-derived ones added (with `derived`, from the
- * chosen spec's table), filtered by method and glob, those of methods the chosen spec lacks
- * left out, then sharded. With `requireMatch`, no case matching the filters is a usage error
- * naming them (an empty shard is not).
+ * The cases of a selection: loaded, derived ones added, filtered by method and glob and by the spec's
+ * methods, then sharded. With `requireMatch`, no match is a usage error (an empty shard is not).
  */
 export async function loadSelection(options: SelectionOptions, fixtures: Fixtures): Promise<ConformanceCase[]> {
   return (await select(options, fixtures)).cases;

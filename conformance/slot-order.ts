@@ -13,10 +13,8 @@ import { contextSlotPaths, type MethodTable } from "./spec-facts.js";
 export const SLOT_ORDER_ID = "run/slot-order";
 
 /**
- * The slot a case's answer states, or null: a context slot (where the method table's `x-slot`
- * puts it), else, for a JSON-RPC case, the slot method's own result (same-slot.ts `slotOfAnswer`).
- * A slot of 0 was not read from the index: it is Photon's default answer to a request that asks
- * nothing (getValidityProofV2 with no hashes and no addresses, spec/DECISIONS.md row 69), so it states none.
+ * The slot a case's answer states (the table's `x-slot`, or the slot method's result), or null. A slot of 0
+ * is Photon's default answer to an empty request (spec/DECISIONS.md row 69), so it states none.
  */
 export function caseSlot(exchange: Exchange | null, method: string, raw: boolean, table: MethodTable): bigint | null {
   const result = isObject(exchange?.body) ? exchange.body.result : undefined;

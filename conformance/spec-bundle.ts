@@ -1,15 +1,8 @@
 /**
- * The interface a run certifies against (`--spec VERSION|PATH`): the spec's identity, its method
- * table and its validators, threaded through the session, the checks and the summary instead of
- * each reading generated/ directly.
- *
- * - the bundled default (generated/: the table and the standalone validators, no compilation);
- * - another bundled version (spec/versions/<version>.yaml, shipped in the package);
- * - a spec file (YAML/JSON OpenAPI), compiled once at start by generator/compile.ts, which is
- *   imported only then, so the default run loads neither yaml nor ajv's compiler.
- *
- * A spec that cannot be read or compiled is a usage error (exit 2) naming the file and the JSON
- * pointer; an unknown version one listing the bundled versions.
+ * The interface a run certifies against (`--spec VERSION|PATH`), threaded through session, checks and
+ * summary: the bundled default (generated/), another bundled version (spec/versions/<version>.yaml), or
+ * a spec file compiled at start by generator/compile.ts (loaded only then). A spec that cannot be read
+ * or compiled is a usage error naming the file and pointer.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";

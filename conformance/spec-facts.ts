@@ -37,10 +37,8 @@ export function aliasesOf(info: MethodInfo): readonly string[] {
 }
 
 /**
- * A method's entry, by its name or by one of its aliases (`getCompressedBalance` gives
- * getCompressedAccountBalance's entry: the same params, result, pagination and lookup facts), or
- * undefined for a name the table lacks (never an `Object.prototype` member). Every check reads
- * the table through this, so that a case sent under an alias is judged as its method.
+ * A method's entry by its name or an alias, or undefined (never an `Object.prototype` member). Every
+ * check reads the table through this, so a case sent under an alias is judged as its method.
  */
 export function methodInfo(method: string, table: MethodTable = specMethods): MethodInfo | undefined {
   return Object.hasOwn(table, method) ? table[method] : aliasesIn(table).get(method);

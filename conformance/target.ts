@@ -42,14 +42,9 @@ export interface RawTarget extends Target {
 }
 
 /**
- * Where a case's request goes. Without `http.path`: the target URL exactly as given. With a
- * path: resolved against the URL's path (`/rpc` + `/getX` → `/rpc/getX`; `/` is the URL's own
- * path), keeping the URL's query string (its credentials) and adding the case's query
- * parameters after it; a parameter the URL already has keeps the URL's value, so a gateway's
- * key is never replaced. With `http.origin` (health probes): the path is absolute on the
- * URL's origin, and only the case's own query string is sent (the target's is not: Photon
- * matches the probe's exact URI, so `/liveness?api-key=…` is a 405). Userinfo and headers go
- * with every request.
+ * Where a case's request goes: the URL as given; with `http.path`, resolved against the URL's path,
+ * keeping its query (a gateway key is never replaced) and adding the case's; with `http.origin`, on the
+ * URL's origin with only the case's query, as Photon matches the probe's exact URI.
  */
 export function requestUrl(url: string, http: Pick<HttpRequestSpec, "path" | "origin"> | null): string {
   if (!http?.path && !http?.origin) return url;

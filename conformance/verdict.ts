@@ -52,11 +52,8 @@ export function isOptedOut(r: CaseResult): boolean {
 }
 
 /**
- * Each spec method the results call, in table order, with its standing: not served when every
- * call of it (at least one) was answered -32601; else not conformant when one of its cases
- * failed; when none ran, not run if the run stopped before some of them, else skipped; partly
- * certified when fewer than half of them ran; conformant otherwise. A method not served fails
- * the verdict unless `optedOut` names it.
+ * Each spec method the results call, in table order, with its standing (`MethodStatus`). A method not
+ * served fails the verdict unless `optedOut` names it.
  */
 export function methodVerdicts(
   results: readonly CaseResult[],

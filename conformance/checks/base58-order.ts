@@ -9,11 +9,8 @@
 import { base58ByteCount, compareBase58Numbers, decodeBase58 } from "@photon-indexer-kit/runtime";
 
 /**
- * The longest key text compared as the bytes it stands for: Photon orders by hashes and public keys
- * (32 bytes, at most 44 characters) and signatures (64 bytes, at most 88). A longer key (only a
- * target's malformed answer has one; the schema check says so) compares as no bytes, as text that
- * is not base58 does: decoding it costs time quadratic in its length, and a page of
- * 100,000-digit keys held the check for seconds per comparison.
+ * The longest key text compared as bytes (Photon's keys: at most 44 characters, signatures 88). A longer
+ * key compares as no bytes, as non-base58 text does, since decoding it is quadratic in its length.
  */
 export const MAX_KEY_TEXT = 128;
 
@@ -31,10 +28,8 @@ function leadingOnes(text: string): number {
 }
 
 /**
- * What decides most comparisons of `text` with another, read once per key: its leading `1`s and
- * the bytes it decodes to, packed (zeros · 2^20 + bytes); -1 where the text alone cannot be
- * compared (not base58, only `1`s, or longer than MAX_KEY_TEXT). Two keys of the same rank (≥ 0)
- * compare by their text: more digits, or at equal length the later text, is larger.
+ * What decides most comparisons of `text`, read once per key: leading `1`s and decoded bytes, packed
+ * (zeros · 2^20 + bytes); -1 where text alone cannot compare. Equal ranks compare by text: longer, then later, is larger.
  */
 export function base58Rank(text: string): number {
   if (text.length > MAX_KEY_TEXT) return -1;

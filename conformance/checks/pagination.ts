@@ -1,17 +1,8 @@
 /**
- * pagination: driven by the method table only (no method names). On the case's own page:
- * no more items than `limit`, no duplicates, the documented order. With `expect.paginate`:
- * walk the cursor to the end at the case's page size and at each listed size, and require
- * every walk to yield exactly the same items in the same order, ending with a null cursor
- * (a full last page then an empty page is allowed).
- *
- * The walks are one relation (same-slot.ts): what combines pages (order and repeats across
- * pages, one walk against another) is judged only when every page stated one slot, and the
- * walks are taken again when they did not; what holds of each page alone (its limit, its order,
- * no repeat within it, a cursor that never repeats) is judged on every page, whatever its slot.
- * Every walk is bounded by WALK_BOUNDS (walk.ts), never by another walk's length. The walk at
- * the case's size keeps its items; each later walk's items are compared with them as JSON
- * (`sameJson`: the same as comparing their texts), written out only to report a difference.
+ * pagination, driven by the method table only: each page keeps its `limit`, has no duplicates and
+ * the documented order. With `expect.paginate` the cursor is walked to a null cursor at the case's
+ * size and each listed size, and every walk must yield the same items in the same order. What spans
+ * pages is judged only when every page stated one slot (same-slot.ts); each walk is bounded by WALK_BOUNDS.
  */
 import { isObject, stringifyJson, type MethodInfo, type OrderKey, type PaginationInfo } from "@photon-indexer-kit/runtime";
 import { fail, pass, type Exchange, type Finding } from "../results.js";
@@ -31,12 +22,9 @@ interface Found {
 }
 
 /**
- * What a walk learns as its items go by, page by page: the first repeated item and the first one
- * out of order, each within one page (wrong whatever the slot) and across pages (judged at one
- * slot only); it keeps the items themselves (to be compared with later walks without writing
- * them). While the items are strictly in the documented order none can repeat an earlier one
- * (equal items have equal keys), so their JSON texts are written and looked up only once the
- * order breaks, or from the start where the method documents no order.
+ * What a walk learns page by page: the first repeated and the first out-of-order item, within a page
+ * (always wrong) and across pages (judged at one slot). Items are written as JSON only once the order
+ * breaks, or from the start where no order is documented.
  */
 function tracker(order: readonly OrderKey[] | null) {
   const items: unknown[] = [];

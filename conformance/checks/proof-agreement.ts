@@ -1,26 +1,10 @@
 /**
- * Validity-proof contexts agree with the separate proof calls. A validity proof (V1
- * `CompressedProofWithContext`, V2 `CompressedProofWithContextV2`, found by shape as the proofs
- * check finds it) states, per account and per new address, the root it proves against, the root's
- * index in the tree's root history, the leaf index (V1: the low element's index for an address)
- * and the tree. Photon builds them from the very proofs its separate calls answer:
- * - accounts: `get_multiple_compressed_leaf_proofs` (get_validity_proof/v1.rs:94-98,
- *   v2.rs:146-213), the helper of the account-proof list methods (get_multiple_compressed_account_proofs/mod.rs:41);
- *   V2 answers an account still in an output queue by index (root index 0, no root, v2.rs:189-205),
- *   as the V2 proof list method does (proveByIndex, get_multiple_compressed_account_proofs/v2.rs);
- * - new addresses: `get_multiple_new_address_proofs_helper` (v1.rs:100-110, v2.rs:222-231), the
- *   helper of the new-address proof methods; the deprecated plain address list is the V1 address
- *   tree's (v1.rs:77-87);
- * - root index = rootSeq % the tree's root_history_capacity (prover/prove.rs:28-50, 182-183,
- *   204-205), leaf index = the proof's leafIndex, or the address proof's lowElementLeafIndex
- *   (prove.rs:186-210, v1.rs:182-190).
- * So for each entry this asks the target for the same hashes and addresses with the methods the
- * method table says take a bare list of hashes, of public keys, or of objects (`paramShape`; no
- * method is named), and requires the same root, leaf index and tree (and queue, where both name
- * one), and root index = rootSeq % history. The validity answer and its separate calls are one
- * relation judged at one slot (same-slot.ts): a tree that moved between the calls (the answers
- * state different slots) has them asked again, then makes the comparison inconclusive, never a failure.
- * At most MAX_FOLLOW_UPS calls per validity answer, with at most MAX_ENTRIES entries compared.
+ * Validity-proof contexts agree with the separate proof calls Photon builds them from: accounts from
+ * `get_multiple_compressed_leaf_proofs` (get_validity_proof/v1.rs:94-98, v2.rs:146-213), new addresses
+ * from `get_multiple_new_address_proofs_helper` (v1.rs:100-110, v2.rs:222-231), root index = rootSeq %
+ * root history (prover/prove.rs:28-50). Each entry is asked again through the methods the table gives
+ * (`paramShape`) and must match root, leaf index and tree, judged at one slot (same-slot.ts): a moved
+ * tree is inconclusive, never a failure. At most MAX_FOLLOW_UPS calls and MAX_ENTRIES entries per answer.
  */
 import { isObject } from "@photon-indexer-kit/runtime";
 import { fail, pass, skip, type Finding } from "../results.js";

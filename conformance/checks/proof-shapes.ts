@@ -6,10 +6,8 @@
 import { decodeBase58Uint256, isObject } from "@photon-indexer-kit/runtime";
 
 /**
- * Root history sizes by Photon's u16 tree type (light-compressed-account TreeType: 1 StateV1,
- * 2 AddressV1, 3 StateV2, 4 AddressV2): V1 trees keep 2400 roots, batched trees 200
- * (DEFAULT_BATCH_ROOT_HISTORY_LEN; light-protocol cli/accounts). A V1 validity proof names no tree
- * type: its root indexes are held to the largest of them.
+ * Root history sizes by Photon's u16 tree type (1 StateV1, 2 AddressV1, 3 StateV2, 4 AddressV2;
+ * light-protocol cli/accounts). A V1 validity proof names no type: it is held to the largest.
  */
 export const ROOT_HISTORY: Readonly<Record<number, number>> = { 1: 2400, 2: 2400, 3: 200, 4: 200 };
 export const LARGEST_HISTORY = 2400;

@@ -1,27 +1,10 @@
 /**
- * proofs: the Merkle proofs an answer carries, judged with our own Poseidon folds (BN254, circom's
- * parameters, as light-poseidon hashes Photon's trees; the hash from poseidon.ts), independent of
- * the reference indexer's tree code. No method is named: a proof is recognised by its fields wherever
- * it stands in a result (the spec's `MerkleProofWithContext(V2)`, `MerkleContextWithNewAddressProof`,
- * `CompressedProofWithContext(V2)` shapes, spec/DECISIONS.md rows 66-70):
- * - an account proof (`proof`, `root`, `leafIndex`, `hash`) folds from its leaf `hash` at `leafIndex`
- *   to `root`, with as many siblings as its tree has levels (a known height, the same for every
- *   proof of that tree in the answer); one the V2 methods answer "by index" with no proof carries
- *   the zero root and rootSeq 0 (row 66);
- * - a new-address proof (`lowerRangeAddress`, `higherRangeAddress`, `lowElementLeafIndex`,
- *   `nextIndex`) brackets its address, and its low element's leaf (V1 Poseidon(lower, nextIndex,
- *   higher), V2 Poseidon(lower, higher); V1/V2 told by the proof's length) folds to `root`;
- * - proofs of one tree at one `rootSeq` share their root; validity-proof entries of one tree share
- *   their root and root index, agree with the account and address proofs of that tree in the same
- *   answer, and their root indexes lie within the tree's root history (Photon: `rootSeq %
- *   root_history_capacity`, get_validity_proof/prover/prove.rs:21-50 at 366a15b; 2400 roots for
- *   V1 trees, 200 for batched ones, light-protocol's localnet and default accounts);
- * - a `compressedProof` is never passed: the well-known placeholder (a = 1..32, b = 1..64,
- *   c = 1..32, stateless.js's stand-in) is a noted skip, any other proof a skip (no verifying key).
- * Folding costs about 26-40 Poseidon calls a proof: at most MAX_FOLDS proofs are folded per answer,
- * and a finding says how many were left unfolded. The work per answer is bounded and linear: at most
- * MAX_PROOFS proof-bearing objects and MAX_VALIDITY_ENTRIES validity-proof entries are judged (the
- * rest counted in a skip), each once, and at most MAX_FINDINGS_PER_ANSWER findings are kept.
+ * proofs: the Merkle proofs in an answer, recognised by their fields (spec/DECISIONS.md rows 66-70) and
+ * folded with our own Poseidon, independent of the reference's trees. Account proofs fold from `hash`
+ * to `root`; new-address proofs bracket their address and fold their low element; one tree at one
+ * `rootSeq` has one root, and validity entries' root indexes lie within its root history
+ * (get_validity_proof/prover/prove.rs:21-50 at 366a15b). A `compressedProof` is never passed (no
+ * verifying key). Work per answer is bounded: MAX_FOLDS, MAX_PROOFS, MAX_VALIDITY_ENTRIES, MAX_FINDINGS_PER_ANSWER.
  */
 import { encodeBase58Uint256, isObject } from "@photon-indexer-kit/runtime";
 import { BoundedFindings, MAX_FINDINGS_PER_ANSWER } from "../bounded-findings.js";

@@ -1,17 +1,8 @@
 /**
- * The run-wide ledger of roots: a tree's root at one root sequence is one value, whichever call
- * answers it (Photon answers a proof's `rootSeq` as the tree's current sequence, read with the tree's
- * nodes in one transaction, src/ingester/persist/leaf_node_proof.rs:25-30 and 118-156 at 366a15b;
- * the root history is a ring indexed by it, src/api/method/get_validity_proof/prover/prove.rs:28-50).
- * A target whose different calls answer different roots for the same (tree, rootSeq) is
- * inconsistent; within one answer the proofs check already sees it, across the answers of a run
- * this ledger does. A run owns one (`runSuite` makes it and hands it to every case's checks
- * through `CheckContext.roots`), so two runs in one process never meet each other's roots.
- *
- * The ledger also remembers the run's Merkle folds: the proofs of one tree share their upper
- * nodes, so a run asks Poseidon the same pair again and again (the bundled suite folds ~800 pairs,
- * ~170 of them distinct). Only Poseidon's own outputs are kept, keyed by their inputs: a target
- * cannot put a value there.
+ * The run-wide ledger of roots: a tree's root at one root sequence is one value whichever call answers
+ * it (src/ingester/persist/leaf_node_proof.rs:25-30 and 118-156 at 366a15b); a target answering two is
+ * inconsistent. One per run (`CheckContext.roots`). It also memoises the run's Poseidon folds, keyed by
+ * their inputs, so a target cannot put a value there.
  */
 import { poseidonHash } from "./poseidon.js";
 

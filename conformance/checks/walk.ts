@@ -146,11 +146,8 @@ export interface Walk<T = unknown> {
 }
 
 /**
- * Walks the cursor from the first page at `size` (null: the server's default) until it is
- * null, at most `bound` pages (and never past WALK_BOUNDS). `keep(item, index, opens)` decides
- * what is retained of each item (the item itself by default; keep less for long walks); `opens`
- * is true for the first item of each page. `first`: the answer already received to exactly the
- * first page's request (the case's own), used as that page.
+ * Walks the cursor from the first page at `size` (null: the server's default) to a null cursor, at most
+ * `bound` pages. `keep` decides what is retained of each item; `first` is the answer already received to the first page.
  */
 export async function walk<T = unknown>(
   ctx: CheckContext,

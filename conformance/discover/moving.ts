@@ -41,10 +41,8 @@ const EXACT_VALUES: readonly string[] = [
 ];
 
 /**
- * Roles whose entity was chosen for an exact fact of its list (one account, a full page, a page
- * and one, exactly two mints): on a target that moved, the entity itself may stop fitting, so
- * the whole role is set aside. Owners and mints chosen for lists longer than a page stay: a list
- * that grows stays longer than a page.
+ * Roles chosen for an exact fact of their list (one account, a page and one, two mints): set aside
+ * whole on a target that moved. Roles for lists longer than a page stay.
  */
 const EXACT_ROLES: readonly string[] = ["ownerWith1000", "ownerWith1001", "ownerWithOneAccount", "delegatedMint"];
 

@@ -76,10 +76,8 @@ async function signaturesOf(target: Target, f: Facts, hash: string): Promise<str
 }
 
 /**
- * `closedAccount`: a spent account with exactly two signatures, newest first the one whose
- * transaction closes it (`closedBy`), then the one whose transaction opens it (`openedBy`), each
- * checked by the transaction lookup. Candidates: accounts closed by the transactions of the seed
- * owner's first signatures page (at most MAX_TX_READS of them read).
+ * `closedAccount`: a spent account with exactly two signatures, newest first its closing (`closedBy`)
+ * then opening (`openedBy`) transaction, from the seed owner's first signatures page (at most MAX_TX_READS).
  */
 async function closedAccount(target: Target, f: Facts, seedOwner: string): Promise<Json | undefined> {
   const signatures: string[] = [];

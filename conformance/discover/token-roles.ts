@@ -73,11 +73,8 @@ export function delegateOf(data: Buffer): string | null {
 }
 
 /**
- * The token methods the roles need, by spec facts: `tokens`, the paginated method filtering both its
- * one required param (the token owner) and a mint (`x-filters`), and whose items another method's
- * totals sum (`x-sums.of` names the mint path); `holders`, the paginated method whose only required
- * param is that mint param; `delegated`, the other paginated method filtering by its one required
- * param and by the mint.
+ * The token methods the roles need, by spec facts: `tokens` (filters the token owner and a mint, summed by
+ * `x-sums`), `holders` (its only required param is that mint) and `delegated` (filters its param and the mint).
  */
 export function tokenMethods(table: MethodTable) {
   const all = Object.values(table);
@@ -164,11 +161,8 @@ async function mintWithManyHolders(target: Target, facts: Facts, candidates: rea
 }
 
 /**
- * delegateWithManyAccounts, mintWithManyHolders and delegatedMint from the token accounts seen
- * (`seenDelegates`: delegate → accounts seen; `seenMints`: mint → accounts seen). The holders mint
- * is tried among the delegate's mints first (its cases filter the delegate's accounts by it);
- * delegatedMint is written only when the delegate's complete list holds exactly two mints, one of
- * them the holders mint (its promise: the delegate's other accounts are all of that mint).
+ * delegateWithManyAccounts, mintWithManyHolders and delegatedMint from the token accounts seen. The holders
+ * mint is tried among the delegate's mints first; delegatedMint only when the delegate holds exactly two mints.
  */
 export async function discoverTokenRoles(
   target: Target,
@@ -200,11 +194,8 @@ export async function discoverTokenRoles(
 const STATE_V1 = 1;
 
 /**
- * `merkleContexts.knownHash`: the merkle context a single-item lookup (`x-lookup` without items,
- * keyed by `hashField`, the accounts' identity field) states for `hash`, checked: the answer is the account asked for (its lookup field), the context's
- * tree and queue are pubkeys and its type an integer, and every other single lookup that names a
- * tree for it names the same one. Written only for a V1 state tree: the cases read it as one (a
- * proof of 26 siblings).
+ * `merkleContexts.knownHash`: the merkle context a single lookup states for `hash`, checked against the
+ * other single lookups; written only for a V1 state tree, as the cases read it (26 siblings).
  */
 export async function discoverMerkleContext(target: Target, table: MethodTable, hashField: string, hash: string): Promise<Json | undefined> {
   const lookups = Object.values(table).filter((m) => m.lookup && m.lookup.items === null && !m.pagination);

@@ -1,21 +1,8 @@
 /**
- * The one escaping layer of the reporters: every string that came from outside (a target's
- * messages, ids, values and headers, case ids and descriptions, the target URL, discovered
- * fixtures, the spec's title) reaches an output only through the function of its sink here.
- *
- *   console   `forConsole`    control and invisible characters shown as `\x1b`, `\n`, `\u202e`
- *   shell     `forShell`      one shell word (`'…'`, or `$'…'` when it holds such characters)
- *   markdown  `forMarkdown`, `forMarkdownCode`, `forMarkdownJson`
- *   XML       `forXml`        attribute values and text alike
- *   HTML      `forHtml`       text and quoted attribute values alike
- *   GitHub    `forGithubData`, `forGithubProperty`   the workflow-command encoding
- *   JSON      `forJson`       valid JSON, nothing invisible in it
- *
- * Redaction comes first: `render` (index.ts) passes the summary through `redactSummary` (at
- * the end of this file) before a reporter escapes anything, so that an escape never hides a
- * secret from the redactor. The whole-text pass at the output
- * edge (cli.ts) stays as a second net; these escapes leave the characters secrets are made of
- * (letters, digits, `-_.~+/=`) untouched wherever the sink allows it.
+ * The one escaping layer of the reporters: every string from outside reaches an output only through
+ * its sink's function here (`forConsole`, `forShell`, `forMarkdown…`, `forXml`, `forHtml`, `forGithub…`,
+ * `forJson`). `redactSummary` runs before any escape, so an escape never hides a secret from the
+ * redactor; escapes leave the characters secrets are made of untouched where the sink allows.
  */
 import { stringifyJson, visibleText } from "@photon-indexer-kit/runtime";
 import type { CaseResult, Exchange, RunSummary } from "../../results.js";
@@ -38,9 +25,8 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 const visible = visibleText;
 
 // ---------------------------------------------------------------------------------------
-// Console (terminal): nothing can move the cursor, colour, clear, link or start a line.
-// A backslash is left as it is (a secret may hold one): a target that sends the text `\x1b`
-// reads the same as an escaped ESC, but neither is ever a control character.
+// Console: nothing can move the cursor, colour, clear, link or start a line; a backslash is
+// left as it is, so a sent `\x1b` reads like an escaped ESC but is never a control character.
 
 export const forConsole = visible;
 
@@ -77,10 +63,8 @@ export function forShell(value: string): string {
 const ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 
 /**
- * Text for a paragraph or a table cell. HTML's `& < > "` become entities; markdown's `\`,
- * backtick, `*`, `[`, `]`, `|`, `$` and `_` (outside a word), and a leading `#`, are
- * backslash-escaped; `://`, `www.` and `@` are broken with an entity so that no autolink
- * forms; invisible characters are shown escaped (so no newline reaches a cell).
+ * Text for a paragraph or table cell: HTML's `& < > "` as entities, markdown's special characters
+ * backslash-escaped, autolinks broken, invisible characters shown escaped.
  */
 export function forMarkdown(text: string): string {
   return visible(text)
@@ -210,10 +194,8 @@ function redactResult(r: CaseResult, redact: Redact): CaseResult {
 }
 
 /**
- * The summary with each string a reporter shows passed through `redact`, before any sink
- * escapes it: an escape (`|` to `\|`, `%` to `%25`, `&` to `&amp;`) would otherwise hide a
- * secret from a redactor run over the finished text. (Parsed bodies, which no reporter
- * shows, are left as they are.)
+ * The summary with each shown string passed through `redact` before any sink escapes it, since an
+ * escape (`|` to `\|`) would hide a secret from a redactor run over the finished text.
  */
 export function redactSummary(summary: RunSummary, redact: Redact): RunSummary {
   return {
