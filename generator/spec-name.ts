@@ -3,10 +3,8 @@ import { basename, relative, resolve, sep } from "node:path";
 import type { SpecModel } from "./model.js";
 
 /**
- * The model with its spec named by what it is, not where it was read from: a file by its name, a
- * folder's files by their paths inside it (`/`-separated), a URL as shown. What the files say then
- * depends only on the spec (title, version, sha256, names), so `photon-gen check` agrees with
- * `generate` whichever directory either runs in, wherever the output folder is.
+ * The model with its spec named by what it is (a file's name, a folder's relative paths, a URL as shown),
+ * not where it was read, so `photon-gen check` agrees with `generate` from any directory.
  */
 export function named(model: SpecModel, cwd: string): SpecModel {
   if (/^https?:/i.test(model.source)) return model;

@@ -1,21 +1,10 @@
 /**
- * The one layer between spec text and generated code. As in ajv's codegen, spec text is never
- * concatenated into code: every string from the spec (names, titles, summaries, descriptions,
- * enum values, property names, the source path) reaches an output file through exactly one of
- * the functions below, chosen by its sink:
- *
- * | sink | function |
- * |---|---|
- * | identifier (export, member name) | `identifier` (refuses anything that is not one) |
- * | property name in a type / in an object literal | `typeKey` / `objectKey` |
- * | string literal | `stringLiteral`, and `literal` for whole values |
- * | block or JSDoc comment / one-line comment | `commentText` / `commentLine` |
- * | ajv schema id (ajv writes it into a `sourceURL` comment) | `schemaId` |
- * | markdown (generated/README.md) | `mdCode`, `mdText` (template helpers) |
- * | handlebars template | `compileTemplate`: every `{{value}}` must go through a helper above |
- *
- * openapi-typescript's output (types.ts) escapes for itself (it builds a TypeScript AST and
- * writes `*\/` in JSDoc); the injection test checks that too.
+ * The one layer between spec text and generated code: spec text is never concatenated into code
+ * (as in ajv's codegen); each string reaches an output through the function of its sink:
+ * identifiers `identifier`, keys `typeKey` / `objectKey`, string literals `stringLiteral` / `literal`,
+ * comments `commentText` / `commentLine`, ajv ids `schemaId`, markdown `mdCode` / `mdText`, and
+ * templates `compileTemplate` (every `{{value}}` through a helper). openapi-typescript's types.ts
+ * escapes for itself; the injection test checks both.
  */
 import Handlebars from "handlebars";
 import { internalError } from "@photon-indexer-kit/runtime";

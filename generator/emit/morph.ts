@@ -11,10 +11,8 @@ export type Statements = (string | TsMorph.WriterFunction | TsMorph.StatementStr
 let loaded: typeof TsMorph | undefined;
 
 /**
- * ts-morph, loaded on first use: the method table's `methodEntry` (and so `compileSpec`, which the
- * reference and the runner use in memory) must not pay for it. Required, not imported: it is a
- * CommonJS bundle, and an ESM import of it first has Node scan its whole text for module syntax and
- * for its export names (~0.1 s of a `photon-gen generate`).
+ * ts-morph, loaded on first use so the method table (and `compileSpec`) does not pay for it; required,
+ * not imported, since an ESM import of its CommonJS bundle makes Node scan its whole text.
  */
 export function tsMorph(): typeof TsMorph {
   loaded ??= createRequire(import.meta.url)("ts-morph") as typeof TsMorph;

@@ -177,10 +177,8 @@ function moduleCode(ajv: Ajv, exports: Record<string, string>): string {
 }
 
 /**
- * ajv checks each schema against the draft-07 meta-schema, whose `enum: {uniqueItems: true}`
- * compares every pair of values (100,000 values: 27 to 45 s). Enums are checked for duplicates in one
- * pass during normalisation (normalize/index.ts), so the meta-schema sees each enum cut to its
- * first value; the schema compiled is the whole one.
+ * The schema ajv checks against the draft-07 meta-schema, each enum cut to its first value: the
+ * meta-schema's `uniqueItems` is quadratic, and normalize/index.ts already refuses duplicates. The whole schema is compiled.
  */
 function withShortEnums(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withShortEnums);
@@ -234,10 +232,8 @@ function locate(model: SpecModel, message: string): GenError {
 }
 
 /**
- * Adds every schema of the model to `ajv` (components, envelope, each method's params and result)
- * and compiles them, so errors surface here, located in the spec. Shared by the standalone
- * emitter below and by `compileSpec` (generator/compile.ts), which keeps the compiled functions
- * in memory: both see the same schemas under the same ids.
+ * Adds every schema of the model to `ajv` and compiles them, so errors surface here, located in the
+ * spec. Shared by the standalone emitter and `compileSpec` (generator/compile.ts): same schemas, same ids.
  */
 export function compileModelSchemas(ajv: Ajv, model: SpecModel): ValidatorExports {
   const exports: Record<string, string> = {};
