@@ -1,18 +1,10 @@
-// Builds the two packages of this workspace with tsc, the runtime first (the main package
-// imports it by name and compiles against its declarations):
-//   1. runtime/ → runtime/dist (runtime/tsconfig.json): `@photon-indexer-kit/runtime`.
-//   2. the main package → dist/ (tsconfig.json): generator, generated, reference, conformance.
-//      tsconfig.json leaves runtime/ out and resolves `@photon-indexer-kit/runtime` to
-//      runtime/dist (no source condition), so no runtime module is compiled into dist/.
-//   3. dist/runtime/index.{js,d.ts}: the `photon-indexer-kit/runtime` entry, one re-export of
-//      `@photon-indexer-kit/runtime`. Installed, the package then holds one runtime, the
-//      dependency's: an RpcError thrown by the reference's handlers is the class the generated
-//      listener tests for, and `photon-indexer-kit/runtime` is the dependency itself.
-//   4. dist/reference/trees/poseidon-memo.bin: the Poseidon outputs of the default dataset's trees,
-//      hashed by the compiled reference (scripts/poseidon-memo.mjs; reference/trees/poseidon-memo.ts).
-// `node scripts/build.mjs runtime` builds step 1 only (the runtime package's `build`).
-// Runs on `npm pack` of the main package (its `prepack`) and on `npm ci`/`npm install` here (the
-// `prepare` of scripts/package.json, a private workspace): no published manifest runs it.
+// Builds the workspace's two packages with tsc, the runtime first (the main package compiles
+// against its declarations): runtime/ → runtime/dist; the main package → dist/, resolving
+// `@photon-indexer-kit/runtime` to runtime/dist so no runtime module is compiled in;
+// dist/runtime/index.{js,d.ts} re-exporting the dependency, so an installed package holds one
+// runtime (one RpcError class); dist/reference/trees/poseidon-memo.bin (scripts/poseidon-memo.mjs).
+// `node scripts/build.mjs runtime` builds the runtime only. Runs on `npm pack` (prepack) and on
+// `npm ci`/`npm install` here (scripts/package.json's `prepare`), never from a published manifest.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
