@@ -2,11 +2,12 @@ import { defineConfig } from "vitest/config";
 
 // `unit`: one module at a time, in process, quick (`npm run test:unit`).
 // `integration` (`*.integration.test.ts`): in process, the product whole (a served reference, many cases).
-// `e2e` (`*.e2e.test.ts`): child processes, `npm pack`, a browser, the whole corpus.
+// `e2e` (`*.e2e.test.ts`): child processes, a browser, the whole corpus; `pack`: `npm pack`.
 // Neither unit nor integration spawns, packs or drives a browser (test/test-projects.test.ts checks).
 // The projects run one after another, so they never share the cores.
 const INTEGRATION = "test/**/*.integration.test.ts";
 const E2E = "test/**/*.e2e.test.ts";
+const PACKS = "test/package/consumer.e2e.test.ts";
 
 export default defineConfig({
   resolve: { conditions: ["photon-indexer-kit-source"] },
@@ -33,7 +34,9 @@ export default defineConfig({
         extends: true,
         test: { name: "integration", include: [INTEGRATION], isolate: false, testTimeout: 60_000, hookTimeout: 60_000, sequence: { groupOrder: 1 } },
       },
-      { extends: true, test: { name: "e2e", include: [E2E], testTimeout: 120_000, hookTimeout: 120_000, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "e2e", include: [E2E], exclude: [PACKS], testTimeout: 120_000, hookTimeout: 120_000, sequence: { groupOrder: 2 } } },
+      // Alone and last: `npm pack` rebuilds dist/ in place, which the other files run from.
+      { extends: true, test: { name: "pack", include: [PACKS], testTimeout: 300_000, hookTimeout: 300_000, sequence: { groupOrder: 3 } } },
     ],
   },
 });
