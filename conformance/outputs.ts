@@ -87,21 +87,30 @@ export async function prepareOutputFile(file: string, flag = "--output"): Promis
   if (!existing) await unlink(file).catch(() => undefined);
 }
 
+/** Makes `dir` (parents too) and sees it writable; returns the folders made. Else a usage error naming `what`, nothing left made. */
+async function writableFolder(dir: string, what: string): Promise<string[]> {
+  const made = await makeFolders(dir, what, true);
+  try {
+    await access(dir, constants.W_OK);
+    return made;
+  } catch (err) {
+    await removeFolders(made);
+    throw new UsageError(`cannot write ${what}: ${why(err)}`);
+  }
+}
+
 /**
  * An output folder (`--out DIR`): checked by making it (and its missing parents) and seeing it
  * writable, then removing what was made, so a command that stops early leaves nothing behind;
  * the command makes it again when it writes.
  */
 export async function checkOutputFolder(dir: string, flag = "--out"): Promise<void> {
-  const what = `${flag} ${dir}`;
-  const made = await makeFolders(dir, what, true);
-  try {
-    await access(dir, constants.W_OK);
-  } catch (err) {
-    throw new UsageError(`cannot write ${what}: ${why(err)}`);
-  } finally {
-    await removeFolders(made);
-  }
+  await removeFolders(await writableFolder(dir, `${flag} ${dir}`));
+}
+
+/** An output folder a long-running command keeps writing into (`watch --report-dir`): made and seen writable, and kept. */
+export async function makeOutputFolder(dir: string, flag: string): Promise<void> {
+  await writableFolder(dir, `${flag} ${dir}`);
 }
 
 /**

@@ -81,7 +81,7 @@ export function refusalWatch(needed = REFUSAL_ANSWERS): RefusalWatch {
       return {
         display: target.display,
         nextId: () => target.nextId(),
-        send: (http, body, signal) => target.send(http, body, signal).then(observe),
+        send: (http, body, signal, sent) => target.send(http, body, signal, sent).then(observe),
         call: (method, params, signal) => target.call(method, params, signal).then(observe),
       };
     },

@@ -228,7 +228,7 @@ function within(target: RawTarget, signal: AbortSignal): RawTarget {
   return {
     display: target.display,
     nextId: () => target.nextId(),
-    send: (http, body) => bounded(http?.method ?? "POST", body, () => target.send(http, body, signal)),
+    send: (http, body, _own, sent) => bounded(http?.method ?? "POST", body, () => target.send(http, body, signal, sent)),
     call: (method, params) => bounded("POST", "", () => target.call(method, params, signal)),
   };
 }
@@ -237,6 +237,12 @@ function within(target: RawTarget, signal: AbortSignal): RawTarget {
 function retained(exchange: Exchange, c: ConformanceCase, table: MethodTable): Exchange {
   const slot = caseSlot(exchange, c.method, c.http !== null, table);
   return { ...exchange, body: slot === null ? undefined : { result: { context: { slot } } } };
+}
+
+/** Whether a case's own request is sent to provoke an error: a raw HTTP request, an expected error, a batch expecting one. */
+function isProbe(c: ConformanceCase): boolean {
+  const expectsError = (m: unknown) => typeof m === "object" && m !== null && "error" in m;
+  return c.http !== null || c.expect.error !== null || (c.expect.batch ?? []).some(expectsError);
 }
 
 async function runCase(
@@ -255,7 +261,7 @@ async function runCase(
   const started = performance.now();
   const bounded = within(target, signal);
   const { body, id } = requestOf(c, bounded);
-  const exchange = await bounded.send(c.http, body);
+  const exchange = await bounded.send(c.http, body, undefined, { method: c.method, probe: isProbe(c) });
   observe?.(c, exchange);
   const findings = await judge(c, exchange, bounded, { strict, requestId: id, spec, ...(roots ? { roots } : {}) });
   // Given up by Ctrl-C while it ran: what it found may be the stop's doing, so it counts as not run.

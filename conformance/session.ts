@@ -20,7 +20,7 @@ import { readFixtures, referenceFixturesFile } from "./fixtures.js";
 import { refusalWatch, settleRefusal, type RefusalWatch } from "./refusals.js";
 import { appliesTo, defaultSpec, methodsCalled, shownSpecFile, type SpecBundle } from "./spec-bundle.js";
 import { aliasesOf, canonicalMethod, type MethodTable } from "./spec-facts.js";
-import { createTarget, type RawTarget } from "./target.js";
+import { createTarget, type ExchangeObserver, type RawTarget } from "./target.js";
 
 /** What every command uses unless told otherwise. */
 export const SESSION_DEFAULTS = Object.freeze({
@@ -93,6 +93,8 @@ export interface SessionOptions extends SelectionOptions {
    * keeps what it found (the session's notes say so).
    */
   readonly signal?: AbortSignal | undefined;
+  /** Told of every exchange with the targets (watch's metrics). */
+  readonly observe?: ExchangeObserver | undefined;
 }
 
 /** The settings a session runs with: SESSION_DEFAULTS under the caller's values. */
@@ -150,8 +152,10 @@ export function redactorFor(targets: readonly TargetSpec[], secrets: readonly st
 export function targetOf(
   spec: { readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined },
   settings: SessionSettings,
+  observe?: ExchangeObserver,
 ): RawTarget {
   return createTarget({
+    observe,
     url: spec.url,
     headers: spec.headers ?? {},
     timeoutMs: settings.timeoutMs,
@@ -284,7 +288,7 @@ async function fixturesOf(
   const url = options.targets[0]?.url;
   if (!url) throw new UsageError("--discover needs --url");
   try {
-    const raw = targetOf({ url, headers: options.targets[0]?.headers }, settings);
+    const raw = targetOf({ url, headers: options.targets[0]?.headers }, settings, options.observe);
     const stop = options.signal ? AbortSignal.any([options.signal, watch.signal]) : watch.signal;
     const discovered = (await discoverFixtures(stoppedBy(watch.watch(raw), stop), options.seedOwner, (options.spec ?? defaultSpec).methods)) as Fixtures;
     const refused = watch.refused();
@@ -369,7 +373,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     if (side.url === undefined) reference ??= await startReferenceIndexer({ host: "127.0.0.1", port: 0, warmTrees: false });
     urls.push(side.url ?? reference!.url);
   }
-  const targets = options.targets.map((side, i) => watches[i]!.watch(targetOf({ url: urls[i]!, headers: side.headers }, settings)));
+  const targets = options.targets.map((side, i) => watches[i]!.watch(targetOf({ url: urls[i]!, headers: side.headers }, settings, options.observe)));
   return {
     settings,
     spec,

@@ -26,6 +26,19 @@ import type { Exchange } from "./results.js";
 /** Characters of an answer's body kept on its exchange for reports (`Exchange.text`). */
 export const MAX_KEPT_TEXT = 4096;
 
+/** What a request is for, as an exchange observer is told: the method it calls, and whether it is a probe. */
+export interface Sent {
+  readonly method: string;
+  /** Sent to provoke an error (a case expecting one, a raw HTTP request): its error answers are the case's to judge. */
+  readonly probe?: boolean;
+}
+
+/** Told of every exchange with the target that got an answer or failed on its own (watch's metrics). */
+export type ExchangeObserver = (exchange: Exchange, sent: Sent) => void;
+
+/** A body sent without saying what for: no known method, its errors its sender's to judge. */
+const UNSAID: Sent = { method: "", probe: true };
+
 export interface TargetOptions {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -33,11 +46,12 @@ export interface TargetOptions {
   readonly maxBodyBytes: number;
   readonly maxRps: number | null;
   readonly retry: RetryOptions | false;
+  readonly observe?: ExchangeObserver | undefined;
 }
 
 export interface RawTarget extends Target {
-  /** Sends a body as a case describes it; `signal` aborts the request (an exchange with no answer). */
-  send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange>;
+  /** Sends a body as a case describes it; `signal` aborts the request (an exchange with no answer); `sent` is told to the observer. */
+  send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal, sent?: Sent): Promise<Exchange>;
   nextId(): number;
 }
 
@@ -72,7 +86,13 @@ export function createTarget(options: TargetOptions): RawTarget {
   // Every header value given for a target is a secret (whatever its name): shown masked.
   const shownHeaders = Object.fromEntries(Object.keys(options.headers).map((k) => [k, "***"]));
 
-  async function send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange> {
+  async function send(http: HttpRequestSpec | null, body: string, signal?: AbortSignal, sent?: Sent): Promise<Exchange> {
+    const exchange = await exchangeOf(http, body, signal);
+    options.observe?.(exchange, sent ?? UNSAID);
+    return exchange;
+  }
+
+  async function exchangeOf(http: HttpRequestSpec | null, body: string, signal?: AbortSignal): Promise<Exchange> {
     await nextSlot(pacer);
     const method = http?.method ?? "POST";
     const url = requestUrl(options.url, http);
@@ -143,7 +163,7 @@ export function createTarget(options: TargetOptions): RawTarget {
     nextId: () => ++id,
     call(method, params, signal) {
       const envelope = params === undefined ? { jsonrpc: "2.0", id: ++id, method } : { jsonrpc: "2.0", id: ++id, method, params };
-      return send(null, stringifyJson(envelope), signal);
+      return send(null, stringifyJson(envelope), signal, { method });
     },
   };
 }

@@ -11,7 +11,9 @@ import { reporterNames } from "../reporters/index.js";
 import { forConsole } from "../reporters/support/escape.js";
 import { RUN_WIDE_ROW } from "../reporters/support/stats.js";
 import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "../session.js";
+import type { ConformanceCase } from "../case-format.js";
 import type { SpecBundle } from "../spec-bundle.js";
+import type { ExchangeObserver } from "../target.js";
 import { checkUrl, type CorpusFlags } from "./options.js";
 
 /** The flags a command's redactors read. */
@@ -76,9 +78,16 @@ export class Invocation {
   /**
    * The session of a command line: its sides (each with its own headers), the fixtures profile
    * (--discover asks the first side only), the selected cases (none matching is a usage error)
-   * and the settings every side shares.
+   * and the settings every side shares; `observe` is told of every exchange (watch's metrics).
    */
-  sessionFor(flags: CorpusFlags, targets: readonly TargetSpec[], spec: SpecBundle, derived = true, signal?: AbortSignal): Promise<Session> {
+  sessionFor(
+    flags: CorpusFlags,
+    targets: readonly TargetSpec[],
+    spec: SpecBundle,
+    derived = true,
+    signal?: AbortSignal,
+    observe?: ExchangeObserver,
+  ): Promise<Session> {
     return openSession({
       targets,
       derived,
@@ -97,6 +106,7 @@ export class Invocation {
       concurrency: flags.concurrency,
       secrets: this.extraSecrets(flags),
       signal,
+      observe,
     });
   }
 }
@@ -118,13 +128,18 @@ export const selection = (flags: CorpusFlags, session: Session) => ({
  * The target is never contacted.
  */
 export async function list(flags: CorpusFlags, spec: SpecBundle, derived = true, runWide: readonly string[] = []): Promise<ExitStatusValue> {
-  const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
-  const cases = await loadSelection(
-    { casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true, derived, spec },
-    fixtures,
-  );
+  const cases = await selectedCases(flags, spec, derived);
   const rows = [...cases.map((c) => [c.id, c.method] as const), ...runWide.map((id) => [id, RUN_WIDE_ROW] as const)];
   const width = Math.max(0, ...rows.map(([id]) => id.length));
   process.stdout.write(rows.map(([id, method]) => `${forConsole(id).padEnd(width)}  ${forConsole(method)}\n`).join(""));
   return ExitStatus.OK;
+}
+
+/** The cases a command line selects, read without contacting the target (the profile given, else the reference's); none matching is a usage error. */
+export async function selectedCases(flags: CorpusFlags, spec: SpecBundle, derived = true): Promise<ConformanceCase[]> {
+  const fixtures = await readFixtures(flags.fixtures ?? referenceFixturesFile);
+  return loadSelection(
+    { casesDir: flags.cases, methods: flags.method, caseGlobs: flags.case, shard: flags.shard, requireMatch: true, derived, spec },
+    fixtures,
+  );
 }

@@ -3,6 +3,7 @@
  *   run   [--url URL] [options]   exit 0 conformant, 1 not, 2 usage / unreadable cases / unreachable target
  *   serve [--host H] [--port P] [--dataset FILE | --seed N --accounts N] [--rate-limit N] [--latency MS] [--live MS [--lag N]]
  *   cases derive [--out DIR]     write the spec-derived cases (derive.ts) as YAML files for review
+ *   watch --url URL [--every 5m] [--metrics-port 9464]   run on a timer, serving Prometheus metrics, until SIGINT/SIGTERM (exit 0)
  * run, diff, record, check and cases derive take `--spec VERSION|FILE` (spec-bundle.ts): the interface judged against.
  * Settings also come from a config file and the environment (conformance/config.ts); flags win.
  * A run interrupted by Ctrl-C writes its partial reports and exits 130.
@@ -20,6 +21,7 @@ import { argvRedactor } from "./options.js";
 import { recordCommand } from "./record.js";
 import { runCommand } from "./run.js";
 import { serveCommand } from "./serve.js";
+import { watchCommand } from "./watch.js";
 
 let pipesQuiet = false;
 
@@ -47,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   recordCommand(program, cli);
   casesCommand(program, cli);
   checkCommand(program, cli);
+  watchCommand(program, cli);
   serveCommand(program);
 
   try {

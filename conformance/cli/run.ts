@@ -4,31 +4,22 @@ import type { ExitStatusValue } from "@photon-indexer-kit/runtime";
 import type { ConfigReporter } from "../config.js";
 import { ConfErrorCode, ConformanceError } from "../errors.js";
 import { fixturesSaver, saveFixturesOption } from "../fixtures-save.js";
-import { checkSkipMethods, runSuite, selectsRunWide, SLOT_ORDER_ID } from "../run.js";
+import { checkSkipMethods, runSuite, selectsRunWide, SLOT_ORDER_ID, type RunOptions } from "../run.js";
 import { deadline, formatDuration } from "../pool.js";
-import { SESSION_DEFAULTS } from "../session.js";
+import { SESSION_DEFAULTS, type Session } from "../session.js";
 import { loadSpecBundle, type SpecBundle } from "../spec-bundle.js";
 import { decide } from "../verdict.js";
 import { list, selection, type Invocation } from "./context.js";
 import { collect, concurrencyOption, corpusOptions, durationOption, int, maxSkippedOption, reporterOptions, shard, type CorpusFlags } from "./options.js";
 import { Reports } from "./reporters.js";
 
-export function runCommand(program: Command, cli: Invocation): void {
-  saveFixturesOption(reporterOptions(corpusOptions(program.command("run"))))
-    .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
-    .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)")
+/** The options of one run of the selection, run's and watch's: how it is sent, judged and bounded (`maxTime`: what --max-time bounds). */
+export const suiteOptions = (command: Command, maxTime: string) =>
+  command
     .addOption(concurrencyOption())
     .option("--strict", "fields unknown to the spec fail instead of warn")
     .option("--max-rps <n>", "requests per second at most", int("--max-rps", 1))
-    .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
-    .addOption(
-      durationOption(
-        "--max-time <duration>",
-        "the whole command's deadline (--discover included); cases left then are not run, and the reports are written",
-        "--max-time",
-        SESSION_DEFAULTS.maxTimeMs,
-      ),
-    )
+    .addOption(durationOption("--max-time <duration>", maxTime, "--max-time", SESSION_DEFAULTS.maxTimeMs))
     .addOption(
       durationOption("--case-time <duration>", "one case's deadline, all its requests (walks included) together", "--case-time", SESSION_DEFAULTS.caseTimeMs),
     )
@@ -38,7 +29,33 @@ export function runCommand(program: Command, cli: Invocation): void {
       "--skip-method <name>",
       "opt a method (or alias) out: its cases are not run and not serving it does not fail the verdict; the certificate names it (repeatable; the spec's x-registered: false methods are opted out by default)",
       collect,
-    )
+    );
+
+/** runSuite's options for a session of run's (or watch's) flags; `started`: when --max-time began counting. */
+export const suiteRun = (flags: CorpusFlags, session: Session, started: number, signal: AbortSignal, onResult?: RunOptions["onResult"]): RunOptions => ({
+  ...selection(flags, session),
+  url: session.urls[0]!,
+  concurrency: flags.concurrency,
+  strict: flags.strict ?? false,
+  maxRps: flags.maxRps ?? null,
+  shard: flags.shard ?? null,
+  maxTimeMs: flags.maxTime,
+  since: started,
+  caseTimeMs: flags.caseTime,
+  maxFailures: flags.maxFailures,
+  skipMethods: flags.skipMethod ?? [],
+  signal,
+  onResult,
+});
+
+export function runCommand(program: Command, cli: Invocation): void {
+  suiteOptions(
+    saveFixturesOption(reporterOptions(corpusOptions(program.command("run"))))
+      .description("replay the conformance cases against an indexer (default: the embedded reference indexer)")
+      .option("--url <url>", "indexer endpoint (its query string, e.g. ?api-key=…, is kept and never printed)"),
+    "the whole command's deadline (--discover included); cases left then are not run, and the reports are written",
+  )
+    .option("--shard <i/n>", "run the I-th of N stable slices of the cases", shard)
     .action(async (flags: CorpusFlags, command: Command) => {
       const started = performance.now();
       cli.messages = cli.outputRedactor(flags);
@@ -76,24 +93,7 @@ async function run(
   process.once("SIGINT", onInterrupt);
   try {
     await saveProfile(session.fixtures, redact);
-    const ran = await runSuite(
-      {
-        ...selection(flags, session),
-        url: session.urls[0]!,
-        concurrency: flags.concurrency,
-        strict: flags.strict ?? false,
-        maxRps: flags.maxRps ?? null,
-        shard: flags.shard ?? null,
-        maxTimeMs: flags.maxTime,
-        since: started,
-        caseTimeMs: flags.caseTime,
-        maxFailures: flags.maxFailures,
-        skipMethods: flags.skipMethod ?? [],
-        signal: interrupt.signal,
-        onResult: reports.progress(redact, flags.verbose),
-      },
-      session,
-    );
+    const ran = await runSuite(suiteRun(flags, session, started, interrupt.signal, reports.progress(redact, flags.verbose)), session);
     const decided = decide(ran, { maxSkipped: flags.maxSkipped, refuseAllSkipped: true });
     await reports.write(discovered ? { ...decided.summary, discovered } : decided.summary, redact);
     if (decided.refusal !== null) process.stderr.write(`photon-conformance: ${decided.refusal}\n`);

@@ -19,10 +19,10 @@ interface ServeFlags {
   lag?: number;
 }
 
-/** Why `serve` could not listen, as a usage error (a taken port, an address not ours); null for other errors (thrown as they are). */
-function listenError(err: NodeJS.ErrnoException, host: string, port: number): UsageError | null {
+/** Why a server could not listen, as a usage error (a taken port, an address not ours); null for other errors (thrown as they are). */
+export function listenError(err: NodeJS.ErrnoException, host: string, port: number, flag = "--port"): UsageError | null {
   const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  if (err.code === "EADDRINUSE") return new UsageError(`cannot listen on ${where}: the port is already in use (--port 0 picks a free one)`);
+  if (err.code === "EADDRINUSE") return new UsageError(`cannot listen on ${where}: the port is already in use (${flag} 0 picks a free one)`);
   if (err.code === "EACCES") return new UsageError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges)`);
   if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") return new UsageError(`cannot listen on ${where}: no such local address (--host)`);
   if (err.code === "ENOENT" || err.code === "EISDIR") return new UsageError(`cannot read --dataset: ${err.message}`);
