@@ -99,22 +99,20 @@ export class WatchMetrics {
   /** The indexer's slot, its rate and whether it answers: read when scraped (slot.ts). */
   private slotGauges(slots: SlotSampler): void {
     const registers = [this.registry];
-    const gauge = (name: string, help: string, value: () => number | null) =>
+    const gauge = (name: string, help: string, value: () => number | null): Gauge =>
       new Gauge({
         name,
         help,
         registers,
         async collect() {
           await slots.sample();
-          const v = value();
-          if (v === null) this.reset();
-          else this.set(v);
+          this.set(value() ?? Number.NaN); // unknown: NaN, which no comparison (no alert) takes for a value
         },
       });
     gauge("photon_indexer_slot", "The indexer's slot, read when scraped (the last one answered)", () => slots.current.slot);
     gauge(
       "photon_indexer_slot_advance_rate",
-      "Slots per second the indexer advanced between the last two scrapes; absent while it does not answer",
+      "Slots per second the indexer advanced between the last two scrapes; NaN while it does not answer",
       () => slots.current.rate,
     );
     gauge("photon_indexer_up", "1 when the indexer answered the last slot read, else 0", () => (slots.current.up === null ? null : slots.current.up ? 1 : 0));

@@ -37,6 +37,9 @@ export interface WatchPlan {
 
 const MAX_NAMED = 5;
 
+/** `n cases`, `1 case`. */
+const cases = (n: number): string => `${n} case${n === 1 ? "" : "s"}`;
+
 /** The methods named in a line: the first few, then how many more. */
 const named = (methods: readonly string[]): string =>
   methods.slice(0, MAX_NAMED).join(", ") + (methods.length > MAX_NAMED ? ` and ${methods.length - MAX_NAMED} more` : "");
@@ -46,11 +49,11 @@ function judged(summary: RunSummary): { verdict: RunVerdict; detail: string } {
   const verdict = verdictOf(summary);
   const { counts } = summary;
   const total = counts.pass + counts.fail + counts.warn + counts.skip + counts.notRun;
-  if (verdict === "CONFORMANT") return { verdict: "conformant", detail: `${total} cases, none failed` };
-  if (verdict === "INCOMPLETE") return { verdict: "incomplete", detail: `${counts.notRun} of ${total} cases not run (the run's deadline)` };
+  if (verdict === "CONFORMANT") return { verdict: "conformant", detail: `${cases(total)}, none failed` };
+  if (verdict === "INCOMPLETE") return { verdict: "incomplete", detail: `${counts.notRun} of ${cases(total)} not run (the run's deadline)` };
   const failing = (summary.methods ?? []).filter((m) => outcomeOf(m) === "fail").map((m) => m.method);
   const where = failing.length > 0 ? `; failing: ${named(failing)}` : "";
-  return { verdict: "not_conformant", detail: `${counts.fail} of ${total} cases failed${where}` };
+  return { verdict: "not_conformant", detail: `${counts.fail} of ${cases(total)} failed${where}` };
 }
 
 /** Why a run could not start, as its verdict label. */
@@ -117,7 +120,7 @@ export class Watcher {
       const inconclusive = summary.results.reduce((n, r) => n + r.findings.filter((f) => f.reason === FindingReason.MOVED).length, 0);
       this.metrics.completed({ verdict, counts: summary.counts, inconclusive, durationSeconds, endedAtSeconds, standings: this.confirmations.all() });
       await this.keep(summary, verdict === "not_conformant");
-      this.note(verdict, inconclusive > 0 ? `${detail}; ${inconclusive} relations inconclusive (the target moved)` : detail);
+      this.note(verdict, inconclusive > 0 ? `${detail}; ${inconclusive} relation${inconclusive === 1 ? "" : "s"} inconclusive (the target moved)` : detail);
     } finally {
       stop.removeEventListener("abort", onStop);
     }
