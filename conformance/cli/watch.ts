@@ -88,7 +88,9 @@ export function watchCommand(program: Command, cli: Invocation): void {
         },
       });
       const server = await serveMetrics(watcher.metrics.registry, flags.metricsHost, flags.metricsPort).catch((err: NodeJS.ErrnoException) => {
-        throw listenError(err, flags.metricsHost, flags.metricsPort, "--metrics-port") ?? err;
+        const usage = listenError(err, flags.metricsHost, flags.metricsPort, "--metrics-port");
+        if (usage) throw usage;
+        throw err;
       });
       const stop = new AbortController();
       const onSignal = () => stop.abort();
