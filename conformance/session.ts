@@ -263,6 +263,9 @@ export async function loadSelection(options: SelectionOptions, fixtures: Fixture
   return (await select(options, fixtures)).cases;
 }
 
+/** The usage error of `--discover` without a place to start. */
+export const NEEDS_SEED_OWNER = "--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)";
+
 /** The note of a discovery the command's deadline cut short. */
 const DISCOVERY_CUT = "--discover was stopped by the command's deadline (--max-time): the fixtures profile holds what it had found by then";
 
@@ -284,7 +287,7 @@ async function fixturesOf(
 ): Promise<{ fixtures: Fixtures; discovered?: Fixtures; cut?: boolean }> {
   if (options.fixtures) return { fixtures: options.fixtures };
   if (!options.discover) return { fixtures: await readFixtures(options.fixturesFile ?? referenceFixturesFile) };
-  if (!options.seedOwner) throw new UsageError("--discover needs --seed-owner PUBKEY (a program id whose accounts the target holds)");
+  if (!options.seedOwner) throw new UsageError(NEEDS_SEED_OWNER);
   const url = options.targets[0]?.url;
   if (!url) throw new UsageError("--discover needs --url");
   try {

@@ -13,7 +13,7 @@ import { decide } from "../verdict.js";
 import { CertificateDir } from "../watch/certificates.js";
 import { serveMetrics } from "../watch/exposition.js";
 import { Watcher } from "../watch/watcher.js";
-import { SESSION_DEFAULTS, sessionSettings, targetOf } from "../session.js";
+import { NEEDS_SEED_OWNER, SESSION_DEFAULTS, sessionSettings, targetOf } from "../session.js";
 import { list, selectedCases, type Invocation } from "./context.js";
 import { corpusOptions, durationOption, durationText, int, type CorpusFlags } from "./options.js";
 import { suiteOptions, suiteRun } from "./run.js";
@@ -60,6 +60,7 @@ export function watchCommand(program: Command, cli: Invocation): void {
       }
       const url = flags.url;
       if (url === undefined) throw new UsageError("watch needs --url (or PHOTON_URL, or url in the config file): the indexer to watch");
+      if (flags.discover && !flags.seedOwner) throw new UsageError(NEEDS_SEED_OWNER); // before anything is served, not at each run
       // The selection is checked once before anything is served: no case matching is a usage error.
       const cases = await selectedCases(flags, spec);
       const certificates = flags.reportDir === undefined ? null : await CertificateDir.open(flags.reportDir);
