@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { ExitStatus } from "@photon-indexer-kit/runtime";
 import { UsageError } from "../errors.js";
+import { forConsole } from "../reporters/support/escape.js";
 import { checkSkipMethods, runSuite } from "../run.js";
 import { deadline, formatDuration } from "../pool.js";
 import { loadSpecBundle } from "../spec-bundle.js";
@@ -75,7 +76,7 @@ export function watchCommand(program: Command, cli: Invocation): void {
         timeoutMs: Math.min(settings.timeoutMs, 5000),
         certificates,
         redact,
-        log: (line) => process.stdout.write(`${line}\n`),
+        log: (line) => process.stdout.write(`${forConsole(line)}\n`), // a line may quote the target (an unreachable one's error)
         slotTarget: (observe) => targetOf(target, settings, observe),
         run: async (observe, signal) => {
           const started = performance.now();
