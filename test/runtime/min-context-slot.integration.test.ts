@@ -104,9 +104,10 @@ describe("minContextSlot on a method whose answer carries a slot", () => {
   });
 
   it("stops after its tries when they run out before the deadline", async () => {
-    const err = await rejectionOf(client({ slotWait: { minDelayMs: 1, maxTries: 3 } }).call("getThing", { id: "a" }, { minContextSlot: 10, timeoutMs: 0 }));
+    const err = await rejectionOf(client({ slotWait: { minDelayMs: 1, maxTries: 3 } }).call("getThing", { id: "tries" }, { minContextSlot: 10, timeoutMs: 0 }));
     expect(err).toMatchObject({ code: ClientErrorCode.INDEXER_BEHIND, details: { lastSlot: 5, tries: 3 } });
-    expect(server.requests).toHaveLength(3);
+    // Its own requests only: the previous test's last one, given up at its deadline, may land late on a busy machine.
+    expect(server.requests.filter((r) => isObject(r.params) && r.params.id === "tries")).toHaveLength(3);
   });
 
   it("stops waiting at once when the caller aborts, and sends nothing more", async () => {
