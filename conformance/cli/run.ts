@@ -48,6 +48,10 @@ export const suiteRun = (flags: CorpusFlags, session: Session, started: number, 
   onResult,
 });
 
+/** The run-wide checks a selection runs after its cases (listed and counted as cases are). */
+export const runWideChecks = (flags: CorpusFlags): string[] =>
+  selectsRunWide({ methods: flags.method, caseGlobs: flags.case, shard: flags.shard }) ? [SLOT_ORDER_ID] : [];
+
 export function runCommand(program: Command, cli: Invocation): void {
   suiteOptions(
     saveFixturesOption(reporterOptions(corpusOptions(program.command("run"))))
@@ -62,8 +66,7 @@ export function runCommand(program: Command, cli: Invocation): void {
       const configured = await cli.settle(command, flags);
       const spec = await loadSpecBundle(flags.spec); // a bad spec or an unknown version is a usage error (exit 2) before anything runs
       checkSkipMethods(flags.skipMethod ?? [], spec.methods, spec.spec); // so is an unknown name
-      const runWide = selectsRunWide({ methods: flags.method, caseGlobs: flags.case, shard: flags.shard }) ? [SLOT_ORDER_ID] : [];
-      cli.status = flags.list ? await list(flags, spec, true, runWide) : await run(cli, flags, configured, spec, started);
+      cli.status = flags.list ? await list(flags, spec, true, runWideChecks(flags)) : await run(cli, flags, configured, spec, started);
     });
 }
 

@@ -17,7 +17,7 @@ import { Watcher } from "../watch/watcher.js";
 import { NEEDS_SEED_OWNER, SESSION_DEFAULTS, sessionSettings, targetOf } from "../session.js";
 import { list, selectedCases, type Invocation } from "./context.js";
 import { corpusOptions, durationOption, durationText, int, type CorpusFlags } from "./options.js";
-import { suiteOptions, suiteRun } from "./run.js";
+import { runWideChecks, suiteOptions, suiteRun } from "./run.js";
 import { listenError } from "./serve.js";
 
 /** watch's own settings. */
@@ -56,7 +56,7 @@ export function watchCommand(program: Command, cli: Invocation): void {
       const spec = await loadSpecBundle(flags.spec);
       checkSkipMethods(flags.skipMethod ?? [], spec.methods, spec.spec);
       if (flags.list) {
-        cli.status = await list(flags, spec, true);
+        cli.status = await list(flags, spec, true, runWideChecks(flags));
         return;
       }
       const url = flags.url;
@@ -100,7 +100,9 @@ export function watchCommand(program: Command, cli: Invocation): void {
       process.once("SIGTERM", onSignal);
       process.stdout.write(`metrics on ${server.url}\n`);
       process.stdout.write(
-        redact(`watching ${url} every ${durationText(flags.every)}: ${cases.length} cases a run; a method reads 0 after ${flags.confirm} failing runs\n`),
+        redact(
+          `watching ${url} every ${durationText(flags.every)}: ${cases.length + runWideChecks(flags).length} cases a run; a method reads 0 after ${flags.confirm} failing runs\n`,
+        ),
       );
       try {
         await watcher.loop(stop.signal);
