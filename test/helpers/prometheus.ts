@@ -37,6 +37,12 @@ export interface Sample {
   at: number;
 }
 
+export interface Series {
+  metric: Record<string, string>;
+  /** Each scrape's sample: `at` is the scrape's Unix time, shared by every sample of one scrape. */
+  points: { at: number; value: number }[];
+}
+
 export interface PrometheusOptions {
   /** `host:port` of each target, scraped at /metrics under job "photon-conformance". */
   targets: string[];
@@ -53,6 +59,8 @@ export interface Prometheus {
   url: string;
   /** An instant query at now; a scalar result comes back as one sample without labels. */
   query(expr: string): Promise<Sample[]>;
+  /** A range selector's samples at now (`name{…}[5m]`): each series with its scrapes, oldest first. */
+  series(expr: string): Promise<Series[]>;
   /** Queries until `predicate` holds and returns that result; throws after `timeoutMs` with the last result. */
   waitFor(expr: string, predicate: (samples: Sample[]) => boolean, timeoutMs: number): Promise<Sample[]>;
   /** Kills the process (SIGTERM, SIGKILL after 5 s) and removes its directory. Idempotent. */
@@ -87,7 +95,8 @@ function configYaml(options: PrometheusOptions): string {
   ].join("\n");
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 just now (another process may take it before it is bound). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address() as AddressInfo;
@@ -143,6 +152,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
     return {
       url,
       query,
+      series: (expr) => rangeQuery(url, agent, expr),
       waitFor: (expr, predicate, timeoutMs) => poll(query, expr, predicate, timeoutMs, options.scrapeIntervalMs),
       async close() {
         if (closed) return;
@@ -184,7 +194,8 @@ interface QueryAnswer {
   data?: { resultType: string; result: unknown };
 }
 
-async function instantQuery(url: string, agent: Agent, expr: string): Promise<Sample[]> {
+/** The answer's data of an instant query of `expr` at now. */
+async function queryData(url: string, agent: Agent, expr: string): Promise<NonNullable<QueryAnswer["data"]>> {
   const res = await request(`${url}/api/v1/query?${new URLSearchParams({ query: expr })}`, {
     dispatcher: agent,
     headersTimeout: 10_000,
@@ -192,7 +203,20 @@ async function instantQuery(url: string, agent: Agent, expr: string): Promise<Sa
   });
   const answer = (await res.body.json()) as QueryAnswer;
   if (answer.status !== "success" || answer.data === undefined) throw new Error(`query ${expr} failed (HTTP ${res.statusCode}): ${answer.error}`);
-  const { resultType, result } = answer.data;
+  return answer.data;
+}
+
+async function rangeQuery(url: string, agent: Agent, expr: string): Promise<Series[]> {
+  const { resultType, result } = await queryData(url, agent, expr);
+  if (resultType !== "matrix") throw new Error(`query ${expr} gave a ${resultType}, not a range vector`);
+  return (result as { metric: Record<string, string>; values: [number, string][] }[]).map(({ metric, values }) => ({
+    metric,
+    points: values.map(([at, value]) => ({ at, value: Number(value) })),
+  }));
+}
+
+async function instantQuery(url: string, agent: Agent, expr: string): Promise<Sample[]> {
+  const { resultType, result } = await queryData(url, agent, expr);
   if (resultType === "scalar") {
     const [at, value] = result as [number, string];
     return [{ metric: {}, value: Number(value), at }];
@@ -234,16 +258,18 @@ export interface PromtoolResult {
   stderr: string;
 }
 
-/** Runs promtool in the repository root; resolves with its exit code and output (never rejects on a non-zero code). */
-export function promtool(args: string[], timeoutMs = 60_000): Promise<PromtoolResult> {
+/** Runs promtool in the repository root, `input` on its stdin; resolves with its exit code and output (never rejects on a non-zero code). */
+export function promtool(args: string[], timeoutMs = 60_000, input?: string): Promise<PromtoolResult> {
   return new Promise((done, fail) => {
-    const child = spawn(PROMTOOL, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs, killSignal: "SIGKILL" });
+    const stdin = input === undefined ? "ignore" : "pipe";
+    const child = spawn(PROMTOOL, args, { cwd: root, stdio: [stdin, "pipe", "pipe"], timeout: timeoutMs, killSignal: "SIGKILL" });
+    child.stdin?.end(input);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+    child.stdout?.setEncoding("utf8").on("data", (c: string) => {
       stdout += c;
     });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+    child.stderr?.setEncoding("utf8").on("data", (c: string) => {
       stderr += c;
     });
     child.once("error", fail);
