@@ -96,4 +96,11 @@ describe("WatchMetrics", () => {
     answers = [];
     expect((await samples(new WatchMetrics(table, noSlots()))).get("photon_indexer_up")).toBe("0");
   });
+
+  it("serves prom-client's default process metrics, less its gauges named as counters (each its {type} gauge's sum)", async () => {
+    const text = await new WatchMetrics(table, null).registry.metrics();
+    for (const name of ["process_resident_memory_bytes", "process_cpu_seconds_total", "nodejs_eventloop_lag_seconds", "nodejs_active_handles"])
+      expect(text).toContain(`# TYPE ${name} `);
+    expect(text).not.toMatch(/^# TYPE nodejs_active_\w+_total /m);
+  });
 });
