@@ -15,7 +15,6 @@ import type { CheckContext, Target } from "../../conformance/checks/check.js";
 import { walk } from "../../conformance/checks/pagination.js";
 import { rules } from "../../conformance/checks/semantics.js";
 import { discoveryLists } from "../../conformance/discover.js";
-import type { Exchange } from "../../conformance/results.js";
 import { deriveExpectation } from "../../conformance/offline-rules.js";
 import {
   contextSlotPaths,
@@ -31,6 +30,7 @@ import {
 import { loadSpec } from "../../generator/load.js";
 import { buildModel } from "../../generator/model.js";
 import type { MethodInfo } from "../../runtime/contracts.js";
+import { exchangeWith } from "../helpers/exchange.js";
 import { methodInfo as entry } from "../helpers/method-info.js";
 import { ourSpec } from "../helpers/paths.js";
 
@@ -96,20 +96,7 @@ const totals = [
   { region: "south", area: 7 },
 ];
 
-function exchange(body: unknown): Exchange {
-  return {
-    request: {} as Exchange["request"],
-    status: 200,
-    headers: {},
-    text: "",
-    body,
-    parseError: null,
-    error: null,
-    startedAt: 0,
-    durationMs: 0,
-    attempts: 1,
-  };
-}
+const exchange = (body: unknown) => exchangeWith({ body });
 
 /** Serves the synthetic table: pages of `size` (default 3) behind an index cursor, at height 42. */
 function fakeTarget(calls: string[] = [], wrongTotal = false): Target {

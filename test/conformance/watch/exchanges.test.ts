@@ -2,23 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { ClientErrorCode } from "../../../runtime/index.js";
 import { ConfErrorCode } from "../../../conformance/errors.js";
-import type { Exchange } from "../../../conformance/results.js";
 import { errorCodes, givenUp } from "../../../conformance/watch/exchanges.js";
+import { exchangeWith } from "../../helpers/exchange.js";
 
-const exchange = (over: Partial<Exchange>): Exchange => ({
-  request: { method: "POST", url: "http://x/", headers: {}, body: "" },
-  status: 200,
-  headers: {},
-  text: "",
-  body: undefined,
-  parseError: null,
-  error: null,
-  errorCode: null,
-  startedAt: 0,
-  durationMs: 1,
-  attempts: 1,
-  ...over,
-});
+const exchange = exchangeWith;
 
 describe("errorCodes", () => {
   it("is empty for a good answer", () => {

@@ -1,25 +1,13 @@
 /** watch's exposition: the names and labels it promises, bounded whatever the target answers. */
 import { describe, expect, it } from "vitest";
-import type { Exchange } from "../../../conformance/results.js";
 import { defaultSpec } from "../../../conformance/spec-bundle.js";
 import { WatchMetrics } from "../../../conformance/watch/metrics.js";
 import { SlotSampler } from "../../../conformance/watch/slot.js";
+import { exchangeWith } from "../../helpers/exchange.js";
 
 const table = defaultSpec.methods;
 
-const answer = (body: unknown, durationMs = 12): Exchange => ({
-  request: { method: "POST", url: "http://x/", headers: {}, body: "" },
-  status: 200,
-  headers: {},
-  text: "",
-  body,
-  parseError: null,
-  error: null,
-  errorCode: null,
-  startedAt: 0,
-  durationMs,
-  attempts: 1,
-});
+const answer = (body: unknown, durationMs = 12) => exchangeWith({ body, durationMs });
 
 /** The exposition's samples (name with labels → value), comments left out. */
 async function samples(metrics: WatchMetrics): Promise<Map<string, string>> {
