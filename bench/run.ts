@@ -30,6 +30,7 @@ const FIGURES = [
   "trees",
   "live",
   "live-trees",
+  "watch",
   "diff",
 ] as const;
 type FigureName = (typeof FIGURES)[number];
