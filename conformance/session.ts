@@ -10,7 +10,7 @@ import { connect } from "node:net";
 import { closest, distance } from "fastest-levenshtein";
 import picomatch from "picomatch";
 import { startReferenceIndexer, type ReferenceIndexer } from "../reference/serve.js";
-import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, type Redactor } from "@photon-indexer-kit/runtime";
+import { ClientErrorCode, createRedactor, internalError, PhotonError, secretsOf, stringifyJson, type Redactor } from "@photon-indexer-kit/runtime";
 import { runPool, type PoolOptions } from "./pool.js";
 import { loadCases, type ConformanceCase, type Fixtures } from "./case-format.js";
 import { deriveCases, withDerived } from "./derive.js";
@@ -95,6 +95,8 @@ export interface SessionOptions extends SelectionOptions {
   readonly signal?: AbortSignal | undefined;
   /** Told of every exchange with the targets (watch's metrics). */
   readonly observe?: ExchangeObserver | undefined;
+  /** The selection of an earlier session of these options, reused while its fixtures are the same (watch's runs). */
+  readonly memo?: SelectionMemo | undefined;
 }
 
 /** The settings a session runs with: SESSION_DEFAULTS under the caller's values. */
@@ -256,6 +258,22 @@ async function select(options: SelectionOptions, fixtures: Fixtures): Promise<Se
 }
 
 /**
+ * A selection kept from one session to the next of the same options: while the fixtures profile is
+ * the same, the corpus is not read, parsed and filled again (watch runs it on every tick).
+ */
+export class SelectionMemo {
+  private last: { readonly fixtures: string; readonly selected: Selected } | null = null;
+
+  async select(options: SelectionOptions, fixtures: Fixtures): Promise<Selected> {
+    const key = stringifyJson(fixtures);
+    if (this.last?.fixtures === key) return this.last.selected;
+    const selected = await select(options, fixtures);
+    this.last = { fixtures: key, selected };
+    return selected;
+  }
+}
+
+/**
  * The cases of a selection: loaded, derived ones added, filtered by method and glob and by the spec's
  * methods, then sharded. With `requireMatch`, no match is a usage error (an empty shard is not).
  */
@@ -367,7 +385,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const watches = options.targets.map(() => refusalWatch());
   const { fixtures, discovered, cut } = await fixturesOf(options, settings, watches[0]!);
   const spec = options.spec ?? defaultSpec;
-  const { cases, leftOut } = await select(options, fixtures);
+  const { cases, leftOut } = await (options.memo ? options.memo.select(options, fixtures) : select(options, fixtures));
   let reference: ReferenceIndexer | null = null;
   const urls: string[] = [];
   for (const side of options.targets) {

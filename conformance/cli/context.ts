@@ -10,10 +10,9 @@ import { readFixtures, referenceFixturesFile } from "../fixtures.js";
 import { reporterNames } from "../reporters/index.js";
 import { forConsole } from "../reporters/support/escape.js";
 import { RUN_WIDE_ROW } from "../reporters/support/stats.js";
-import { loadSelection, openSession, redactorFor, type Session, type TargetSpec } from "../session.js";
+import { loadSelection, openSession, redactorFor, type Session, type SessionOptions, type TargetSpec } from "../session.js";
 import type { ConformanceCase } from "../case-format.js";
 import type { SpecBundle } from "../spec-bundle.js";
-import type { ExchangeObserver } from "../target.js";
 import { checkUrl, type CorpusFlags } from "./options.js";
 
 /** The flags a command's redactors read. */
@@ -78,15 +77,15 @@ export class Invocation {
   /**
    * The session of a command line: its sides (each with its own headers), the fixtures profile
    * (--discover asks the first side only), the selected cases (none matching is a usage error)
-   * and the settings every side shares; `observe` is told of every exchange (watch's metrics).
+   * and the settings every side shares; `more` adds a deadline, an observer told of every exchange
+   * and a memo of the selection (watch's).
    */
   sessionFor(
     flags: CorpusFlags,
     targets: readonly TargetSpec[],
     spec: SpecBundle,
     derived = true,
-    signal?: AbortSignal,
-    observe?: ExchangeObserver,
+    more: Pick<SessionOptions, "signal" | "observe" | "memo"> = {},
   ): Promise<Session> {
     return openSession({
       targets,
@@ -105,8 +104,7 @@ export class Invocation {
       maxRps: flags.maxRps,
       concurrency: flags.concurrency,
       secrets: this.extraSecrets(flags),
-      signal,
-      observe,
+      ...more,
     });
   }
 }

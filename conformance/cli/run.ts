@@ -84,7 +84,7 @@ async function run(
   // No --url: the session serves the embedded reference indexer, once the cases are selected.
   const maxTime = flags.maxTime ?? SESSION_DEFAULTS.maxTimeMs;
   const cut = deadline(Math.max(0, maxTime - (performance.now() - started)), `the run's deadline of ${formatDuration(maxTime)} (--max-time) was reached`);
-  const session = await cli.sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec, true, cut.signal).finally(() => cut.clear());
+  const session = await cli.sessionFor(flags, [{ url: flags.url, headers: flags.header }], spec, true, { signal: cut.signal }).finally(() => cut.clear());
   const { redact, discovered } = session;
   // Ctrl-C: no case starts after it, the ones in flight are given up, the partial reports are written.
   // A second Ctrl-C finds no handler and ends the process at once.

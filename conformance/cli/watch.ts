@@ -14,7 +14,7 @@ import { decide } from "../verdict.js";
 import { CertificateDir } from "../watch/certificates.js";
 import { serveMetrics } from "../watch/exposition.js";
 import { Watcher } from "../watch/watcher.js";
-import { NEEDS_SEED_OWNER, SESSION_DEFAULTS, sessionSettings, targetOf } from "../session.js";
+import { NEEDS_SEED_OWNER, SelectionMemo, SESSION_DEFAULTS, sessionSettings, targetOf } from "../session.js";
 import { list, selectedCases, type Invocation } from "./context.js";
 import { corpusOptions, durationOption, durationText, int, type CorpusFlags } from "./options.js";
 import { runWideChecks, suiteOptions, suiteRun } from "./run.js";
@@ -69,6 +69,7 @@ export function watchCommand(program: Command, cli: Invocation): void {
       const settings = sessionSettings(flags);
       const maxTime = flags.maxTime ?? SESSION_DEFAULTS.maxTimeMs;
       const target = { url, headers: flags.header };
+      const memo = new SelectionMemo(); // the corpus read once, not on every run
       const watcher = new Watcher({
         everyMs: flags.every,
         confirm: flags.confirm,
@@ -81,7 +82,7 @@ export function watchCommand(program: Command, cli: Invocation): void {
         run: async (observe, signal) => {
           const started = performance.now();
           const cut = deadline(maxTime, `the run's deadline of ${formatDuration(maxTime)} (--max-time) was reached`, signal);
-          const session = await cli.sessionFor(flags, [target], spec, true, cut.signal, observe).finally(() => cut.clear());
+          const session = await cli.sessionFor(flags, [target], spec, true, { signal: cut.signal, observe, memo }).finally(() => cut.clear());
           try {
             return decide(await runSuite(suiteRun(flags, session, started, signal), session), { maxSkipped: flags.maxSkipped }).summary;
           } finally {

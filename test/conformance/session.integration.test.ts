@@ -4,7 +4,17 @@ import { ConfErrorCode, UnreachableError, UsageError } from "../../conformance/e
 import { casesDir, readFixtures } from "../../conformance/fixtures.js";
 import type { ConformanceCase, Fixtures } from "../../conformance/case-format.js";
 import { deadline, runPool } from "../../conformance/pool.js";
-import { loadSelection, openSession, redactorFor, selectCases, SESSION_DEFAULTS, sessionSettings, shardOf, type Session } from "../../conformance/session.js";
+import {
+  loadSelection,
+  openSession,
+  redactorFor,
+  SelectionMemo,
+  selectCases,
+  SESSION_DEFAULTS,
+  sessionSettings,
+  shardOf,
+  type Session,
+} from "../../conformance/session.js";
 import { ClientErrorCode, PhotonError } from "../../runtime/errors.js";
 
 let fixtures: Fixtures;
@@ -56,6 +66,17 @@ describe("selection", () => {
     expect(picked.every((c) => c.method === "getIndexerSlot")).toBe(true);
     const globbed = await loadSelection({ casesDir, caseGlobs: ["slot/*"] }, fixtures);
     expect(globbed.every((c) => c.id.startsWith("slot/"))).toBe(true);
+  });
+
+  it("a memo hands the next session the same selection while the fixtures are the same, and selects again when they change", async () => {
+    const memo = new SelectionMemo();
+    const options = { casesDir, methods: ["getIndexerSlot"] };
+    const first = await memo.select(options, fixtures);
+    expect(await memo.select(options, { ...fixtures })).toBe(first); // equal profile: not read again
+    const changed = await memo.select(options, { ...fixtures, extra: 1 });
+    expect(changed).not.toBe(first);
+    expect(changed.cases.map((c) => c.id)).toEqual(first.cases.map((c) => c.id));
+    expect(await memo.select(options, { ...fixtures, extra: 1 })).toBe(changed);
   });
 
   it("no case matching is a usage error naming what was asked when required, an empty selection otherwise", async () => {
