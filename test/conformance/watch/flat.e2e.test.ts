@@ -50,8 +50,10 @@ describe("watch over many runs", () => {
     const at200 = footprint(last);
     expect(sampleOf(last, 'photon_conformance_runs_total{verdict="conformant"}')).toBe(runsOf(last));
     expect(at200.rss / at10.rss).toBeLessThan(1.5);
-    expect(at200.fds).toBeLessThanOrEqual(at10.fds + 2);
-    expect(at200.handles).toBeLessThanOrEqual(at10.handles + 2);
+    // Read mid-run (runs follow each other), so a run's own sockets and timers come and go: a leak
+    // of one a run would add 190, the pool's connections at most its concurrency (4) each.
+    expect(at200.fds).toBeLessThanOrEqual(at10.fds + 20);
+    expect(at200.handles).toBeLessThanOrEqual(at10.handles + 20);
     expect(await w.stop()).toBe(0);
   }, 400_000);
 
