@@ -6,8 +6,8 @@
  *   from watch's own /metrics (`process_resident_memory_bytes`), no GC forced: what Prometheus sees.
  * - `watch.idle-cpu`: CPU between runs (`--every 1h`: one run at start, then idle), from the
  *   threads' clocks in /proc (no scrape disturbs the window), against a minimal prom-client
- *   exporter (`collectDefaultMetrics` on node:http, idle) over the same windows: any Node exporter
- *   of the default metrics pays their event-loop monitor's 100 wakeups a second. A bare idle `node` is noted.
+ *   exporter (`collectDefaultMetrics` on node:http, idle) over the same windows: with prom-client's
+ *   defaults its event-loop monitor wakes it 100 times a second (watch's, 10). A bare idle `node` is noted.
  * - `watch.idle-requests`: requests reaching the indexer in those windows (through a counting proxy).
  * - `watch.scrape`: GET /metrics latency, spaced past the slot's 1 s cache so each scrape reads the
  *   slot from the indexer as a real scrape does, against the same GET of the minimal exporter.
@@ -18,11 +18,12 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
 import { figure, fmtNumber, main, ROOT, type BenchOptions, type FigureResult, type Table } from "./lib/figure.js";
-import { cpuMeter, startPlain, type PlainChild } from "./lib/plain-child.js";
+import { cpuMeter } from "./lib/cpu.js";
+import { startPlain, type PlainChild } from "./lib/proc.js";
 import { inTurns, median, pairedRatio, round, summary } from "./lib/stats.js";
 
 const BIN = `${ROOT}/bin/photon-conformance.js`;
-/** Two methods' cases (103): a real run of ~0.1 s against the reference, lists and pages included. */
+/** Two methods' cases: a real run of ~0.1 s against the reference, lists and pages included. */
 const SELECTION = ["--method", "getIndexerSlot", "--method", "getCompressedAccountsByOwner"];
 const METRICS_LINE = /^metrics on (\S+)$/m;
 /** The smallest Node exporter of prom-client's default metrics: the floor watch's idle CPU and scrape are set against. */
@@ -114,7 +115,7 @@ interface Footprint {
 }
 
 /** Back-to-back runs; at each checkpoint, the footprint's medians over `READS` scrapes 100 ms apart (RSS moves with each GC). */
-async function rssOverRuns(indexer: string, checkpoints: readonly number[]): Promise<{ at: Footprint[]; runMs: number }> {
+async function rssOverRuns(indexer: string, checkpoints: readonly number[]): Promise<{ at: Footprint[]; runMs: number; cases: number }> {
   const w = await startWatch(indexer, "10ms");
   try {
     const at: Footprint[] = [];
@@ -133,7 +134,7 @@ async function rssOverRuns(indexer: string, checkpoints: readonly number[]): Pro
     }
     const conformant = sampleOf(last, 'photon_conformance_runs_total{verdict="conformant"}');
     if (conformant !== runsOf(last)) throw new Error(`${runsOf(last) - conformant} of ${runsOf(last)} runs were not conformant`);
-    return { at, runMs: sampleOf(last, "photon_conformance_run_duration_seconds") * 1000 };
+    return { at, runMs: sampleOf(last, "photon_conformance_run_duration_seconds") * 1000, cases: totalOf(last, "photon_conformance_cases") };
   } finally {
     await stopWatch(w.child);
   }
@@ -211,10 +212,11 @@ async function run(options: BenchOptions): Promise<{ results: FigureResult[]; ta
   try {
     const rounds: Footprint[][] = [];
     let runMs = 0;
+    let cases = 0;
     for (let r = 0; r < rssRounds; r++) {
       const one = await rssOverRuns(indexer, checkpoints);
       rounds.push(one.at);
-      runMs = one.runMs;
+      ({ runMs, cases } = one);
     }
     const rssAt = (k: number) => rounds.map((at) => (at[k] as Footprint).rss);
     const [half, n1] = [checkpoints.length >> 1, checkpoints.length - 1]; // indices of the middle and last checkpoints
@@ -228,7 +230,7 @@ async function run(options: BenchOptions): Promise<{ results: FigureResult[]; ta
       results: [
         figure({
           id: "watch.rss",
-          what: `watch's resident memory after ${end} back-to-back runs ÷ after ${n0} (--every 10ms, 103 cases a run; its own /metrics, no GC forced; ${rssRounds === 1 ? "one process" : `median of ${rssRounds} processes`})`,
+          what: `watch's resident memory after ${end} back-to-back runs ÷ after ${n0} (--every 10ms, ${cases} cases a run; its own /metrics, no GC forced; ${rssRounds === 1 ? "one process" : `median of ${rssRounds} processes`})`,
           ours: { label: `RSS after ${end} runs`, unit: "MB", ...summary(rssAt(n1).map(mb), 1) },
           baseline: { label: `RSS after ${n0} runs`, unit: "MB", ...summary(rssAt(0).map(mb), 1) },
           ratio: round(pairedRatio(rssAt(n1), rssAt(0))),
@@ -250,7 +252,7 @@ async function run(options: BenchOptions): Promise<{ results: FigureResult[]; ta
           aim: { op: "<=", value: 2, text: "≤ 2× an idle prom-client exporter" },
           notes: [
             `a bare idle \`node\` (one 2^30 ms timer) over the same windows: ${median(still.cpu.bare).toFixed(3)} ms CPU/s; the idle watch uses ${(median(still.cpu.watch) / 10).toFixed(2)}% of a core`,
-            `main-thread wakeups per second: watch ${fmtNumber(still.wakeups.watch)}, exporter ${fmtNumber(still.wakeups.exporter)}, bare node ${fmtNumber(still.wakeups.bare)} (prom-client's event-loop delay monitor samples every 10 ms)`,
+            `main-thread wakeups per second: watch ${fmtNumber(still.wakeups.watch)}, exporter ${fmtNumber(still.wakeups.exporter)}, bare node ${fmtNumber(still.wakeups.bare)} (the exporter's event-loop delay monitor samples every 10 ms, prom-client's default; watch's every 100 ms)`,
             `CPU read from ${cpuNote}, of all three processes over the same windows`,
           ],
         }),

@@ -94,6 +94,55 @@ export function startChild<T>(script: string, args: readonly string[] = [], time
   });
 }
 
+export interface PlainChild {
+  readonly pid: number;
+  /** The match of the ready pattern against the output that made it ready. */
+  readonly ready: RegExpExecArray;
+  /** SIGTERM (SIGKILL after 10 s); resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** The environment without PHOTON_* settings, which would change what the CLI does. */
+const withoutPhotonSettings = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PHOTON_")));
+
+/**
+ * Starts `node ARGS` without tsx's loader (the process an operator runs: the compiled CLI) and
+ * resolves once its stdout matches `ready`; rejects with its output if it exits or stalls first.
+ */
+export function startPlain(args: readonly string[], ready: RegExp, timeoutMs = 60_000): Promise<PlainChild> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: withoutPhotonSettings(), stdio: ["ignore", "pipe", "pipe"] });
+  live.add(child);
+  const exitCode = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  let out = "";
+  let err = "";
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (err = (err + c).slice(-4000)));
+  const stopIt = async () => {
+    await stop(child, 10_000);
+    return exitCode;
+  };
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (why: string) => {
+      if (settled) return;
+      settled = true;
+      void stopIt();
+      reject(new Error(`node ${args.join(" ").slice(0, 200)} ${why}:\n${out.slice(-4000)}${err}`));
+    };
+    const timer = setTimeout(() => fail(`printed nothing matching ${ready} within ${timeoutMs} ms`), timeoutMs);
+    void exitCode.then((code) => (clearTimeout(timer), fail(`exited (${code}) before it was ready`)));
+    const onData = (chunk: string) => {
+      out += chunk;
+      const match = ready.exec(out);
+      if (match === null) return;
+      clearTimeout(timer);
+      settled = true;
+      child.stdout!.off("data", onData).resume(); // what it prints later is dropped
+      resolve({ pid: child.pid!, ready: match, stop: stopIt });
+    };
+    child.stdout!.setEncoding("utf8").on("data", onData);
+  });
+}
+
 export interface Completed {
   readonly code: number | null;
   readonly stdout: string;
