@@ -4,22 +4,18 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliArgs } from "../helpers/cli.js";
 import { root } from "../helpers/paths.js";
 
 const UNREACHABLE = "http://127.0.0.1:1/";
 
 /** The CLI in a child process, from source, killed after `ms`: its exit code (null when it had to be killed) and stderr. */
 async function child(args: string[], ms: number): Promise<{ code: number | null; stderr: string }> {
-  const proc = spawn(
-    process.execPath,
-    ["--import", "tsx/esm", "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args],
-    {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
+  const proc = spawn(process.execPath, cliArgs(args), {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => proc.kill("SIGKILL"), ms);

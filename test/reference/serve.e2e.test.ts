@@ -2,37 +2,17 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../generated/index.js";
+import { cliArgs } from "../helpers/cli.js";
 import { root } from "../helpers/paths.js";
-
-// Node with tsx's loader, not tsx's CLI: the CLI relays SIGTERM only if the child confirms it within
-// 30 ms, then kills it (exit 143), so a child busy for a moment (the background tree build, a loaded
-// machine) would fail the test for tsx's reason, not ours. The installed bin is plain node too.
-const tsx = ["--import", "tsx/esm"];
 
 describe("photon-conformance serve", () => {
   it("prints `listening on URL` first, serves, and exits 0 on SIGTERM", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...tsx,
-        "--conditions=photon-indexer-kit-source",
-        join(root, "scripts", "dev-conformance.mts"),
-        "serve",
-        "--port",
-        "0",
-        "--seed",
-        "3",
-        "--accounts",
-        "12000",
-      ],
-      {
-        cwd: root,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, cliArgs(["serve", "--port", "0", "--seed", "3", "--accounts", "12000"]), {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const lines = createInterface({ input: child.stdout! });
       const [first] = (await once(lines, "line")) as [string];
@@ -50,11 +30,7 @@ describe("photon-conformance serve", () => {
   }, 30_000);
 
   it("refuses a bad option with exit 2", async () => {
-    const child = spawn(
-      process.execPath,
-      [...tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "-1"],
-      { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const child = spawn(process.execPath, cliArgs(["serve", "--port", "-1"]), { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     const [code] = (await once(child, "exit")) as [number | null];
@@ -63,11 +39,10 @@ describe("photon-conformance serve", () => {
   }, 30_000);
 
   it("refuses a URL that is not http(s) with exit 2", async () => {
-    const child = spawn(
-      process.execPath,
-      [...tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), "serve", "--port", "0", "--prover-url", "ftp://prover"],
-      { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const child = spawn(process.execPath, cliArgs(["serve", "--port", "0", "--prover-url", "ftp://prover"]), {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr?.on("data", (chunk) => {
       stderr += chunk;

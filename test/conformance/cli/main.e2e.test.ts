@@ -10,6 +10,7 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliArgs } from "../../helpers/cli.js";
 import { root } from "../../helpers/paths.js";
 import { useScratch } from "../../helpers/scratch.js";
 
@@ -19,11 +20,10 @@ const SPAWN_MS = 60_000;
 
 /** Runs a CLI from source as a child process (no terminal): its exit code and what it printed. */
 function spawnCli(cli: "conformance" | "gen", args: string[]): Promise<{ code: number; out: string }> {
-  const script = join(root, "scripts", cli === "gen" ? "dev-gen.mts" : "dev-conformance.mts");
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx/esm", "--conditions=photon-indexer-kit-source", script, ...args],
+      cliArgs(args, cli),
       { cwd: root, timeout: SPAWN_MS, env: { ...process.env, PHOTON_SECRETS: "", GITHUB_ACTIONS: "" } },
       (err, stdout, stderr) => resolve({ code: typeof err?.code === "number" ? err.code : err ? -1 : 0, out: `${stdout}${stderr}` }),
     );

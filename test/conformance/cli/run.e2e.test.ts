@@ -9,18 +9,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startReferenceIndexer } from "../../../reference/serve.js";
 import { parseJson } from "../../../runtime/index.js";
+import { cliArgs } from "../../helpers/cli.js";
 import { root } from "../../helpers/paths.js";
 import { useReferenceIndexer } from "../../helpers/reference.js";
 import { useScratch } from "../../helpers/scratch.js";
 
 const dir = useScratch("conformance-run-e2e");
 const indexer = useReferenceIndexer();
-// Node with tsx's loader, not tsx's CLI, which kills a child that does not confirm a relayed signal within 30 ms.
-const tsx = ["--import", "tsx/esm"];
 
 /** The CLI in a child process, from source. */
 const child = (args: string[], stdout: "pipe" | "ignore" = "pipe") =>
-  spawn(process.execPath, [...tsx, "--conditions=photon-indexer-kit-source", join(root, "scripts", "dev-conformance.mts"), ...args], {
+  spawn(process.execPath, cliArgs(args), {
     cwd: root,
     stdio: ["ignore", stdout, "pipe"],
   });

@@ -4,8 +4,8 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliArgs } from "../../helpers/cli.js";
 import { root } from "../../helpers/paths.js";
 
 const slotOf = async (url: string): Promise<number> => {
@@ -15,25 +15,10 @@ const slotOf = async (url: string): Promise<number> => {
 
 describe("serve --live", () => {
   it("moves the slot, names what moves, and closes on SIGTERM", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx/esm",
-        "--conditions=photon-indexer-kit-source",
-        join(root, "scripts", "dev-conformance.mts"),
-        "serve",
-        "--port",
-        "0",
-        "--accounts",
-        "10000",
-        "--live",
-        "20",
-        "--lag",
-        "2",
-      ],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, cliArgs(["serve", "--port", "0", "--accounts", "10000", "--live", "20", "--lag", "2"]), {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
     try {

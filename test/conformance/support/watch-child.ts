@@ -4,43 +4,15 @@
  * it and resolves with its exit code. Every child left running is killed when the worker exits.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
+import { cliArgs, cleanEnv } from "../../helpers/cli.js";
 import { root } from "../../helpers/paths.js";
 
 const running = new Set<ChildProcess>();
 process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
-
-/** The CLI's command line from source (Node with tsx's loader, which relays signals). */
-export const cliArgs = (args: readonly string[]): string[] => [
-  "--import",
-  "tsx/esm",
-  "--conditions=photon-indexer-kit-source",
-  join(root, "scripts", "dev-conformance.mts"),
-  ...args,
-];
-
-/** The environment of a child: the parent's, without PHOTON_* settings that would change what it does. */
-export const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PHOTON_")));
-
-export interface Exited {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI to its end (killed after `timeoutMs`). */
-export function runCli(args: readonly string[], timeoutMs = 60_000): Promise<Exited> {
-  const child = spawn(process.execPath, cliArgs(args), { cwd: root, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-  return new Promise((done) => child.once("close", (code) => done({ code, stdout, stderr })));
-}
 
 export interface WatchChild {
   readonly pid: number;
