@@ -5,15 +5,16 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { generateDataset } from "../../../reference/index.js";
-import { startReferenceIndexer } from "../../../reference/serve.js";
 import { closeListeners, listen } from "../../helpers/listener.js";
 import { freePort } from "../../helpers/prometheus.js";
 import { useScratch } from "../../helpers/scratch.js";
 import { broken, startBroken } from "../support/broken-servers.js";
-import { runCli, sampleOf, startWatch, totalOf, type WatchChild } from "../support/watch-child.js";
+import { runCli } from "../../helpers/cli.js";
+import { sampleOf, startWatch, totalOf, type WatchChild } from "../support/watch-child.js";
 
 const dir = useScratch("watch-cli-e2e");
 const closers: (() => Promise<unknown>)[] = [];
@@ -36,16 +37,24 @@ const labelValues = (text: string, name: string, label: string): string[] =>
 
 describe("watch in a child process", () => {
   it("SIGTERM in the middle of a run abandons it, closes the metrics port and exits 0", async () => {
-    // 38 cases one at a time, each request 300 ms late: the first run lasts over 10 s.
-    const slow = await startReferenceIndexer({ port: 0, latencyMs: 300 });
-    closers.push(() => slow.close());
+    // Every getIndexerSlot answer 300 ms late and counted; 38 cases one at a time: the run lasts seconds.
+    let answered = 0;
+    const slow = await startBroken(generateDataset(), {
+      handlers: (h) => ({ getIndexerSlot: async (p, c) => (await sleep(300), h.getIndexerSlot(p, c)) }),
+      wire: (body) => ((answered += 1), body),
+    });
+    closers.push(slow.close);
     const w = await watching(["--url", slow.url, "--method", "getIndexerSlot", "--concurrency", "1", "--every", "1h"]);
-    const before = await w.scrape();
-    expect(runsOf(before)).toBe(0); // the run has started (at once) and not ended
+    // Not scraped (a scrape reads the slot), so every answer so far is the run's: it is under way.
+    while (answered < 3) await sleep(50);
+    expect(w.stdout()).not.toMatch(/verdict/); // and has not ended
     expect(await w.stop("SIGTERM")).toBe(0);
     expect(w.stderr()).toBe("");
     expect(w.stdout()).not.toMatch(/verdict/); // an abandoned run counts for nothing
     await expect(request(w.metricsUrl)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    const after = answered;
+    await sleep(1_000);
+    expect(answered).toBe(after); // nothing more was sent
   });
 
   it("needs --url: one usage line, exit 2, nothing served", async () => {
