@@ -100,11 +100,8 @@ export function watchCommand(program: Command, cli: Invocation): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       process.stdout.write(`metrics on ${server.url}\n`);
-      process.stdout.write(
-        redact(
-          `watching ${url} every ${durationText(flags.every)}: ${cases.length + runWideChecks(flags).length} cases a run; a method reads 0 after ${flags.confirm} failing runs\n`,
-        ),
-      );
+      const watching = `watching ${url} every ${durationText(flags.every)}: ${cases.length + runWideChecks(flags).length} cases a run; a method reads 0 after ${flags.confirm} failing runs`;
+      process.stdout.write(`${forConsole(redact(watching))}\n`); // the URL as given (a config file's, the environment's): control characters escaped
       try {
         await watcher.loop(stop.signal);
       } finally {

@@ -73,21 +73,24 @@ describe("watch in a child process", () => {
     expect(stderr).toContain(taken);
   });
 
-  it("watches on while the target is unreachable, logging the change once, its key never printed", async () => {
+  it("watches on while the target is unreachable, logging the change once, its key and control characters never printed", async () => {
     const closed = await freePort();
-    const w = await watching(["--url", `http://127.0.0.1:${closed}/?api-key=sekrit-KEY-2718`, "--method", "getIndexerSlot", "--every", "200ms"]);
+    // An ESC in the URL's path: `new URL` accepts it, a terminal would obey it.
+    const url = `http://127.0.0.1:${closed}/\u001b[31mred?api-key=sekrit-KEY-2718`;
+    const w = await watching(["--url", url, "--method", "getIndexerSlot", "--every", "200ms"]);
     const text = await w.waitFor((t) => (sampleOf(t, 'photon_conformance_runs_total{verdict="unreachable"}') ?? 0) >= 3, 60_000);
     expect(sampleOf(text, "photon_indexer_up")).toBe(0);
     expect(runsOf(text)).toBe(sampleOf(text, 'photon_conformance_runs_total{verdict="unreachable"}'));
     expect(await w.stop()).toBe(0);
     const lines = w.stdout().trimEnd().split("\n");
-    expect(lines.slice(0, 2)).toEqual([
-      `metrics on ${w.metricsUrl}`,
-      `watching http://127.0.0.1:${closed}/?api-key=*** every 200ms: 38 cases a run; a method reads 0 after 2 failing runs`,
-    ]);
+    expect(lines[0]).toBe(`metrics on ${w.metricsUrl}`);
+    expect(lines[1]).toMatch(
+      /^watching http:\/\/127\.0\.0\.1:\d+\/\S+\[31mred\?api-key=\*\*\* every 200ms: 38 cases a run; a method reads 0 after 2 failing runs$/,
+    );
     expect(lines.slice(2)).toHaveLength(1);
     expect(lines[2]).toMatch(/^\S+Z verdict unreachable: /);
     expect(w.stdout() + w.stderr() + text).not.toContain("sekrit");
+    expect(w.stdout() + w.stderr()).not.toContain("\u001b");
   });
 
   it("keeps the last and the last failing certificates, and no output carries the key or the header's value", async () => {
