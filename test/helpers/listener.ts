@@ -16,6 +16,15 @@ export async function listen(listener: RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A port free on 127.0.0.1 just now (another process may take it before it is bound). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /** Closes every server `listen` started, dropping their open connections. */
 export async function closeListeners(): Promise<void> {
   for (const s of servers.splice(0)) {

@@ -6,11 +6,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
+import { freePort } from "./listener.js";
 import { root, scratch } from "./paths.js";
 
 export const PROMETHEUS = "/usr/bin/prometheus";
@@ -93,15 +92,6 @@ function configYaml(options: PrometheusOptions): string {
     `      - targets: ${JSON.stringify(options.targets)}`,
     "",
   ].join("\n");
-}
-
-/** A port free on 127.0.0.1 just now (another process may take it before it is bound). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 /**

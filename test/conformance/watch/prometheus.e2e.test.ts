@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDataset } from "../../../reference/index.js";
 import { type ReferenceIndexer, startReferenceIndexer } from "../../../reference/serve.js";
-import { freePort, type Prometheus, prometheusSkipReason, promtool, type Series, startPrometheus } from "../../helpers/prometheus.js";
+import { freePort } from "../../helpers/listener.js";
+import { type Prometheus, prometheusSkipReason, promtool, type Series, startPrometheus } from "../../helpers/prometheus.js";
 import { broken, type BrokenServer, startBroken } from "../support/broken-servers.js";
 import { startWatch, type WatchChild } from "../support/watch-child.js";
 
